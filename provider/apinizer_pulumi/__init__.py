@@ -1,0 +1,1 @@
+"""apinizer-pulumi."""

@@ -1,0 +1,81 @@
+"""Pydantic models and enums for every structure of the management API.
+
+Attributes are snake_case; the API's camelCase names are their aliases. Every model builds from
+keywords or from the API's JSON (``Model.model_validate(json)``) and gives the JSON back with
+``model.to_api()`` (``model_dump(by_alias=True, exclude_none=True)`` in JSON mode).
+"""
+
+from ._auth import ApiErrorBody, TokenResponse
+from ._base import ApiModel
+from ._cache import CacheSettings
+from ._endpoint import (
+    Endpoint,
+    EndpointIdentifier,
+    EndpointList,
+    EndpointPolicies,
+    EndpointSpec,
+    EndpointStatusUpdate,
+    EndpointUpdate,
+    PolicySummary,
+    SuccessResponse,
+)
+from ._enums import (
+    CacheErrorHandlingType,
+    CacheHandlingAction,
+    CacheKeyType,
+    CacheStorageType,
+    ContextValue,
+    HttpMethod,
+    IntervalWindowType,
+    MessageContentType,
+    ParamType,
+    RateLimitTimeInterval,
+    SharingType,
+    VariableType,
+    WsaMustUnderstand,
+    WsaVersion,
+)
+from ._rate_limit import EndpointRateLimit, EndpointRateLimitList
+from ._report import AccessReport, AccessReportResult, ProxyAccess
+from ._variable import RateLimitVariable, Variable, is_iana_zone
+from ._wsa import WsaSettings, is_absolute_uri
+
+__all__ = [
+    "AccessReport",
+    "AccessReportResult",
+    "ApiErrorBody",
+    "ApiModel",
+    "CacheErrorHandlingType",
+    "CacheHandlingAction",
+    "CacheKeyType",
+    "CacheSettings",
+    "CacheStorageType",
+    "ContextValue",
+    "Endpoint",
+    "EndpointIdentifier",
+    "EndpointList",
+    "EndpointPolicies",
+    "EndpointRateLimit",
+    "EndpointRateLimitList",
+    "EndpointSpec",
+    "EndpointStatusUpdate",
+    "EndpointUpdate",
+    "HttpMethod",
+    "IntervalWindowType",
+    "MessageContentType",
+    "ParamType",
+    "PolicySummary",
+    "ProxyAccess",
+    "RateLimitTimeInterval",
+    "RateLimitVariable",
+    "SharingType",
+    "SuccessResponse",
+    "TokenResponse",
+    "Variable",
+    "VariableType",
+    "WsaMustUnderstand",
+    "WsaSettings",
+    "WsaVersion",
+    "is_absolute_uri",
+    "is_iana_zone",
+]

@@ -1,0 +1,48 @@
+"""Endpoint-level cache settings (spec 2.2)."""
+
+from __future__ import annotations
+
+from typing import Self
+
+from pydantic import Field, model_validator
+
+from ._base import ApiModel, field_errors
+from ._enums import CacheHandlingAction, CacheKeyType, CacheStorageType
+from ._variable import Variable
+
+
+class CacheSettings(ApiModel):
+    """Cache settings of one endpoint; they override the proxy-level settings for it.
+
+    Defaults are the spec's: cache off, GET only, key from query parameters, distributed
+    storage. ``variable_list`` forms the key when ``cache_key_type`` is CUSTOM and must then
+    hold at least one valid variable.
+    """
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    cache_active: bool = False
+    cache_only_http_get_requests: bool = True
+    cache_key_type: CacheKeyType = CacheKeyType.QUERY_PARAMS
+    cache_storage_type: CacheStorageType = CacheStorageType.DISTRIBUTED
+    capacity: int | None = Field(default=None, gt=0)
+    ttl: int | None = Field(default=None, gt=0)
+    handling_action: CacheHandlingAction
+    invalidation_requires_authn: bool = False
+    cache_null_value: bool = False
+    variable_list: list[Variable] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _custom_key_needs_variables(self) -> Self:
+        if self.cache_key_type is CacheKeyType.CUSTOM and not self.variable_list:
+            raise field_errors(
+                "CacheSettings",
+                [("variable_list", "variable_list must hold at least one variable when cache_key_type is CUSTOM",
+                  [])],
+            )
+        return self
+
+    @classmethod
+    def disabled(cls, name: str = "default") -> CacheSettings:
+        """The spec's defaults with the cache off: the endpoint falls back to proxy-level cache."""
+        return cls(name=name, handling_action=CacheHandlingAction.CONTINUE)

@@ -1,0 +1,94 @@
+"""Endpoints (API methods) of an API proxy and their policy summaries (spec 2.1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from ._base import ApiModel
+from ._enums import HttpMethod
+
+
+class EndpointSpec(ApiModel):
+    """What a create request sends. The endpoint's path is ``name`` on writes."""
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    http_method: HttpMethod
+    backend_resource_url: str = Field(min_length=1)
+    backend_http_method: HttpMethod
+
+
+class Endpoint(ApiModel):
+    """An endpoint as reads return it: the path is ``endpoint``, and ``id`` is the gateway's."""
+
+    id: str
+    endpoint: str
+    description: str | None = None
+    active: bool = True
+    http_method: HttpMethod
+    backend_resource_url: str | None = None
+    backend_http_method: HttpMethod | None = None
+
+    @property
+    def name(self) -> str:
+        """The endpoint's path under the name that write requests use."""
+        return self.endpoint
+
+
+class PolicySummary(ApiModel):
+    """All that the API shows of a policy attached to an endpoint."""
+
+    type: str
+    name: str
+    description: str | None = None
+    active: bool = True
+
+
+class EndpointPolicies(Endpoint):
+    """An endpoint with its request, response and error pipelines."""
+
+    request_policy_list: list[PolicySummary] = Field(default_factory=list)
+    response_policy_list: list[PolicySummary] = Field(default_factory=list)
+    error_policy_list: list[PolicySummary] = Field(default_factory=list)
+
+
+class EndpointList(ApiModel):
+    """The list response of a proxy's endpoints."""
+
+    success: bool = True
+    result_list: list[Endpoint] = Field(default_factory=list)
+    result_count: int = 0
+
+
+class EndpointIdentifier(ApiModel):
+    """The (name, httpMethod) pair that addresses one endpoint in get, delete and policies."""
+
+    name: str = Field(min_length=1)
+    http_method: HttpMethod
+
+
+class EndpointUpdate(EndpointIdentifier):
+    """The PATCH body of an update: the identifier plus only the fields that change."""
+
+    description: str | None = None
+    backend_resource_url: str | None = Field(default=None, min_length=1)
+    backend_http_method: HttpMethod | None = None
+
+
+class EndpointStatusUpdate(ApiModel):
+    """The body of an endpoint status change."""
+
+    identifier_name: str = Field(min_length=1)
+    identifier_http_method: HttpMethod
+    active: bool
+
+
+class SuccessResponse(ApiModel):
+    """``{success: boolean}``, the body of most writes."""
+
+    success: bool
+
+    def to_api(self) -> dict[str, Any]:
+        return {"success": self.success}

@@ -1,0 +1,114 @@
+"""The Variable structure (spec 2.5) with its per-type rules."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, ClassVar, Self
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, model_validator
+
+from ._base import ApiModel, field_errors
+from ._enums import ContextValue, MessageContentType, ParamType, VariableType
+
+
+@lru_cache(maxsize=512)
+def is_iana_zone(zone_id: str) -> bool:
+    """True when ``zone_id`` names a zone of the IANA database (``Europe/Istanbul``, ``UTC``)."""
+    if not zone_id or zone_id != zone_id.strip() or zone_id.startswith("/") or ".." in zone_id:
+        return False
+    try:
+        ZoneInfo(zone_id)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+class Variable(ApiModel):
+    """A variable that extracts a value from a request or response message.
+
+    Which fields are required depends on ``type``; the rules are those of the spec's
+    table "Fields by type". ``data_type`` and ``script_language`` are free strings: the
+    spec does not show their allowed values, so no closed list is invented here.
+    """
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    type: VariableType
+    header_name: str | None = None
+    param_type: ParamType | None = None
+    param_name: str | None = None
+    param_path: str | None = None
+    form_name: str | None = None
+    message_content_type: MessageContentType | None = None
+    xpath_value: str | None = None
+    json_path_value: str | None = None
+    context_value: ContextValue | None = None
+    zone_id: str | None = None
+    init_with_script: bool | None = None
+    script_language: str | None = None
+    script_body: str | None = None
+    data_type: str | None = None
+
+    #: The rate-limit variant requires a script for CUSTOM variables even without initWithScript.
+    script_always_required_for_custom: ClassVar[bool] = False
+
+    @model_validator(mode="after")
+    def _check_fields_for_type(self) -> Self:
+        problems = self._type_problems()
+        if problems:
+            raise field_errors(type(self).__name__, problems)
+        return self
+
+    def _type_problems(self) -> list[tuple[str, str, Any]]:
+        problems: list[tuple[str, str, Any]] = []
+
+        def require(field: str, why: str) -> None:
+            value = getattr(self, field)
+            if value is None or (isinstance(value, str) and not value.strip()):
+                problems.append((field, f"{field} is required {why}", value))
+
+        kind = self.type
+        if kind is VariableType.HEADER:
+            require("header_name", "when type is HEADER")
+        elif kind is VariableType.PARAMETER:
+            require("param_type", "when type is PARAMETER")
+            require("param_name", "when type is PARAMETER")
+            if self.param_type is ParamType.PATH:
+                require("param_path", "when param_type is PATH")
+        elif kind is VariableType.BODY:
+            require("message_content_type", "when type is BODY")
+            if self.message_content_type is MessageContentType.XML:
+                require("xpath_value", "when message_content_type is XML")
+            elif self.message_content_type is MessageContentType.JSON:
+                require("json_path_value", "when message_content_type is JSON")
+                if self.json_path_value and not self.json_path_value.lstrip().startswith(("$", "@")):
+                    problems.append(
+                        ("json_path_value", "json_path_value must be a JsonPath expression starting with $",
+                         self.json_path_value)
+                    )
+        elif kind is VariableType.CONTEXT_VALUES:
+            require("context_value", "when type is CONTEXT_VALUES")
+            if self.context_value is not None and self.context_value.needs_zone_id:
+                require("zone_id", f"when context_value is {self.context_value.value}")
+            if self.zone_id and not is_iana_zone(self.zone_id):
+                problems.append(
+                    ("zone_id", f"zone_id {self.zone_id!r} is not an IANA time zone identifier", self.zone_id)
+                )
+        elif kind is VariableType.CUSTOM:
+            if self.init_with_script:
+                require("script_language", "when init_with_script is true")
+                require("script_body", "when init_with_script is true")
+            elif self.script_always_required_for_custom:
+                require("script_language", "when type is CUSTOM in a rate-limit variable")
+                require("script_body", "when type is CUSTOM in a rate-limit variable")
+        return problems
+
+
+class RateLimitVariable(Variable):
+    """The rate-limit variant of :class:`Variable` (RLCL ``targetVariable``).
+
+    It differs in one rule: ``type=CUSTOM`` always needs ``script_language`` and ``script_body``.
+    """
+
+    script_always_required_for_custom: ClassVar[bool] = True
