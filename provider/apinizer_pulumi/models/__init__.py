@@ -6,8 +6,8 @@ keywords or from the API's JSON (``Model.model_validate(json)``) and gives the J
 """
 
 from ._auth import ApiErrorBody, TokenResponse
-from ._base import ApiModel
-from ._cache import CacheSettings
+from ._base import ApiModel, PositiveInt
+from ._cache import CacheSettings, EndpointCacheUpdate
 from ._endpoint import (
     Endpoint,
     EndpointIdentifier,
@@ -15,6 +15,7 @@ from ._endpoint import (
     EndpointPolicies,
     EndpointSpec,
     EndpointStatusUpdate,
+    EndpointTarget,
     EndpointUpdate,
     PolicySummary,
     SuccessResponse,
@@ -38,7 +39,7 @@ from ._enums import (
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
 from ._variable import RateLimitVariable, Variable, is_iana_zone
-from ._wsa import WsaSettings, is_absolute_uri
+from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
 __all__ = [
     "AccessReport",
@@ -52,6 +53,7 @@ __all__ = [
     "CacheStorageType",
     "ContextValue",
     "Endpoint",
+    "EndpointCacheUpdate",
     "EndpointIdentifier",
     "EndpointList",
     "EndpointPolicies",
@@ -59,12 +61,15 @@ __all__ = [
     "EndpointRateLimitList",
     "EndpointSpec",
     "EndpointStatusUpdate",
+    "EndpointTarget",
     "EndpointUpdate",
+    "EndpointWsaUpdate",
     "HttpMethod",
     "IntervalWindowType",
     "MessageContentType",
     "ParamType",
     "PolicySummary",
+    "PositiveInt",
     "ProxyAccess",
     "RateLimitTimeInterval",
     "RateLimitVariable",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
@@ -28,6 +28,18 @@ class ApiModel(BaseModel):
     def to_api(self) -> dict[str, Any]:
         """The API's JSON for this model: camelCase names, ``None`` fields left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _reject_bool(value: Any) -> Any:
+    # pydantic's lax mode reads True as 1; a boolean where a count belongs is a mistake, not a count.
+    if isinstance(value, bool):
+        raise ValueError("must be a positive integer, not a boolean")
+    return value
+
+
+#: A count, length or size: an integer above zero. Integral floats (``5.0``, as Pulumi's numbers
+#: arrive) are accepted; booleans and fractions are not.
+PositiveInt = Annotated[int, BeforeValidator(_reject_bool), Field(gt=0)]
 
 
 def field_errors(title: str, errors: list[tuple[str, str, Any]]) -> ValidationError:

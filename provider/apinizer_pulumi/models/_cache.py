@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Any, Self
 
 from pydantic import Field, model_validator
 
-from ._base import ApiModel, field_errors
+from ._base import ApiModel, PositiveInt, field_errors
+from ._endpoint import EndpointTarget
 from ._enums import CacheHandlingAction, CacheKeyType, CacheStorageType
 from ._variable import Variable
 
@@ -25,8 +26,8 @@ class CacheSettings(ApiModel):
     cache_only_http_get_requests: bool = True
     cache_key_type: CacheKeyType = CacheKeyType.QUERY_PARAMS
     cache_storage_type: CacheStorageType = CacheStorageType.DISTRIBUTED
-    capacity: int | None = Field(default=None, gt=0)
-    ttl: int | None = Field(default=None, gt=0)
+    capacity: PositiveInt | None = None
+    ttl: PositiveInt | None = None
     handling_action: CacheHandlingAction
     invalidation_requires_authn: bool = False
     cache_null_value: bool = False
@@ -37,8 +38,8 @@ class CacheSettings(ApiModel):
         if self.cache_key_type is CacheKeyType.CUSTOM and not self.variable_list:
             raise field_errors(
                 "CacheSettings",
-                [("variable_list", "variable_list must hold at least one variable when cache_key_type is CUSTOM",
-                  [])],
+                [("variable_list",
+                  "variable_list must hold at least one variable when cache_key_type is CUSTOM", [])],
             )
         return self
 
@@ -46,3 +47,14 @@ class CacheSettings(ApiModel):
     def disabled(cls, name: str = "default") -> CacheSettings:
         """The spec's defaults with the cache off: the endpoint falls back to proxy-level cache."""
         return cls(name=name, handling_action=CacheHandlingAction.CONTINUE)
+
+
+class EndpointCacheUpdate(EndpointTarget):
+    """The body of the endpoint cache-settings operation: the target plus ``cacheSettings``."""
+
+    cache_settings: CacheSettings
+
+    def to_api(self) -> dict[str, Any]:
+        body = super().to_api()
+        body["cacheSettings"] = self.cache_settings.to_api()
+        return body

@@ -77,11 +77,17 @@ class EndpointUpdate(EndpointIdentifier):
     backend_http_method: HttpMethod | None = None
 
 
-class EndpointStatusUpdate(ApiModel):
-    """The body of an endpoint status change."""
+class EndpointTarget(ApiModel):
+    """``identifierName`` and ``identifierHttpMethod``: how the status, cache and WS-Addressing
+    bodies address their endpoint (get, delete and policies say ``name`` and ``httpMethod``)."""
 
     identifier_name: str = Field(min_length=1)
     identifier_http_method: HttpMethod
+
+
+class EndpointStatusUpdate(EndpointTarget):
+    """The body of an endpoint status change."""
+
     active: bool
 
 

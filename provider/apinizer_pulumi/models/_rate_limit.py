@@ -6,7 +6,7 @@ from typing import Any, Self
 
 from pydantic import Field, model_validator
 
-from ._base import ApiModel, field_errors
+from ._base import ApiModel, PositiveInt, field_errors
 from ._enums import CacheErrorHandlingType, HttpMethod, IntervalWindowType, RateLimitTimeInterval
 from ._variable import RateLimitVariable
 
@@ -23,12 +23,12 @@ class EndpointRateLimit(ApiModel):
     api_proxy_name: str = Field(min_length=1)
     endpoint_name: str | None = None
     endpoint_http_method: HttpMethod | None = Field(default=None, alias="endpointHTTPMethod")
-    permitted_message_count: int = Field(gt=0)
-    time_interval_period_length: int = Field(gt=0)
+    permitted_message_count: PositiveInt
+    time_interval_period_length: PositiveInt
     time_interval: RateLimitTimeInterval
     target_variable: RateLimitVariable | None = None
     target_identity_value: str | None = None
-    cache_connection_timeout_in_seconds: int = Field(gt=0)
+    cache_connection_timeout_in_seconds: PositiveInt
     cache_error_handling_type: CacheErrorHandlingType
     time_interval_window_type: IntervalWindowType
     show_rate_limit_statistics_in_response_header: bool = False
@@ -46,7 +46,8 @@ class EndpointRateLimit(ApiModel):
         elif method is HttpMethod.ALL:
             if name is not None:
                 problems.append(("endpoint_name",
-                                 "endpoint_name must be ALL or omitted when endpoint_http_method is ALL", name))
+                                 "endpoint_name must be ALL or omitted when endpoint_http_method is ALL",
+                                 name))
         else:
             if not name:
                 problems.append(("endpoint_name", "endpoint_name is required for a specific endpoint "

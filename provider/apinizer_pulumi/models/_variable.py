@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, ClassVar, Self
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import available_timezones
 
 from pydantic import Field, model_validator
 
@@ -12,16 +12,21 @@ from ._base import ApiModel, field_errors
 from ._enums import ContextValue, MessageContentType, ParamType, VariableType
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=1)
+def _iana_zones() -> frozenset[str]:
+    # A system database may list links that are no zone of their own; Java's ZoneId knows none of them.
+    return frozenset(available_timezones()) - {"localtime", "posixrules", "Factory"}
+
+
 def is_iana_zone(zone_id: str) -> bool:
-    """True when ``zone_id`` names a zone of the IANA database (``Europe/Istanbul``, ``UTC``)."""
-    if not zone_id or zone_id != zone_id.strip() or zone_id.startswith("/") or ".." in zone_id:
-        return False
-    try:
-        ZoneInfo(zone_id)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
+    """True when ``zone_id`` names a zone of the IANA database (``Europe/Istanbul``, ``UTC``).
+
+    Checked against the database's list of keys rather than by opening ``ZoneInfo(zone_id)``:
+    the latter also accepts file-system artefacts (``localtime``, ``posixrules``, ``posix/...``,
+    ``right/...``) and, on case-insensitive file systems, ``europe/istanbul``, none of which the
+    gateway's Java ``ZoneId`` knows.
+    """
+    return zone_id in _iana_zones()
 
 
 class Variable(ApiModel):

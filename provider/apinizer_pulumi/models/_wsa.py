@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from pydantic import model_validator
 
 from ._base import ApiModel, field_errors
+from ._endpoint import EndpointTarget
 from ._enums import WsaMustUnderstand, WsaVersion
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -74,3 +75,14 @@ class WsaSettings(ApiModel):
     def to_api(self) -> dict[str, Any]:
         """The API's JSON. Nullable fields are sent as ``null`` so a write clears them."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+class EndpointWsaUpdate(EndpointTarget):
+    """The body of the WS-Addressing operation: the target plus ``wsaSettings``."""
+
+    wsa_settings: WsaSettings
+
+    def to_api(self) -> dict[str, Any]:
+        body = super().to_api()
+        body["wsaSettings"] = self.wsa_settings.to_api()
+        return body
