@@ -1,0 +1,64 @@
+"""A typed, thread-safe client of the Apinizer management API.
+
+::
+
+    from apinizer_pulumi.client import ApinizerClient
+
+    with ApinizerClient("http://127.0.0.1:8080", token="...") as client:
+        for endpoint in client.endpoints.list("Demo", "PetStore"):
+            print(endpoint.http_method, endpoint.endpoint, endpoint.active)
+
+See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
+"""
+
+from ._auth import BearerTokenAuth, ClientCredentialsAuth
+from ._client import ApinizerClient
+from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from ._exceptions import (
+    APIConnectionError,
+    ApinizerError,
+    APIResponseValidationError,
+    APIStatusError,
+    APITimeoutError,
+    AuthenticationError,
+    BadRequestError,
+    ConfigurationError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    is_endpoint_not_found,
+    make_status_error,
+)
+from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
+from ._transport_pool import close_all as close_pooled_clients
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "NOT_GIVEN",
+    "APIConnectionError",
+    "APIResponseValidationError",
+    "APIStatusError",
+    "APITimeoutError",
+    "ApinizerClient",
+    "ApinizerError",
+    "AuthenticationError",
+    "BadRequestError",
+    "BearerTokenAuth",
+    "ClientCredentialsAuth",
+    "ConfigurationError",
+    "ConflictError",
+    "Endpoints",
+    "InternalServerError",
+    "NotFoundError",
+    "NotGiven",
+    "PermissionDeniedError",
+    "RateLimitError",
+    "Reports",
+    "Rlcl",
+    "close_pooled_clients",
+    "is_endpoint_not_found",
+    "make_status_error",
+]

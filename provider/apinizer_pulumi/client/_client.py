@@ -1,0 +1,308 @@
+"""``ApinizerClient``: settings, the request pipeline every operation goes through, and the
+operations that sit on the client itself (health check, token). The endpoint, RLCL and report
+operations are grouped in :mod:`._resources`.
+
+One request goes: build (path, JSON body, timeout) -> :func:`._retry.send_with_retries` (which
+calls ``httpx.Client.send`` with this client's auth flow) -> a 2xx response, or an exception from
+:func:`._exceptions.make_status_error`, or :class:`APIConnectionError` when no answer came.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import random
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+import pydantic
+
+from .. import models
+from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
+from ._constants import (
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    ENV_PASSWORD,
+    ENV_TOKEN,
+    ENV_URL,
+    ENV_USERNAME,
+    HEALTH_PATH,
+    TOKEN_PATH,
+)
+from ._exceptions import (
+    APIConnectionError,
+    ApinizerError,
+    APIResponseValidationError,
+    APITimeoutError,
+    ConfigurationError,
+    make_status_error,
+)
+from ._resources import Endpoints, Reports, Rlcl
+from ._retry import parse_retry_after, send_with_retries
+from ._transport_pool import get_client
+
+__all__ = ["ApinizerClient"]
+
+logger = logging.getLogger("apinizer_pulumi.client")
+
+_USER_AGENT = "apinizer-pulumi/0.1 (httpx)"
+_M = TypeVar("_M", bound=pydantic.BaseModel)
+
+
+def _env(name: str) -> str | None:
+    return os.environ.get(name) or None
+
+
+def _resolve_credentials(
+    token: str | None, username: str | None, password: str | None
+) -> tuple[str | None, str | None, str | None]:
+    """Arguments win as a group: the environment is read only when none of the three is given."""
+    source = "arguments"
+    if token is None and username is None and password is None:
+        token, username, password = _env(ENV_TOKEN), _env(ENV_USERNAME), _env(ENV_PASSWORD)
+        source = f"environment ({ENV_TOKEN}, {ENV_USERNAME}, {ENV_PASSWORD})"
+    token, username, password = token or None, username or None, password or None
+    if token and (username or password):
+        raise ConfigurationError(f"give either token or username and password, not both (from the {source})")
+    if token:
+        return token, None, None
+    if username and password:
+        return None, username, password
+    if username:
+        raise ConfigurationError(
+            f"password is missing: username was given without password (or {ENV_PASSWORD})"
+        )
+    if password:
+        raise ConfigurationError(
+            f"username is missing: password was given without username (or {ENV_USERNAME})"
+        )
+    raise ConfigurationError(
+        f"no credentials: pass token= (or set {ENV_TOKEN}), or username= and password= "
+        f"(or set {ENV_USERNAME} and {ENV_PASSWORD})"
+    )
+
+
+def _resolve_base_url(base_url: str | None) -> str:
+    base_url = base_url or _env(ENV_URL)
+    if not base_url:
+        raise ConfigurationError(
+            f"base_url is missing: pass base_url= or set {ENV_URL} (e.g. http://127.0.0.1:8080)"
+        )
+    try:
+        url = httpx.URL(base_url)
+    except httpx.InvalidURL as exc:
+        raise ConfigurationError(f"base_url is not a valid URL: {exc}") from None
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ConfigurationError(f"base_url must be an http:// or https:// URL with a host, got {base_url!r}")
+    if url.userinfo:
+        raise ConfigurationError("base_url must not carry credentials; pass username= and password= instead")
+    if url.query or url.fragment:
+        raise ConfigurationError("base_url must not have a query or a fragment")
+    return str(url).rstrip("/")
+
+
+class ApinizerClient:
+    """A typed, thread-safe client of the Apinizer management API.
+
+    ``base_url`` is the gateway's root (``http://127.0.0.1:8080``; the spec's ``/apiops/...``
+    paths are appended). Authenticate with a personal ``token`` from the console, or with
+    ``username`` and ``password``, exchanged for a token (spec 4.1) that is refreshed before it
+    expires. Missing arguments fall back to ``APINIZER_URL``, and, when no credential argument is
+    given at all, to ``APINIZER_TOKEN`` or ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
+
+    ``timeout`` bounds each attempt (seconds); ``max_retries`` counts the extra attempts for
+    transient failures. ``transport`` replaces the network (``httpx.MockTransport`` in tests)
+    and gives this client a private ``httpx.Client``; otherwise the process-wide one for the
+    base URL is shared.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        token: str | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = _resolve_base_url(base_url)
+        token, username, password = _resolve_credentials(token, username, password)
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+            raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigurationError(f"max_retries must be a non-negative integer, got {max_retries!r}")
+        self.timeout = float(timeout)
+        self.max_retries = max_retries
+        self._auth: BearerTokenAuth | ClientCredentialsAuth
+        self._username = username
+        self._password = password
+        self._token = token
+        if token is not None:
+            self._auth = BearerTokenAuth(token)
+        else:
+            assert username is not None and password is not None
+            self._auth = ClientCredentialsAuth(
+                self.base_url + TOKEN_PATH, username, password, timeout=self.timeout
+            )
+        self._owns_http = transport is not None
+        if transport is not None:
+            self._http = httpx.Client(base_url=self.base_url, transport=transport, follow_redirects=False)
+        else:
+            self._http = get_client(self.base_url)
+        self._closed = False
+        #: Seams for tests: how to wait between attempts and where jitter comes from.
+        self._sleep: Callable[[float], None] = time.sleep
+        self._random: Callable[[], float] = random.random
+        self.endpoints = Endpoints(self)
+        self.rlcl = Rlcl(self)
+        self.reports = Reports(self)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        mode = "token" if self._token is not None else "client_credentials"
+        return (
+            f"ApinizerClient(base_url={self.base_url!r}, auth={mode!r}, "
+            f"timeout={self.timeout}, max_retries={self.max_retries})"
+        )
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop using this client. A private transport's ``httpx.Client`` is closed; the shared,
+        pooled one is left open for the other clients of the process."""
+        self._closed = True
+        if self._owns_http:
+            self._http.close()
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed
+
+    # -- the pipeline ------------------------------------------------------------------------
+
+    def _secrets(self) -> tuple[str, ...]:
+        held = self._auth.secrets if isinstance(self._auth, ClientCredentialsAuth) else ()
+        return tuple(s for s in (self._token, self._password, *held) if s)
+
+    def _send(
+        self,
+        build: Callable[[], httpx.Request],
+        method: str,
+        path: str,
+        *,
+        idempotent: bool,
+        auth: httpx.Auth | None,
+    ) -> httpx.Response:
+        if self._closed:
+            raise ApinizerError("this ApinizerClient is closed")
+        try:
+            response = send_with_retries(
+                build,
+                lambda request: self._http.send(request, auth=auth),
+                idempotent=idempotent,
+                max_retries=self.max_retries,
+                sleep=self._sleep,
+                random=self._random,
+            )
+        except httpx.TransportError as exc:
+            failed_path = path
+            try:
+                if is_token_request(exc.request):
+                    method, failed_path = "POST", TOKEN_PATH
+            except RuntimeError:
+                pass
+            cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+            detail = str(exc) or "no detail"
+            raise cls(method, failed_path, f"{type(exc).__name__}: {detail}") from exc
+        if is_token_request(response.request):
+            # The token request failed on the way; report it, not the operation behind it.
+            method, path = "POST", TOKEN_PATH
+        logger.debug("%s %s -> %d", method, path, response.status_code)
+        if response.is_success:
+            return response
+        raise make_status_error(
+            response, method, path, retry_after=parse_retry_after(response), redact=self._secrets()
+        )
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        idempotent: bool,
+        authenticate: bool = True,
+    ) -> httpx.Response:
+        """Send ``method path`` with an optional JSON ``body``; a 2xx response or an exception."""
+        headers = {"Accept": "application/json", "User-Agent": _USER_AGENT}
+        content: bytes | None = None
+        if body is not None:
+            content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+            headers["Content-Type"] = "application/json"
+
+        def build() -> httpx.Request:
+            return self._http.build_request(
+                method, path, content=content, headers=headers, timeout=self.timeout
+            )
+
+        return self._send(
+            build, method, path, idempotent=idempotent, auth=self._auth if authenticate else None
+        )
+
+    def _parse(self, model: type[_M], response: httpx.Response, method: str, path: str) -> _M:
+        try:
+            return model.model_validate_json(response.content)
+        except pydantic.ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "body"
+            raise APIResponseValidationError(
+                method,
+                path,
+                response.status_code,
+                f"the body is not a valid {model.__name__} ({where}: {first['msg']})",
+            ) from None
+
+    def _expect_success(self, response: httpx.Response, method: str, path: str) -> None:
+        """Accept a write's ``{success: true}``; ``success: false`` under a 2xx status is an error."""
+        try:
+            body = response.json()
+        except ValueError:
+            return
+        if isinstance(body, dict) and body.get("success") is False:
+            raise APIResponseValidationError(
+                method, path, response.status_code, "the gateway answered success: false"
+            )
+
+    # -- operations on the client itself -----------------------------------------------------
+
+    def health(self) -> bool:
+        """``GET /apiops/test/healthcheck`` (no authentication): True when the gateway answers 2xx.
+
+        An error status raises its :class:`APIStatusError`, no answer :class:`APIConnectionError`.
+        """
+        self._request("GET", HEALTH_PATH, idempotent=True, authenticate=False)
+        return True
+
+    def request_token(self) -> models.TokenResponse:
+        """``POST /apiops/auth/token`` (spec 4.1) with the configured username and password."""
+        if not isinstance(self._auth, ClientCredentialsAuth):
+            raise ConfigurationError("request_token needs username and password; this client has a token")
+        auth = self._auth
+        response = self._send(auth.token_request, "POST", TOKEN_PATH, idempotent=True, auth=None)
+        return auth.parse_token_response(response)

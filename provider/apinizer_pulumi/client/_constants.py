@@ -1,0 +1,41 @@
+"""Settings, limits and the API's fixed paths, kept in one place."""
+
+from __future__ import annotations
+
+#: Seconds for connect, read, write and pool waits of one attempt.
+DEFAULT_TIMEOUT = 10.0
+#: Retries after the first attempt (so at most ``1 + DEFAULT_MAX_RETRIES`` attempts).
+DEFAULT_MAX_RETRIES = 3
+
+#: Exponential backoff: ``INITIAL_RETRY_DELAY * 2**retry``, capped at ``MAX_RETRY_DELAY``,
+#: then scaled by a jitter factor in ``(1 - RETRY_JITTER, 1]`` so that clients that failed
+#: together do not come back together.
+INITIAL_RETRY_DELAY = 0.5
+MAX_RETRY_DELAY = 8.0
+RETRY_JITTER = 0.25
+#: A server's ``Retry-After`` (or ``retry_after``) is honoured up to this many seconds; a longer
+#: wait is cut to it, because a provider run blocked for minutes looks hung.
+MAX_RETRY_AFTER = 60.0
+
+#: HTTP statuses worth another attempt: the server or something in front of it is overloaded
+#: or restarting. 500 is not among them: it usually means the request itself broke something.
+RETRYABLE_STATUSES = frozenset({429, 502, 503, 504})
+
+#: A fetched token is refreshed this long before ``expires_in`` runs out ...
+TOKEN_REFRESH_MARGIN = 60.0
+#: ... or this fraction of its lifetime before, whichever is shorter (short-lived tokens).
+TOKEN_REFRESH_FRACTION = 0.1
+
+#: How much of a non-JSON error body goes into an exception message.
+ERROR_SNIPPET_LENGTH = 200
+
+TOKEN_PATH = "/apiops/auth/token"
+HEALTH_PATH = "/apiops/test/healthcheck"
+REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
+ENDPOINTS_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
+RLCL_ENDPOINTS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/endpoints/"
+
+ENV_URL = "APINIZER_URL"
+ENV_TOKEN = "APINIZER_TOKEN"
+ENV_USERNAME = "APINIZER_USERNAME"
+ENV_PASSWORD = "APINIZER_PASSWORD"

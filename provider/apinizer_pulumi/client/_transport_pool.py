@@ -1,0 +1,59 @@
+"""One keep-alive ``httpx.Client`` per process and base URL, shared by clients and threads.
+
+``ApinizerClient`` instances pointing at the same gateway reuse one connection pool, so a
+Pulumi run that builds a client per resource operation still talks over warm connections.
+Credentials are not part of the pooled client: each request carries its own ``auth=``, and the
+timeout travels with each request too, so the pool is keyed by base URL alone.
+
+Pooled clients are never closed by ``ApinizerClient.close()``: another client, in another
+thread, may be in the middle of a request on it. Idle connections are dropped by httpx after
+its keep-alive expiry; :func:`close_all` (also run at interpreter exit) closes everything.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+
+import httpx
+
+__all__ = ["close_all", "get_client", "pool_size"]
+
+#: Connections kept per gateway. Pulumi runs up to 10 resource operations in parallel by default.
+_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
+
+_lock = threading.Lock()
+_clients: dict[str, httpx.Client] = {}
+
+
+def _key(base_url: str) -> str:
+    return str(httpx.URL(base_url.rstrip("/")))
+
+
+def get_client(base_url: str) -> httpx.Client:
+    """The shared client for ``base_url``, created on first use; the same object in every thread."""
+    key = _key(base_url)
+    with _lock:
+        client = _clients.get(key)
+        if client is None or client.is_closed:
+            client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False)
+            _clients[key] = client
+        return client
+
+
+def pool_size() -> int:
+    """How many shared clients exist (for tests and diagnostics)."""
+    with _lock:
+        return len(_clients)
+
+
+def close_all() -> None:
+    """Close every shared client; the next ``get_client`` makes a new one."""
+    with _lock:
+        clients = list(_clients.values())
+        _clients.clear()
+    for client in clients:
+        client.close()
+
+
+atexit.register(close_all)
