@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Stops the emulator that `bash scripts/up.sh` started.
+#
+#   bash scripts/down.sh             # stop the emulator; its database and the dev stack's state stay in .apinizer/
+#   bash scripts/down.sh --destroy   # first `pulumi destroy` the dev stack, then stop the emulator
+#
+# The database survives a stop, so the next `scripts/up.sh` finds everything as it was and reports no
+# changes. To start from the emulator's default fixture again: `bash scripts/down.sh --destroy`, or stop
+# it and delete the .apinizer/ folder (which also forgets the dev stack's state).
+set -euo pipefail
+
+destroy=false
+for arg in "$@"; do
+  case "$arg" in
+    --destroy) destroy=true ;;
+    -h|--help)
+      sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      exit 0
+      ;;
+    *)
+      echo "error: unknown argument '$arg' (expected --destroy or --help)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+STATE_DIR="$ROOT/.apinizer"
+PID_FILE="$STATE_DIR/emulator.pid"
+STACK=dev
+DEV_PASSPHRASE=apinizer-local-dev-only
+
+if "$destroy"; then
+  if ! command -v pulumi >/dev/null 2>&1 && [ -x "$HOME/.pulumi/bin/pulumi" ]; then
+    PATH="$HOME/.pulumi/bin:$PATH"
+  fi
+  if ! command -v pulumi >/dev/null 2>&1; then
+    echo "error: --destroy needs the Pulumi CLI; install it (https://www.pulumi.com/docs/install/) or drop --destroy" >&2
+    exit 127
+  fi
+  # shellcheck source=scripts/_venv.sh
+  source "$ROOT/scripts/_venv.sh"
+  cd "$ROOT"
+  export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://$STATE_DIR/state}"
+  if [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
+    export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-$DEV_PASSPHRASE}"
+  fi
+  export PULUMI_SKIP_UPDATE_CHECK=true
+  echo "==> pulumi destroy --stack $STACK"
+  pulumi destroy --yes --stack "$STACK"
+fi
+
+if [ ! -f "$PID_FILE" ]; then
+  echo "==> no emulator pid file ($PID_FILE): nothing to stop"
+  exit 0
+fi
+pid="$(cat "$PID_FILE")"
+if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+  echo "==> the emulator (pid ${pid:-?}) is not running"
+  rm -f "$PID_FILE"
+  exit 0
+fi
+# Pids get reused: only signal the process if it is still the emulator this folder started.
+if ! ps -p "$pid" -o args= 2>/dev/null | grep -q "apinizer-emulator"; then
+  echo "==> pid $pid is no longer the emulator; leaving it alone"
+  rm -f "$PID_FILE"
+  exit 0
+fi
+
+echo "==> stopping the emulator (pid $pid)"
+kill -TERM "$pid"
+for _ in $(seq 1 50); do
+  if ! kill -0 "$pid" 2>/dev/null; then
+    rm -f "$PID_FILE"
+    echo "==> stopped"
+    exit 0
+  fi
+  sleep 0.2
+done
+echo "error: the emulator (pid $pid) did not stop within 10 s after SIGTERM; it is still running" >&2
+exit 1

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The main command: a local gateway (the emulator) and `pulumi up` of the root project's dev stack on it.
+#
+#   bash scripts/up.sh
+#
+# 1. checks that the Pulumi CLI is installed (and stops at once, saying how to install it, when it is not);
+# 2. makes .venv and installs the project into it (scripts/_venv.sh);
+# 3. starts the emulator in the background on 127.0.0.1:$APINIZER_EMULATOR_PORT (18080) with its
+#    database, log and pid file under .apinizer/ (git-ignored), unless it is already running;
+# 4. points Pulumi at a local file backend in .apinizer/state and selects (or creates) the `dev` stack,
+#    whose secrets use a dev-only passphrase;
+# 5. runs `pulumi up --yes` on `dev` and prints the stack outputs.
+#
+# Run it again: nothing new is started and `pulumi up` reports every resource unchanged.
+# `bash scripts/down.sh` stops the emulator (`--destroy` first removes what the stack made).
+#
+# Environment: APINIZER_EMULATOR_PORT (default 18080), PULUMI_CONFIG_PASSPHRASE (default: the dev-only
+# passphrase below) or PULUMI_CONFIG_PASSPHRASE_FILE, PULUMI_BACKEND_URL (default: the file backend in
+# .apinizer/state).
+set -euo pipefail
+
+# Installers put the CLI in ~/.pulumi/bin and add it to PATH only for new shells.
+if ! command -v pulumi >/dev/null 2>&1 && [ -x "$HOME/.pulumi/bin/pulumi" ]; then
+  PATH="$HOME/.pulumi/bin:$PATH"
+fi
+if ! command -v pulumi >/dev/null 2>&1; then
+  cat >&2 <<'EOF'
+error: the Pulumi CLI (`pulumi`) is not installed or not on PATH; nothing was started.
+
+Install it, open a new shell (or add ~/.pulumi/bin to PATH), then run `bash scripts/up.sh` again:
+  Linux/macOS:  curl -fsSL https://get.pulumi.com | sh
+  macOS:        brew install pulumi/tap/pulumi
+  Windows:      winget install pulumi
+  other ways:   https://www.pulumi.com/docs/install/
+No Pulumi account is needed: this script keeps the state in a local folder (.apinizer/state).
+EOF
+  exit 127
+fi
+
+# shellcheck source=scripts/_venv.sh
+source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+cd "$ROOT"
+
+STATE_DIR="$ROOT/.apinizer"
+PORT="${APINIZER_EMULATOR_PORT:-18080}"
+DEFAULT_PORT=18080
+URL="http://127.0.0.1:$PORT"
+PID_FILE="$STATE_DIR/emulator.pid"
+LOG_FILE="$STATE_DIR/emulator.log"
+DB_FILE="$STATE_DIR/emulator.db"
+STACK=dev
+DEV_PASSPHRASE=apinizer-local-dev-only
+mkdir -p "$STATE_DIR/state"
+
+healthy() {
+  python - "$URL" <<'PY'
+import sys
+import urllib.request
+
+try:
+    with urllib.request.urlopen(sys.argv[1] + "/apiops/test/healthcheck", timeout=2) as response:
+        sys.exit(0 if response.status == 200 else 1)
+except OSError:
+    sys.exit(1)
+PY
+}
+
+running_pid() {
+  # The pid file's process, if it is still alive and still our emulator (pids get reused).
+  local pid
+  [ -f "$PID_FILE" ] || return 1
+  pid="$(cat "$PID_FILE")"
+  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+    return 1
+  fi
+  if ! ps -p "$pid" -o args= 2>/dev/null | grep -q "apinizer-emulator"; then
+    return 1
+  fi
+  echo "$pid"
+}
+
+if pid="$(running_pid)"; then
+  echo "==> emulator already running (pid $pid) at $URL"
+elif healthy; then
+  echo "==> a gateway already answers at $URL (not started by this script); using it"
+else
+  rm -f "$PID_FILE"
+  echo "==> starting the emulator at $URL (database $DB_FILE, log $LOG_FILE)"
+  # nohup and a detached stdin: the emulator outlives this script and the terminal it ran in.
+  nohup apinizer-emulator serve --host 127.0.0.1 --port "$PORT" --db "$DB_FILE" \
+    >>"$LOG_FILE" 2>&1 </dev/null &
+  pid=$!
+  echo "$pid" >"$PID_FILE"
+  for _ in $(seq 1 150); do
+    if healthy; then
+      break
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$PID_FILE"
+      echo "error: the emulator exited while starting; the end of $LOG_FILE:" >&2
+      tail -n 20 "$LOG_FILE" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  if ! healthy; then
+    echo "error: the emulator (pid $pid) does not answer at $URL; see $LOG_FILE" >&2
+    exit 1
+  fi
+  echo "==> emulator ready (pid $pid)"
+fi
+
+# An environment variable, not `pulumi login`: the backend choice stays in this run and does not replace
+# the login (for example Pulumi Cloud) that the user's other projects rely on.
+export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://$STATE_DIR/state}"
+if [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
+  # Dev only: it guards nothing but this machine's local dev stack. Never reuse it for a real gateway.
+  export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-$DEV_PASSPHRASE}"
+fi
+export PULUMI_SKIP_UPDATE_CHECK=true
+echo "==> Pulumi backend: $PULUMI_BACKEND_URL"
+
+if ! pulumi stack select "$STACK" >/dev/null 2>&1; then
+  echo "==> creating stack $STACK"
+  pulumi stack init "$STACK" --secrets-provider passphrase
+fi
+if [ "$PORT" != "$DEFAULT_PORT" ]; then
+  echo "==> APINIZER_EMULATOR_PORT=$PORT: setting apinizer:url to $URL in Pulumi.$STACK.yaml"
+  pulumi config set apinizer:url "$URL" --stack "$STACK"
+fi
+
+echo "==> pulumi up --stack $STACK"
+pulumi up --yes --stack "$STACK"
+
+echo "==> stack outputs"
+pulumi stack output --stack "$STACK"
+
+if [ "${PULUMI_CONFIG_PASSPHRASE:-}" = "$DEV_PASSPHRASE" ]; then
+  passphrase_hint="export PULUMI_CONFIG_PASSPHRASE='$DEV_PASSPHRASE'"
+else
+  passphrase_hint="# and the PULUMI_CONFIG_PASSPHRASE(_FILE) you gave this script"
+fi
+cat <<EOF
+
+The gateway emulator keeps running at $URL. To run Pulumi commands on this stack yourself:
+  export PULUMI_BACKEND_URL='$PULUMI_BACKEND_URL'
+  $passphrase_hint
+  pulumi preview --stack $STACK
+Stop the emulator with: bash scripts/down.sh   (add --destroy to remove the stack's resources first)
+EOF
