@@ -1,0 +1,345 @@
+"""The ASGI application: the spec's routes, the inspection namespace, faults and counters."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from apinizer_pulumi.models import (
+    AccessReport,
+    CacheSettings,
+    Endpoint,
+    EndpointIdentifier,
+    EndpointList,
+    EndpointPolicies,
+    EndpointRateLimitList,
+    EndpointSpec,
+    EndpointStatusUpdate,
+    EndpointUpdate,
+    SuccessResponse,
+    TokenResponse,
+    WsaSettings,
+)
+
+from . import inspection
+from . import responses as r
+from .backend import Backend
+from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
+from .faults import FaultInjector, FaultRule
+from .stats import UNMATCHED, RequestStats
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
+RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
+
+# (method, path template, handler, summary, request body model, response model)
+API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
+    (
+        "POST",
+        "/apiops/auth/token",
+        r.token,
+        "Obtain an access token (form-encoded client credentials)",
+        None,
+        TokenResponse,
+    ),
+    (
+        "GET",
+        "/apiops/reports/organization-api-data-model-access",
+        r.organization_report,
+        "Organization access report",
+        None,
+        AccessReport,
+    ),
+    ("GET", f"{PROXY}/", r.list_endpoints, "List endpoints of an API proxy", None, EndpointList),
+    (
+        "POST",
+        f"{PROXY}/",
+        r.create_endpoint,
+        "Create an endpoint (REST proxies)",
+        EndpointSpec,
+        SuccessResponse,
+    ),
+    ("PATCH", f"{PROXY}/", r.update_endpoint, "Update an endpoint", EndpointUpdate, SuccessResponse),
+    ("POST", f"{PROXY}/details/", r.get_endpoint, "Get an endpoint", EndpointIdentifier, Endpoint),
+    (
+        "POST",
+        f"{PROXY}/policies/",
+        r.endpoint_policies,
+        "List an endpoint's policies",
+        EndpointIdentifier,
+        EndpointPolicies,
+    ),
+    (
+        "POST",
+        f"{PROXY}/delete/",
+        r.delete_endpoint,
+        "Delete an endpoint (REST proxies)",
+        EndpointIdentifier,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        f"{PROXY}/status/",
+        r.update_status,
+        "Enable or disable an endpoint",
+        EndpointStatusUpdate,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        f"{PROXY}/cache/",
+        r.update_cache,
+        "Set endpoint cache settings",
+        CacheSettings,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        f"{PROXY}/wsa/",
+        r.update_wsa,
+        "Set endpoint WS-Addressing settings (SOAP proxies)",
+        WsaSettings,
+        SuccessResponse,
+    ),
+    ("POST", RLCL, r.rlcl_add, "Add endpoints to an RLCL", EndpointRateLimitList, SuccessResponse),
+    ("PUT", RLCL, r.rlcl_replace, "Replace the endpoints of an RLCL", EndpointRateLimitList, SuccessResponse),
+    ("DELETE", RLCL, r.rlcl_delete, "Delete endpoints from an RLCL", EndpointRateLimitList, SuccessResponse),
+    (
+        "GET",
+        "/apiops/test/healthcheck",
+        r.healthcheck,
+        "Health check (unauthenticated, text/plain OK)",
+        None,
+        None,
+    ),
+]
+
+#: Bodies of the settings operations wrap the settings object with the identifier pair.
+_WRAPPED = {"cache": "cacheSettings", "wsa": "wsaSettings"}
+
+
+def _body_schema(path: str, model: type[BaseModel]) -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{model.__name__}"}
+    for suffix, key in _WRAPPED.items():
+        if path.endswith(f"/{suffix}/"):
+            return {
+                "type": "object",
+                "required": ["identifierName", "identifierHttpMethod", key],
+                "properties": {
+                    "identifierName": {"type": "string"},
+                    "identifierHttpMethod": {"$ref": "#/components/schemas/HttpMethod"},
+                    key: ref,
+                },
+            }
+    return ref
+
+
+def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseModel] | None) -> dict[str, Any]:
+    extra: dict[str, Any] = {"responses": {}}
+    if body is not None:
+        extra["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _body_schema(path, body)}},
+        }
+    elif path == "/apiops/auth/token":
+        extra["requestBody"] = {
+            "required": True,
+            "content": {
+                "application/x-www-form-urlencoded": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["grant_type", "client_id", "client_secret"],
+                        "properties": {
+                            "grant_type": {"const": "client_credentials"},
+                            "client_id": {"type": "string"},
+                            "client_secret": {"type": "string"},
+                        },
+                    }
+                }
+            },
+        }
+    ok: dict[str, Any] = {"description": "Success"}
+    if result is not None:
+        ok["content"] = {"application/json": {"schema": {"$ref": f"#/components/schemas/{result.__name__}"}}}
+    elif path.endswith("healthcheck"):
+        ok["content"] = {"text/plain": {"schema": {"type": "string", "const": "OK"}}}
+    extra["responses"]["200"] = ok
+    error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ApiErrorBody"}}}}
+    for status, text in (
+        ("400", "Bad request"),
+        ("401", "Unauthorized"),
+        ("403", "Missing role"),
+        ("404", "Not found"),
+    ):
+        extra["responses"][status] = {"description": text, **error}
+    return extra
+
+
+def _component_schemas() -> dict[str, Any]:
+    from apinizer_pulumi.models import ApiErrorBody
+
+    schemas: dict[str, Any] = {}
+    models = {m for _, _, _, _, body, result in API_ROUTES for m in (body, result) if m is not None}
+    for model in sorted(models | {ApiErrorBody}, key=lambda m: m.__name__):
+        schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+    return schemas
+
+
+def _error_response(exc: EmulatorError) -> Response:
+    return r.json_response(exc.to_body(), exc.status, exc.headers() or None)
+
+
+async def _emulator_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, EmulatorError)
+    return _error_response(exc)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 405:
+        return _error_response(
+            MethodNotAllowedError(f"Method {request.method} is not allowed for {request.url.path}")
+        )
+    if exc.status_code == 404:
+        return _error_response(NotFoundError(f"No route for {request.method} {request.url.path}"))
+    return r.json_response({"error": "error", "error_description": str(exc.detail)}, exc.status_code)
+
+
+async def _unexpected_error(request: Request, exc: Exception) -> Response:
+    return r.json_response(
+        {"error": "server_error", "error_description": "Internal error of the emulator"}, 500
+    )
+
+
+def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) -> FastAPI:
+    app = FastAPI(
+        title="Apinizer management API (emulator)",
+        version="1.0",
+        openapi_url="/apiops/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+        redirect_slashes=False,
+    )
+    app.state.backend, app.state.stats, app.state.faults = backend, stats, faults
+    for method, path, handler, summary, body, result in API_ROUTES:
+        app.add_api_route(
+            path,
+            handler,
+            methods=[method],
+            summary=summary,
+            openapi_extra=_openapi_extra(path, body, result),
+            response_model=None,
+        )
+    inspection.register(app)
+    app.add_exception_handler(EmulatorError, _emulator_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unexpected_error)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = FastAPI.openapi(app)
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(_component_schemas())
+            schema["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def is_loopback(scope: Scope) -> bool:
+    client = scope.get("client")
+    if not client:
+        return False
+    try:
+        return ipaddress.ip_address(str(client[0]).removeprefix("::ffff:")).is_loopback
+    except ValueError:
+        return False
+
+
+async def _drop_connection(receive: Receive) -> None:
+    """Close the client's connection without an answer (uvicorn: the protocol's transport)."""
+    cycle = getattr(receive, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    if transport is None:
+        raise ConnectionAbortedError("fault injection: connection dropped")
+    transport.abort()
+    for _ in range(100):  # let the protocol see the loss, so the server sends nothing afterwards
+        if getattr(cycle, "disconnected", True):
+            return
+        await asyncio.sleep(0)
+
+
+class EmulatorApp:
+    """The ASGI entry point: loopback guard, counters and faults around the FastAPI app."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.app = app
+        self.backend: Backend = app.state.backend
+        self.stats: RequestStats = app.state.stats
+        self.faults: FaultInjector = app.state.faults
+        self._api_routes: list[BaseRoute] = [
+            route for route in app.router.routes if getattr(route, "path", "").startswith("/apiops/")
+        ]
+
+    def template(self, scope: Scope) -> str:
+        """The path template of the route a request goes to (whatever its method)."""
+        for route in self._api_routes:
+            match, _ = route.matches(scope)
+            if match is not Match.NONE:
+                return str(getattr(route, "path", UNMATCHED))
+        return UNMATCHED
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path: str = scope["path"]
+            if path.startswith("/_emulator"):
+                if not is_loopback(scope):
+                    await _error_response(
+                        ForbiddenError("The inspection namespace answers loopback clients only")
+                    )(scope, receive, send)
+                    return
+            elif path.startswith("/apiops/"):
+                method: str = scope["method"]
+                self.stats.count(method, self.template({**scope, "method": method}))
+                rule = self.faults.take(method, path)
+                if rule is not None and await self._apply(rule, scope, receive, send):
+                    return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _apply(rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Carry out a fault; True when it answered (or dropped) the request itself."""
+        if rule.delay:
+            await asyncio.sleep(rule.delay)
+        if rule.drop:
+            await _drop_connection(receive)
+            return True
+        if rule.status is not None:
+            headers = {}
+            if rule.retry_after is not None:
+                seconds = rule.retry_after
+                headers["Retry-After"] = str(int(seconds)) if float(seconds).is_integer() else str(seconds)
+            await r.json_response(rule.error_body(), rule.status, headers)(scope, receive, send)
+            return True
+        return False
+
+
+def create_app(
+    backend: Backend, *, stats: RequestStats | None = None, faults: FaultInjector | None = None
+) -> ASGIApp:
+    """The emulator's ASGI application over a backend."""
+    return EmulatorApp(build_fastapi(backend, stats or RequestStats(), faults or FaultInjector()))

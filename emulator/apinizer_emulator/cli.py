@@ -1,0 +1,136 @@
+"""``apinizer-emulator``: serve the emulator, and manage personal tokens in its database."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import threading
+from collections.abc import Sequence
+
+from .backend import Backend, TokenInfo
+from .errors import EmulatorError
+from .fixtures import FixtureError, expiry_timestamp, load_fixture
+from .server import ReadyServer, base_url, build, uvicorn_config
+from .store import MEMORY, Store
+
+DEFAULT_DB = ".apinizer/emulator.db"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="apinizer-emulator", description="A local, persistent Apinizer management API."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the management API")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="port (0 picks a free one; default 8080)")
+    serve.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file, or :memory: (default {DEFAULT_DB})")
+    serve.add_argument(
+        "--fixtures", default=None, help="fixture YAML (default: the packaged default fixture)"
+    )
+    serve.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
+    )
+
+    token = sub.add_parser("token", help="personal API access tokens")
+    token_sub = token.add_subparsers(dest="token_command", required=True)
+    create = token_sub.add_parser("create", help="create a token and print its value (shown once)")
+    create.add_argument("--user", required=True)
+    create.add_argument("--name", required=True)
+    create.add_argument(
+        "--expires",
+        type=dt.date.fromisoformat,
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="last day the token is valid (UTC); default: never expires",
+    )
+    listing = token_sub.add_parser("list", help="list tokens (never their values)")
+    listing.add_argument("--all", action="store_true", help="include access tokens from the token request")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    revoke = token_sub.add_parser("revoke", help="revoke a token by id, or by user and name")
+    revoke.add_argument("--id", type=int, default=None)
+    revoke.add_argument("--user", default=None)
+    revoke.add_argument("--name", default=None)
+    for command in (create, listing, revoke):
+        command.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file (default {DEFAULT_DB})")
+        command.add_argument("--fixtures", default=None, help="fixture for a database that is still empty")
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    _, app = build(args.db, args.fixtures)
+    server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level))
+
+    def announce_when_ready() -> None:
+        server.ready.wait()
+        print(
+            f"apinizer-emulator: serving {base_url(args.host, server.port or args.port)} (db: {args.db})",
+            flush=True,
+        )
+
+    threading.Thread(target=announce_when_ready, daemon=True).start()
+    server.run()
+    return 0 if server.started else 1
+
+
+def _when(timestamp: float | None) -> str:
+    if timestamp is None:
+        return "never"
+    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _show(info: TokenInfo) -> str:
+    state = "revoked" if info.revoked_at is not None else "active"
+    return (
+        f"{info.id:>4}  {info.username:<12} {info.name:<24} {info.kind:<8} "
+        f"expires {_when(info.expires_at):<20} {state}"
+    )
+
+
+def _token(args: argparse.Namespace) -> int:
+    if args.db == MEMORY:
+        print("error: token commands need a database file (--db PATH)", file=sys.stderr)
+        return 2
+    backend = Backend(Store(args.db), load_fixture(args.fixtures))
+    try:
+        if args.token_command == "create":
+            expires = expiry_timestamp(args.expires)
+            value, info = backend.create_personal_token(args.user, args.name, expires)
+            print(value)
+            print(
+                f"token {info.id} for {info.username} ({info.name}), expires {_when(expires)}; "
+                "the value is shown only now",
+                file=sys.stderr,
+            )
+        elif args.token_command == "list":
+            tokens = backend.list_tokens(include_access=args.all)
+            if args.json:
+                print(json.dumps([t.to_json() for t in tokens], indent=2))
+            else:
+                for info in tokens:
+                    print(_show(info))
+        else:
+            for info in backend.revoke_token(token_id=args.id, username=args.user, name=args.name):
+                print(f"revoked {_show(info)}")
+    finally:
+        backend.store.close()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        return _token(args)
+    except (EmulatorError, FixtureError) as exc:
+        message = exc.description if isinstance(exc, EmulatorError) else str(exc)
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

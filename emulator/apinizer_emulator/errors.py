@@ -1,0 +1,172 @@
+"""The emulator's errors: each class serializes to the API's error body ``{error, error_description}``.
+
+Handlers never build error JSON themselves; the backend raises one of these and the app's
+exception handler turns it into a response::
+
+    EmulatorError                      status, error, error_description
+     ├── BadRequestError                    400 bad_request
+     │    ├── IdentifierMissingError        "Endpoint identifier (name and httpMethod) must be provided ..."
+     │    ├── EndpointNotFoundError         "Endpoint with name (<n>) and HTTP method (<m>) is not found!"
+     │    ├── EndpointAlreadyExistsError    duplicate (name, httpMethod)
+     │    ├── NotRestProxyError             create/delete on a SOAP proxy
+     │    ├── NotSoapProxyError             WS-Addressing on a REST proxy (not shown; our choice)
+     │    ├── HandlingActionRequiredError   "handlingAction is required"
+     │    ├── EmptyRateLimitListError       "endpointRateLimitList value can not be empty!"
+     │    ├── RlclProxyNotFoundError        "API Proxy with name (<n>) is not found in project!"
+     │    └── RlclEndpointNotFoundError     "API Endpoint with name (<n>) and method type ..."
+     ├── InvalidRequestError / UnsupportedGrantTypeError   400, RFC 6749 codes of the token endpoint
+     ├── UnauthorizedError                  401 unauthorized_client ("Invalid token", "Bad credentials", ...)
+     ├── ForbiddenError                     403 forbidden (a missing role; the spec does not show it)
+     ├── NotFoundError                      404 not_found
+     │    ├── ProxyNotFoundError            "ApiProxy (name: <n>) was not found!"
+     │    ├── CacheEndpointNotFoundError    the cache and WS-Addressing operations' endpoint-not-found
+     │    └── RlclNotFoundError             unknown RLCL (not shown; our choice)
+     └── MethodNotAllowedError              405 method_not_allowed (no route for the method)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class EmulatorError(Exception):
+    """Base of every error the emulator answers with."""
+
+    status: ClassVar[int] = 500
+    error: ClassVar[str] = "server_error"
+
+    def __init__(self, description: str) -> None:
+        super().__init__(description)
+        self.description = description
+
+    def to_body(self) -> dict[str, Any]:
+        return {"error": self.error, "error_description": self.description}
+
+    def headers(self) -> dict[str, str]:
+        return {}
+
+
+class BadRequestError(EmulatorError):
+    status = 400
+    error = "bad_request"
+
+
+class IdentifierMissingError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__("Endpoint identifier (name and httpMethod) must be provided in request body!")
+
+
+class EndpointNotFoundError(BadRequestError):
+    def __init__(self, name: str, method: str) -> None:
+        super().__init__(f"Endpoint with name ({name}) and HTTP method ({method}) is not found!")
+
+
+class EndpointAlreadyExistsError(BadRequestError):
+    def __init__(self, name: str, method: str) -> None:
+        super().__init__(f"Endpoint with name ({name}) and HTTP method ({method}) already exists!")
+
+
+class NotRestProxyError(BadRequestError):
+    def __init__(self, operation: str) -> None:
+        verb = "added to" if operation == "create" else "deleted from"
+        super().__init__(f"Endpoint can only be {verb} REST API Proxies!")
+
+
+class NotSoapProxyError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__("WS-Addressing settings can only be set on endpoints of SOAP API Proxies!")
+
+
+class HandlingActionRequiredError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__("handlingAction is required")
+
+
+class EmptyRateLimitListError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__("endpointRateLimitList value can not be empty!")
+
+
+class RlclProxyNotFoundError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"API Proxy with name ({name}) is not found in project!")
+
+
+class RlclEndpointNotFoundError(BadRequestError):
+    def __init__(self, name: str, method: str) -> None:
+        super().__init__(
+            f"API Endpoint with name ({name}) and method type ({method}) is not found in API Proxy!"
+        )
+
+
+class InvalidRequestError(EmulatorError):
+    """RFC 6749 section 5.2 ``invalid_request``: the token request is malformed."""
+
+    status = 400
+    error = "invalid_request"
+
+
+class UnsupportedGrantTypeError(EmulatorError):
+    status = 400
+    error = "unsupported_grant_type"
+
+    def __init__(self) -> None:
+        super().__init__("grant_type must be client_credentials")
+
+
+class UnauthorizedError(EmulatorError):
+    status = 401
+    error = "unauthorized_client"
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": "Bearer"}
+
+
+class InvalidTokenError(UnauthorizedError):
+    def __init__(self) -> None:
+        super().__init__("Invalid token")
+
+
+class BadCredentialsError(UnauthorizedError):
+    def __init__(self) -> None:
+        super().__init__("Bad credentials")
+
+
+class UnauthorizedApiAccessError(UnauthorizedError):
+    def __init__(self) -> None:
+        super().__init__("Unauthorized API Access!")
+
+
+class ForbiddenError(EmulatorError):
+    status = 403
+    error = "forbidden"
+
+
+class MissingRoleError(ForbiddenError):
+    def __init__(self, role: str) -> None:
+        super().__init__(f"Access is denied! The user of this token lacks {role}.")
+
+
+class NotFoundError(EmulatorError):
+    status = 404
+    error = "not_found"
+
+
+class ProxyNotFoundError(NotFoundError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"ApiProxy (name: {name}) was not found!")
+
+
+class CacheEndpointNotFoundError(NotFoundError):
+    def __init__(self, name: str, method: str) -> None:
+        super().__init__(f"Endpoint with name ({name}) and HTTP method ({method}) is not found!")
+
+
+class RlclNotFoundError(NotFoundError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"RLCL (name: {name}) was not found in project!")
+
+
+class MethodNotAllowedError(EmulatorError):
+    status = 405
+    error = "method_not_allowed"

@@ -1,0 +1,104 @@
+"""Fault injection for ``/apiops/`` requests: a status (with ``Retry-After``), a delay, or a drop.
+
+A rule applies to the next ``count`` matching requests, or to a random ``fraction`` of them
+(optionally capped by ``count``). Rules are tried in the order they were added; the first
+one that matches a request and fires is used.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from http import HTTPStatus
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import BadRequestError
+
+
+class FaultRule(BaseModel):
+    """One rule as ``POST /_emulator/faults`` takes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: int | None = Field(default=None, ge=400, le=599)
+    retry_after: float | None = Field(default=None, ge=0)
+    delay: float = Field(default=0.0, ge=0, le=60)
+    drop: bool = False
+    count: int | None = Field(default=None, ge=1)
+    fraction: float | None = Field(default=None, gt=0, le=1)
+    path: str | None = None
+    method: str | None = None
+    error: str | None = None
+    error_description: str | None = None
+
+    @model_validator(mode="after")
+    def _one_effect(self) -> FaultRule:
+        if self.status is None and not self.drop and not self.delay:
+            raise ValueError("a fault needs a status, a delay or drop=true")
+        if self.status is not None and self.drop:
+            raise ValueError("status and drop exclude each other")
+        if self.count is None and self.fraction is None:
+            self.count = 1
+        return self
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.path is None or self.path in path) and (
+            self.method is None or self.method.upper() == method
+        )
+
+    def error_body(self) -> dict[str, str]:
+        assert self.status is not None
+        phrase = HTTPStatus(self.status).phrase if self.status in HTTPStatus._value2member_map_ else "Error"
+        return {
+            "error": self.error or phrase.lower().replace(" ", "_").replace("-", "_"),
+            "error_description": self.error_description or f"Fault injected by the emulator ({self.status})",
+        }
+
+
+class FaultInjector:
+    def __init__(self, seed: int | None = None) -> None:
+        self._lock = threading.Lock()
+        self._rules: list[FaultRule] = []
+        self._random = random.Random(seed)
+
+    @staticmethod
+    def parse(body: Any) -> FaultRule:
+        try:
+            return FaultRule.model_validate(body)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise BadRequestError(f"{where + ': ' if where else ''}{first['msg']}") from exc
+
+    def add(self, rule: FaultRule) -> None:
+        with self._lock:
+            self._rules.append(rule)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rules.clear()
+
+    def seed(self, seed: int) -> None:
+        with self._lock:
+            self._random.seed(seed)
+
+    def active(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [rule.model_dump(exclude_none=True) for rule in self._rules]
+
+    def take(self, method: str, path: str) -> FaultRule | None:
+        """The rule that fires for this request, its count consumed; None when none fires."""
+        with self._lock:
+            for rule in self._rules:
+                if not rule.matches(method, path):
+                    continue
+                if rule.fraction is not None and self._random.random() >= rule.fraction:
+                    continue
+                if rule.count is not None:
+                    rule.count -= 1
+                    if rule.count == 0:
+                        self._rules.remove(rule)
+                return rule
+            return None

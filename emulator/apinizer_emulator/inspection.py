@@ -1,0 +1,103 @@
+"""The ``/_emulator/`` namespace: state, counters, reset, clock and faults (loopback only)."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import Response
+
+from . import responses as r
+from .backend import Backend
+from .errors import BadRequestError
+from .faults import FaultInjector
+from .stats import RequestStats
+
+
+def _backend(request: Request) -> Backend:
+    backend: Backend = request.app.state.backend
+    return backend
+
+
+def _stats(request: Request) -> RequestStats:
+    stats: RequestStats = request.app.state.stats
+    return stats
+
+
+def _faults(request: Request) -> FaultInjector:
+    faults: FaultInjector = request.app.state.faults
+    return faults
+
+
+async def state(request: Request) -> Response:
+    return r.json_response(_backend(request).state())
+
+
+async def rlcl_endpoints(request: Request) -> Response:
+    entries = _backend(request).rlcl_entries(request.path_params["project"], request.path_params["rlcl"])
+    return r.json_response({"endpointRateLimitList": entries})
+
+
+async def stats(request: Request) -> Response:
+    return r.json_response(_stats(request).snapshot())
+
+
+async def stats_reset(request: Request) -> Response:
+    _stats(request).reset()
+    return r.success()
+
+
+async def reset(request: Request) -> Response:
+    """Back to the fixtures; faults are cleared and the clock's offset too."""
+    _faults(request).clear()
+    _backend(request).reset()
+    return r.success()
+
+
+async def clock(request: Request) -> Response:
+    """``{"advance": seconds}`` moves the emulator's clock forward; answers ``{"now": epoch seconds}``."""
+    body = await r.read_object(request)
+    advance = body.get("advance", 0)
+    if isinstance(advance, bool) or not isinstance(advance, int | float) or advance < 0:
+        raise BadRequestError("advance must be a non-negative number of seconds")
+    return r.json_response({"now": _backend(request).advance_clock(float(advance))})
+
+
+async def get_clock(request: Request) -> Response:
+    return r.json_response({"now": _backend(request).now()})
+
+
+async def add_fault(request: Request) -> Response:
+    faults = _faults(request)
+    body = await r.read_object(request)
+    seed = body.pop("seed", None)
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise BadRequestError("seed must be an integer")
+        faults.seed(seed)
+    faults.add(faults.parse(body))
+    return r.json_response({"success": True, "faults": faults.active()})
+
+
+async def list_faults(request: Request) -> Response:
+    return r.json_response({"faults": _faults(request).active()})
+
+
+async def clear_faults(request: Request) -> Response:
+    _faults(request).clear()
+    return r.success()
+
+
+def register(app: FastAPI) -> None:
+    for method, path, handler in (
+        ("GET", "/_emulator/state", state),
+        ("GET", "/_emulator/projects/{project}/rlcl/{rlcl}/endpoints", rlcl_endpoints),
+        ("GET", "/_emulator/stats", stats),
+        ("POST", "/_emulator/stats/reset", stats_reset),
+        ("POST", "/_emulator/reset", reset),
+        ("GET", "/_emulator/clock", get_clock),
+        ("POST", "/_emulator/clock", clock),
+        ("GET", "/_emulator/faults", list_faults),
+        ("POST", "/_emulator/faults", add_fault),
+        ("DELETE", "/_emulator/faults", clear_faults),
+    ):
+        app.add_api_route(path, handler, methods=[method], include_in_schema=False)

@@ -1,0 +1,395 @@
+"""HTTP handlers: parse the request, call the backend, serialize the answer.
+
+Bodies are read and validated here, not by FastAPI, so that every bad body is a 400 in the
+API's error shape with a message naming the field (never FastAPI's 422). Statuses and
+messages come from the backend's typed errors.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, TypeVar
+from urllib.parse import parse_qs
+
+from pydantic import BaseModel, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+import apinizer_pulumi.models as api
+from apinizer_pulumi.models import (
+    ApiModel,
+    CacheSettings,
+    EndpointIdentifier,
+    EndpointRateLimitList,
+    EndpointSpec,
+    EndpointStatusUpdate,
+    EndpointUpdate,
+    HttpMethod,
+    WsaSettings,
+)
+
+from .auth import ROLE_MANAGE_PROXIES, Principal
+from .backend import Backend
+from .errors import (
+    BadRequestError,
+    EmptyRateLimitListError,
+    HandlingActionRequiredError,
+    IdentifierMissingError,
+    InvalidRequestError,
+    UnsupportedGrantTypeError,
+)
+from .models import endpoint_json
+
+MAX_BODY_BYTES = 1 << 20
+FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
+ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
+#: The spec does not name the RLCL operations' role; they manage proxies' traffic, so the same one.
+RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class SettingsTarget(ApiModel):
+    """The identifier pair of the status, cache and WS-Addressing bodies."""
+
+    identifier_name: str = Field(min_length=1)
+    identifier_http_method: HttpMethod
+
+
+# -- serialization ------------------------------------------------------------------------------
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        json.dumps(body, separators=(",", ":")).encode(),
+        status_code=status,
+        headers=headers,
+        media_type="application/json",
+    )
+
+
+def success() -> Response:
+    return json_response({"success": True})
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+
+def _alias_map() -> dict[str, str]:
+    aliases: dict[str, str] = {}
+    for name in api.__all__:
+        cls = getattr(api, name)
+        if isinstance(cls, type) and issubclass(cls, BaseModel):
+            for field_name, info in cls.model_fields.items():
+                aliases[field_name] = info.alias or field_name
+    for field_name, info in SettingsTarget.model_fields.items():
+        aliases[field_name] = info.alias or field_name
+    return aliases
+
+
+_ALIASES = _alias_map()
+_SNAKE_WORD = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def _api_name(name: str) -> str:
+    return _ALIASES.get(name, name)
+
+
+def validation_message(exc: ValidationError, prefix: str = "") -> str:
+    """The first few problems of a validation error, each naming the field as the API spells it."""
+    parts = []
+    for error in exc.errors()[:3]:
+        path = prefix
+        for item in error["loc"]:
+            if isinstance(item, int):
+                path += f"[{item}]"
+            else:
+                path += ("." if path else "") + _api_name(str(item))
+        message = _SNAKE_WORD.sub(lambda m: _api_name(m.group(0)), error["msg"])
+        if error["type"] == "missing":
+            parts.append(f"{path} is required")
+        elif path:
+            parts.append(f"{path}: {message}")
+        else:
+            parts.append(message)
+    return "; ".join(parts)
+
+
+def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise BadRequestError(validation_message(exc, prefix)) from exc
+
+
+async def read_body(request: Request) -> bytes:
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise BadRequestError(f"Request body is larger than {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+async def read_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object; a missing, malformed or non-object body is a 400."""
+    raw = await read_body(request)
+    if not raw.strip():
+        raise BadRequestError("Request body is missing")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise BadRequestError("Request body is not valid JSON") from exc
+    if not isinstance(data, dict):
+        raise BadRequestError("Request body must be a JSON object")
+    return data
+
+
+def _without_nulls(body: dict[str, Any]) -> dict[str, Any]:
+    """Top-level nulls count as absent (a PATCH with ``null`` leaves the field as it is)."""
+    return {key: value for key, value in body.items() if value is not None}
+
+
+def _is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def require_identifier(body: dict[str, Any], name_key: str, method_key: str) -> None:
+    if _is_blank(body.get(name_key)) or _is_blank(body.get(method_key)):
+        raise IdentifierMissingError()
+
+
+def _settings_object(body: dict[str, Any], key: str) -> dict[str, Any]:
+    value = body.get(key)
+    if value is None:
+        raise BadRequestError(f"{key} is required")
+    if not isinstance(value, dict):
+        raise BadRequestError(f"{key} must be a JSON object")
+    return value
+
+
+def _path(request: Request, name: str) -> str:
+    return str(request.path_params[name])
+
+
+def _backend(request: Request) -> Backend:
+    backend: Backend = request.app.state.backend
+    return backend
+
+
+def _principal(request: Request, role: str | None = None) -> Principal:
+    principal = _backend(request).authenticate(request.headers.get("authorization"))
+    if role is not None:
+        principal.require_role(role)
+    return principal
+
+
+# -- 4.1 token ----------------------------------------------------------------------------------
+
+
+async def token(request: Request) -> Response:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != FORM_CONTENT_TYPE:
+        raise InvalidRequestError(f"The token request must be form-encoded ({FORM_CONTENT_TYPE})")
+    raw = await read_body(request)
+    try:
+        form = parse_qs(raw.decode("utf-8"), keep_blank_values=True, strict_parsing=False)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InvalidRequestError("The token request body is not valid form encoding") from exc
+    values: dict[str, str] = {}
+    for param in ("grant_type", "client_id", "client_secret"):
+        given = form.get(param)
+        if not given or not given[0]:
+            raise InvalidRequestError(f"{param} is required")
+        if len(given) > 1:
+            raise InvalidRequestError(f"{param} must not be repeated")
+        values[param] = given[0]
+    if values["grant_type"] != "client_credentials":
+        raise UnsupportedGrantTypeError()
+    issued = _backend(request).issue_access_token(values["client_id"], values["client_secret"])
+    return json_response(
+        issued.model_dump(mode="json"), headers={"Cache-Control": "no-store", "Pragma": "no-cache"}
+    )
+
+
+# -- 4.2 report -------------------------------------------------------------------------------
+
+
+async def organization_report(request: Request) -> Response:
+    _principal(request).require_report_access()
+    return json_response(_backend(request).organization_access().model_dump(mode="json", by_alias=True))
+
+
+# -- 4.3 to 4.11 endpoints ---------------------------------------------------------------------
+
+
+async def list_endpoints(request: Request) -> Response:
+    _principal(request, ENDPOINT_OPERATIONS_ROLE)
+    endpoints = _backend(request).list_endpoints(
+        _path(request, "projectName"), _path(request, "apiProxyName")
+    )
+    return json_response(
+        {"success": True, "resultList": [endpoint_json(e) for e in endpoints], "resultCount": len(endpoints)}
+    )
+
+
+async def create_endpoint(request: Request) -> Response:
+    _principal(request, ENDPOINT_OPERATIONS_ROLE)
+    spec = parse_model(EndpointSpec, _without_nulls(await read_object(request)))
+    _backend(request).create_endpoint(_path(request, "projectName"), _path(request, "apiProxyName"), spec)
+    return success()
+
+
+async def update_endpoint(request: Request) -> Response:
+    _principal(request, ENDPOINT_OPERATIONS_ROLE)
+    body = await read_object(request)
+    require_identifier(body, "name", "httpMethod")
+    update = parse_model(EndpointUpdate, _without_nulls(body))
+    _backend(request).update_endpoint(_path(request, "projectName"), _path(request, "apiProxyName"), update)
+    return success()
+
+
+async def _identified(request: Request) -> EndpointIdentifier:
+    _principal(request, ENDPOINT_OPERATIONS_ROLE)
+    body = await read_object(request)
+    require_identifier(body, "name", "httpMethod")
+    return parse_model(EndpointIdentifier, body)
+
+
+async def get_endpoint(request: Request) -> Response:
+    target = await _identified(request)
+    endpoint = _backend(request).get_endpoint(
+        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
+    )
+    return json_response(endpoint_json(endpoint))
+
+
+async def endpoint_policies(request: Request) -> Response:
+    target = await _identified(request)
+    policies = _backend(request).endpoint_policies(
+        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
+    )
+    return json_response(policies.model_dump(mode="json", by_alias=True))
+
+
+async def delete_endpoint(request: Request) -> Response:
+    target = await _identified(request)
+    _backend(request).delete_endpoint(
+        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
+    )
+    return success()
+
+
+async def _settings_target(request: Request) -> tuple[dict[str, Any], SettingsTarget]:
+    _principal(request, ENDPOINT_OPERATIONS_ROLE)
+    body = await read_object(request)
+    require_identifier(body, "identifierName", "identifierHttpMethod")
+    target = parse_model(SettingsTarget, {k: body[k] for k in ("identifierName", "identifierHttpMethod")})
+    return body, target
+
+
+async def update_status(request: Request) -> Response:
+    body, target = await _settings_target(request)
+    if body.get("active") is None:
+        raise BadRequestError("active is required")
+    update = parse_model(EndpointStatusUpdate, body)
+    _backend(request).set_status(
+        _path(request, "projectName"),
+        _path(request, "apiProxyName"),
+        target.identifier_name,
+        target.identifier_http_method,
+        update.active,
+    )
+    return success()
+
+
+async def update_cache(request: Request) -> Response:
+    body, target = await _settings_target(request)
+    raw = _settings_object(body, "cacheSettings")
+    if raw.get("handlingAction") is None and raw.get("handling_action") is None:
+        raise HandlingActionRequiredError()
+    settings = parse_model(CacheSettings, raw, "cacheSettings")
+    _backend(request).set_cache(
+        _path(request, "projectName"),
+        _path(request, "apiProxyName"),
+        target.identifier_name,
+        target.identifier_http_method,
+        settings,
+    )
+    return success()
+
+
+async def update_wsa(request: Request) -> Response:
+    body, target = await _settings_target(request)
+    settings = parse_model(WsaSettings, _settings_object(body, "wsaSettings"), "wsaSettings")
+    _backend(request).set_wsa(
+        _path(request, "projectName"),
+        _path(request, "apiProxyName"),
+        target.identifier_name,
+        target.identifier_http_method,
+        settings,
+    )
+    return success()
+
+
+# -- 4.12, 4.11b, 4.13 RLCL endpoint lists ----------------------------------------------------
+
+#: Fill-ins for the fields a delete does not match on, so a delete may send only the three keys.
+_DELETE_FILL = {
+    "permittedMessageCount": 1,
+    "timeIntervalPeriodLength": 1,
+    "timeInterval": "ONE_MINUTE",
+    "cacheConnectionTimeoutInSeconds": 1,
+    "cacheErrorHandlingType": "FAIL",
+    "timeIntervalWindowType": "FIXED",
+}
+
+
+async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> EndpointRateLimitList:
+    _principal(request, RLCL_OPERATIONS_ROLE)
+    body = await read_object(request)
+    entries = body.get("endpointRateLimitList")
+    if entries is None or entries == []:
+        raise EmptyRateLimitListError()
+    if not isinstance(entries, list):
+        raise BadRequestError("endpointRateLimitList must be an array")
+    if keys_only:
+        entries = [{**_DELETE_FILL, **item} if isinstance(item, dict) else item for item in entries]
+    return parse_model(EndpointRateLimitList, {"endpointRateLimitList": entries})
+
+
+async def rlcl_add(request: Request) -> Response:
+    entries = await _rate_limit_list(request)
+    _backend(request).rlcl_add(
+        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
+    )
+    return success()
+
+
+async def rlcl_replace(request: Request) -> Response:
+    entries = await _rate_limit_list(request)
+    _backend(request).rlcl_replace(
+        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
+    )
+    return success()
+
+
+async def rlcl_delete(request: Request) -> Response:
+    entries = await _rate_limit_list(request, keys_only=True)
+    _backend(request).rlcl_delete(
+        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
+    )
+    return success()
+
+
+# -- health -----------------------------------------------------------------------------------
+
+
+async def healthcheck(request: Request) -> Response:
+    return PlainTextResponse("OK")

@@ -1,0 +1,60 @@
+"""Building and running the emulator with uvicorn (shared by the CLI and the test server)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import uvicorn
+from starlette.types import ASGIApp
+
+from .app import create_app
+from .backend import Backend
+from .fixtures import load_fixture
+from .store import Store
+
+
+def build(
+    db: str | Path, fixtures: str | Path | None, clock: Callable[[], float] | None = None
+) -> tuple[Backend, ASGIApp]:
+    """A backend on the given database (loaded from the fixture when new) and its ASGI app."""
+    backend = Backend(Store(db), load_fixture(fixtures), clock or time.time)
+    return backend, create_app(backend)
+
+
+class ReadyServer(uvicorn.Server):
+    """A uvicorn server that signals once it listens, with the port it really bound."""
+
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ready = threading.Event()
+        self.port: int | None = None
+
+    async def startup(self, sockets: list[object] | None = None) -> None:  # type: ignore[override]
+        await super().startup(sockets)  # type: ignore[arg-type]
+        for server in self.servers:
+            for sock in server.sockets:
+                self.port = int(sock.getsockname()[1])
+                break
+        if self.started:
+            self.ready.set()
+
+
+def uvicorn_config(app: ASGIApp, host: str, port: int, log_level: str = "warning") -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+        server_header=False,
+    )
+
+
+def base_url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"

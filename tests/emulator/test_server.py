@@ -1,0 +1,61 @@
+"""The test server, the health check and the OpenAPI document."""
+
+from __future__ import annotations
+
+import httpx
+
+from apinizer_emulator.testing import EmulatorServer
+
+
+def test_healthcheck_is_plain_ok_without_auth(emulator_url):
+    response = httpx.get(f"{emulator_url}/apiops/test/healthcheck")
+    assert response.status_code == 200
+    assert response.text == "OK"
+    assert response.headers["content-type"].startswith("text/plain")
+
+
+def test_server_on_port_zero_reports_its_real_port():
+    with EmulatorServer() as server:
+        host, port = server.get_host_and_port()
+        assert host == "127.0.0.1"
+        assert port > 0
+        assert server.base_url == f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{server.base_url}/apiops/test/healthcheck").text == "OK"
+    # stopped: nothing answers any more
+    try:
+        httpx.get(f"http://127.0.0.1:{port}/apiops/test/healthcheck", timeout=1)
+    except httpx.TransportError:
+        pass
+    else:
+        raise AssertionError("the emulator still answers after stop()")
+
+
+def test_openapi_document_lists_every_operation(emulator_url):
+    doc = httpx.get(f"{emulator_url}/apiops/openapi.json").json()
+    paths = doc["paths"]
+    base = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
+    expected = {
+        "/apiops/auth/token": {"post"},
+        "/apiops/reports/organization-api-data-model-access": {"get"},
+        f"{base}/": {"get", "post", "patch"},
+        f"{base}/details/": {"post"},
+        f"{base}/policies/": {"post"},
+        f"{base}/delete/": {"post"},
+        f"{base}/status/": {"patch"},
+        f"{base}/cache/": {"patch"},
+        f"{base}/wsa/": {"patch"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/": {"post", "put", "delete"},
+        "/apiops/test/healthcheck": {"get"},
+    }
+    assert {path: set(ops) for path, ops in paths.items()} == expected
+    create = paths[f"{base}/"]["post"]
+    assert create["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/EndpointSpec"
+    }
+    assert "EndpointSpec" in doc["components"]["schemas"]
+    assert "Variable" in doc["components"]["schemas"]
+
+
+def test_docs_pages_are_off(emulator_url):
+    for path in ("/docs", "/redoc", "/openapi.json"):
+        assert httpx.get(f"{emulator_url}{path}").status_code == 404
