@@ -1,0 +1,90 @@
+"""Typed args classes shared by several kinds, and their conversion into resource properties.
+
+Args classes are keyword-only dataclasses whose fields are ``pulumi.Input`` values; wherever
+one is accepted, a plain dict with the same snake_case keys is accepted too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from enum import Enum
+from typing import Any
+
+import pulumi
+
+from ._connection import SECRET_FIELDS, ConnectionArgs
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class VariableArgs:
+    """A variable that extracts a value from a message (cache keys, rate-limit client identity).
+
+    Which fields are needed depends on ``type``: ``header_name`` for HEADER; ``param_type`` and
+    ``param_name`` (and ``param_path`` for PATH) for PARAMETER; ``message_content_type`` (and
+    ``xpath_value`` for XML or ``json_path_value`` for JSON) for BODY; ``context_value`` (and
+    ``zone_id`` for date/time values) for CONTEXT_VALUES; ``script_language`` and ``script_body``
+    for CUSTOM with ``init_with_script`` (always, in a rate-limit target variable).
+    """
+
+    name: pulumi.Input[str]
+    type: pulumi.Input[str]
+    description: pulumi.Input[str] | None = None
+    header_name: pulumi.Input[str] | None = None
+    param_type: pulumi.Input[str] | None = None
+    param_name: pulumi.Input[str] | None = None
+    param_path: pulumi.Input[str] | None = None
+    form_name: pulumi.Input[str] | None = None
+    message_content_type: pulumi.Input[str] | None = None
+    xpath_value: pulumi.Input[str] | None = None
+    json_path_value: pulumi.Input[str] | None = None
+    context_value: pulumi.Input[str] | None = None
+    zone_id: pulumi.Input[str] | None = None
+    init_with_script: pulumi.Input[bool] | None = None
+    script_language: pulumi.Input[str] | None = None
+    script_body: pulumi.Input[str] | None = None
+    data_type: pulumi.Input[str] | None = None
+
+
+def to_props(value: Any) -> Any:
+    """Args objects to snake_case dicts (``None`` fields left out), enums to their values.
+
+    Outputs are left in place, wherever they are nested: the SDK's serializer awaits them.
+    """
+    if isinstance(value, Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            item.name: to_props(getattr(value, item.name))
+            for item in dataclasses.fields(value)
+            if getattr(value, item.name) is not None
+        }
+    if isinstance(value, Mapping):
+        return {str(key): to_props(item) for key, item in value.items() if item is not None}
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return [to_props(item) for item in value]
+    return value
+
+
+def resource_props(**values: Any) -> dict[str, Any]:
+    """Resource properties from constructor arguments; ``None`` ones stay as keys (declared outputs)."""
+    return {key: None if value is None else to_props(value) for key, value in values.items()}
+
+
+def connection_props(connection: ConnectionArgs | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``connection`` property, with the token and the password marked secret."""
+    if connection is None:
+        return None
+    props = to_props(connection)
+    if not isinstance(props, dict):
+        raise TypeError("connection must be a ConnectionArgs or a dict")
+    for name in SECRET_FIELDS:
+        if props.get(name) is not None:
+            props[name] = pulumi.Output.secret(props[name])
+    return props
+
+
+def resource_options(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
+    """The caller's options, with ``connection`` added to the outputs stored as secrets."""
+    extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
+    return pulumi.ResourceOptions.merge(opts, extra) if opts is not None else extra

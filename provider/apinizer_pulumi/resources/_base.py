@@ -1,0 +1,311 @@
+"""What every Apinizer dynamic provider shares: offline check and diff, connection, errors.
+
+A kind declares a pydantic model of its inputs (``inputs_model``), which fields replace it
+(``replace_fields``) and how to name one resource in messages (``subject``); it implements
+``create``, ``read``, ``update`` and ``delete`` against the client. Everything here is offline.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Union, get_args, get_origin
+
+import pulumi.dynamic as dyn
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from apinizer_pulumi.client import ApinizerClient
+
+from ._connection import client_for, provider_stack_config, resolve, unwrap_secret
+
+PROVIDER_KEY = "__provider"
+CONNECTION = "connection"
+
+Path = tuple[str, ...]
+
+
+class ConnectionInput(BaseModel):
+    """The shape of the ``connection`` input; every field may come from config or env instead."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = Field(default=None, min_length=1)
+    token: str | None = Field(default=None, min_length=1, repr=False)
+    username: str | None = Field(default=None, min_length=1)
+    password: str | None = Field(default=None, min_length=1, repr=False)
+
+
+def is_unknown(value: Any) -> bool:
+    """True for a value not known yet (a preview of a computed input)."""
+    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
+
+
+def strip_unknowns(value: Any, path: Path = ()) -> tuple[Any, list[Path]]:
+    """A copy of ``value`` without its unknown parts, and the paths where they were.
+
+    Unknown dict entries are dropped; unknown list items become ``{}`` so the indexes of the
+    others stay right (any error they cause sits under an unknown path and is discarded).
+    """
+    unknown: list[Path] = []
+    if isinstance(value, Mapping):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if is_unknown(item):
+                unknown.append((*path, str(key)))
+                continue
+            out[key], inner = strip_unknowns(item, (*path, str(key)))
+            unknown.extend(inner)
+        return out, unknown
+    if isinstance(value, list | tuple):
+        items: list[Any] = []
+        for index, item in enumerate(value):
+            if is_unknown(item):
+                unknown.append((*path, str(index)))
+                items.append({})
+                continue
+            cleaned, inner = strip_unknowns(item, (*path, str(index)))
+            items.append(cleaned)
+            unknown.extend(inner)
+        return items, unknown
+    return value, unknown
+
+
+def encode_unknowns(value: Any) -> Any:
+    """Unknown markers back to the wire sentinel, which ``rpc.serialize_properties`` passes through."""
+    if is_unknown(value):
+        return rpc.UNKNOWN
+    if isinstance(value, Mapping):
+        return {key: encode_unknowns(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode_unknowns(item) for item in value]
+    return value
+
+
+def _nested_model(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
+    """The pydantic model inside ``annotation`` (``X``, ``X | None``, ``list[X]``) and whether in a list."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation, False
+    origin = get_origin(annotation)
+    if origin in (list, tuple, Sequence):
+        inner, _ = _nested_model(get_args(annotation)[0])
+        return inner, True
+    if origin in (Union, types.UnionType):
+        for arg in get_args(annotation):
+            model, in_list = _nested_model(arg)
+            if model is not None:
+                return model, in_list
+    return None, False
+
+
+def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Path]:
+    """Paths of keys that ``model`` would silently ignore: typos a user must hear about."""
+    if not isinstance(data, Mapping):
+        return []
+    found: list[Path] = []
+    by_key: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        by_key[name] = info.annotation
+        if info.alias:
+            by_key[info.alias] = info.annotation
+    for key, value in data.items():
+        if key not in by_key:
+            found.append((*path, str(key)))
+            continue
+        nested, in_list = _nested_model(by_key[key])
+        if nested is None:
+            continue
+        if in_list and isinstance(value, list):
+            for index, item in enumerate(value):
+                found.extend(unknown_keys(nested, item, (*path, str(key), str(index))))
+        elif not in_list:
+            found.extend(unknown_keys(nested, value, (*path, str(key))))
+    return found
+
+
+def _under(path: Path, prefixes: Sequence[Path]) -> bool:
+    """True when ``path`` is inside, or is an ancestor of, one of ``prefixes``."""
+    for prefix in prefixes:
+        shortest = min(len(path), len(prefix))
+        if path[:shortest] == prefix[:shortest]:
+            return True
+    return False
+
+
+def failures_from(error: ValidationError, unknown: Sequence[Path]) -> list[dyn.CheckFailure]:
+    """One check failure per property, named by its dotted snake_case path.
+
+    Errors about a value that is unknown (or that contains one) are dropped: a preview of
+    computed inputs is never rejected.
+    """
+    failures: dict[str, list[str]] = {}
+    for item in error.errors():
+        path = tuple(str(part) for part in item["loc"])
+        if _under(path, unknown):
+            continue
+        failures.setdefault(".".join(path), []).append(item["msg"])
+    return [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in failures.items()]
+
+
+def same(old: Any, new: Any) -> bool:
+    """Equality of two input values, where a missing value equals an empty one."""
+    if old in (None, "", [], {}) and new in (None, "", [], {}):
+        return True
+    if isinstance(old, Mapping) and isinstance(new, Mapping):
+        keys = set(old) | set(new)
+        return all(same(old.get(key), new.get(key)) for key in keys)
+    if isinstance(old, list | tuple) and isinstance(new, list | tuple):
+        return len(old) == len(new) and all(same(a, b) for a, b in zip(old, new, strict=True))
+    return bool(old == new)
+
+
+def inputs_of(props: Mapping[str, Any]) -> dict[str, Any]:
+    """``props`` without the engine's and the SDK's bookkeeping keys."""
+    return {key: value for key, value in props.items() if not key.startswith("__")}
+
+
+class ApinizerProvider(dyn.ResourceProvider):
+    """Base of the four providers. Pickled by reference; its instances carry no state.
+
+    The stack config that ``configure`` receives is kept only in the provider process: the
+    object Pulumi serializes (in the program process) never went through ``configure``, and
+    ``__getstate__`` drops it anyway.
+    """
+
+    serialize_as_secret_always = False
+
+    #: The resource kind in messages, e.g. ``Endpoint``.
+    kind: ClassVar[str]
+    #: The pydantic model of the inputs (without ``connection``), used by ``check``.
+    inputs_model: ClassVar[type[BaseModel]]
+    #: Inputs whose change replaces the resource.
+    replace_fields: ClassVar[tuple[str, ...]]
+    #: Inputs that never make a diff: they say how to reach or take over, not what to configure.
+    ignored_fields: ClassVar[tuple[str, ...]] = (CONNECTION,)
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    # --- connection -------------------------------------------------------------------------
+
+    def configure(self, req: dyn.ConfigureRequest) -> None:
+        self._stack_config = provider_stack_config(req.config)
+
+    def client(self, props: Mapping[str, Any]) -> ApinizerClient:
+        """The shared client for the connection these props resolve to."""
+        connection = unwrap_secret(props.get(CONNECTION))
+        settings = resolve(connection if isinstance(connection, Mapping) else None,
+                           getattr(self, "_stack_config", None))
+        return client_for(settings)
+
+    # --- check ------------------------------------------------------------------------------
+
+    def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        provider = news.get(PROVIDER_KEY)
+        given = inputs_of(news)
+        connection = given.pop(CONNECTION, None)
+        failures: list[dyn.CheckFailure] = []
+        cleaned, unknown = strip_unknowns(given)
+        failures.extend(dyn.CheckFailure(".".join(path), "unknown property")
+                        for path in unknown_keys(self.inputs_model, cleaned))
+        normalized: dict[str, Any] | None = None
+        try:
+            model = self.inputs_model.model_validate(cleaned)
+        except ValidationError as error:
+            failures.extend(failures_from(error, unknown))
+        else:
+            failures.extend(self.extra_failures(model))
+            if not unknown:
+                normalized = self.normalize(model)
+        if normalized is None:
+            normalized = self.fill_defaults(given)
+        failures.extend(self._check_connection(connection))
+        inputs = encode_unknowns(normalized)
+        if connection is not None:
+            inputs[CONNECTION] = encode_unknowns(connection)
+        inputs[PROVIDER_KEY] = provider
+        return dyn.CheckResult(inputs, failures)
+
+    def normalize(self, model: BaseModel) -> dict[str, Any]:
+        """Validated inputs with defaults filled in, snake_case, enums as their strings."""
+        return model.model_dump(mode="json", exclude_none=True)
+
+    def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
+        """Rules that span more than one model (a kind overrides this when it has any)."""
+        return []
+
+    def fill_defaults(self, given: dict[str, Any]) -> dict[str, Any]:
+        """Top-level scalar defaults for inputs that could not be validated whole."""
+        filled = dict(given)
+        for name, info in self.inputs_model.model_fields.items():
+            if name not in filled and not info.is_required() and isinstance(info.default, bool | int | str):
+                filled[name] = info.default
+        return filled
+
+    @staticmethod
+    def _check_connection(connection: Any) -> list[dyn.CheckFailure]:
+        if connection is None or is_unknown(connection):
+            return []
+        plain = unwrap_secret(connection)
+        if not isinstance(plain, Mapping):
+            return [dyn.CheckFailure(CONNECTION, "must be an object: url, token, username, password")]
+        cleaned, unknown = strip_unknowns({key: unwrap_secret(value) for key, value in plain.items()})
+        try:
+            settings = ConnectionInput.model_validate(cleaned)
+        except ValidationError as error:
+            return [
+                dyn.CheckFailure(f"{CONNECTION}.{failure.property}", failure.reason)
+                for failure in failures_from(error, [path[1:] for path in unknown if path])
+            ]
+        if unknown:
+            return []
+        if settings.token and (settings.username or settings.password):
+            return [dyn.CheckFailure(CONNECTION, "give either connection.token or connection.username "
+                                                 "with connection.password, not both")]
+        if bool(settings.username) != bool(settings.password):
+            missing = "password" if settings.username else "username"
+            return [dyn.CheckFailure(f"{CONNECTION}.{missing}",
+                                     "connection.username and connection.password go together")]
+        return []
+
+    # --- diff -------------------------------------------------------------------------------
+
+    def diff(self, _id: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        fields = (set(inputs_of(news)) | set(self.inputs_model.model_fields)) - set(self.ignored_fields)
+        changed = sorted(name for name in fields if is_unknown(news.get(name))
+                         or not same(olds.get(name), news.get(name)))
+        if not changed:
+            return dyn.DiffResult(changes=False)
+        replaces = [name for name in changed if name in self.replace_fields]
+        return dyn.DiffResult(
+            changes=True,
+            replaces=replaces,
+            stables=[],
+            delete_before_replace=self.delete_before_replace(olds, news) if replaces else False,
+        )
+
+    def delete_before_replace(self, olds: dict[str, Any], news: dict[str, Any]) -> bool:
+        """Whether the replacement would be the same gateway object as the one it replaces.
+
+        A replacement is created before the old one is deleted unless both would address the
+        same gateway object; a replace happens only when an identifier changes, so that is when
+        every identifier compares equal after normalization (never, for exact identifiers).
+        """
+        return all(same(olds.get(name), news.get(name)) and not is_unknown(news.get(name))
+                   for name in self.replace_fields)
+
+    # --- outputs ----------------------------------------------------------------------------
+
+    @staticmethod
+    def outputs(inputs: Mapping[str, Any], **computed: Any) -> dict[str, Any]:
+        """Every input plus computed values; ``connection`` too, so read and delete can reach the gateway."""
+        outs = inputs_of(inputs)
+        outs.update(computed)
+        return outs

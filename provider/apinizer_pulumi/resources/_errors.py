@@ -1,0 +1,66 @@
+"""The one exception the providers raise, and the translation of client errors into it.
+
+The SDK's dynamic provider server answers a failed call with ``traceback.format_exc()``, so
+what ``pulumi up`` shows ends with ``<type>: <str(exc)>``. Gateway errors are therefore
+re-raised as :class:`ApinizerResourceError` without a chained cause (no "During handling of
+the above exception" block, no httpx frames), whose text is one line such as
+``apinizer:Endpoint GET /api/users in Payments/PetStore: 400 bad_request: Endpoint can only be
+added to REST API Proxies!``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from apinizer_pulumi.client import ApinizerError, APIStatusError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class ApinizerResourceError(Exception):
+    """A failed operation on a gateway resource; ``str()`` is the whole user-facing message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# The traceback's last line names the type as "<module>.<qualname>"; a builtins module keeps it short.
+ApinizerResourceError.__module__ = "builtins"
+
+
+def describe(error: ApinizerError) -> str:
+    """``400 bad_request: <description>`` for status errors, the client's text otherwise."""
+    if isinstance(error, APIStatusError):
+        text = f"{error.status_code} {error.error}"
+        return f"{text}: {error.error_description}" if error.error_description else text
+    return str(error)
+
+
+def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a provider method so client errors leave it as one clean line.
+
+    ``subject`` receives the method's arguments and names the resource, for example
+    ``apinizer:Endpoint GET /pets in Demo/PetStore``.
+    """
+
+    def decorate(method: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(method)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return method(*args, **kwargs)
+            except ApinizerError as error:
+                message = f"{subject(*args, **kwargs)}: {describe(error)}"
+            except ApinizerResourceError as error:
+                message = error.message
+            raise ApinizerResourceError(message) from None
+
+        return wrapper
+
+    return decorate

@@ -1,0 +1,109 @@
+"""The shared shape of the two endpoint-settings kinds (``EndpointCache``, ``EndpointWsa``).
+
+The API can write these settings but not read them back. So create and update write the
+whole settings object (which takes over whatever was there), refresh confirms that the endpoint
+still exists and otherwise keeps the recorded state, and delete writes the spec's defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import pulumi.dynamic as dyn
+from pydantic import Field
+
+from apinizer_pulumi.client import ApinizerClient, APIStatusError, NotFoundError
+from apinizer_pulumi.models import ApiModel, HttpMethod
+
+from ._base import ApinizerProvider
+from ._errors import translated
+from .endpoint import endpoint_id
+
+IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
+
+
+class EndpointSettingsInputs(ApiModel):
+    """The identifiers of the endpoint whose settings a resource manages."""
+
+    project_name: str = Field(min_length=1)
+    api_proxy_name: str = Field(min_length=1)
+    endpoint_name: str = Field(min_length=1)
+    endpoint_http_method: HttpMethod
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """(project, proxy, METHOD, name) from the state, or from the id when the state lacks them."""
+    if all(props.get(key) for key in IDENTIFIERS):
+        return (str(props["project_name"]), str(props["api_proxy_name"]),
+                str(props["endpoint_http_method"]), str(props["endpoint_name"]))
+    project, proxy, method, name = id_.split("/", 3)
+    return project, proxy, method, name
+
+
+def _subject(kind: str, props: Mapping[str, Any], id_: str = "") -> str:
+    try:
+        project, proxy, method, name = _identity(id_, props)
+    except ValueError:
+        return f"apinizer:{kind}"
+    return f"apinizer:{kind} {method} {name} in {project}/{proxy}"
+
+
+class EndpointSettingsProvider(ApinizerProvider):
+    """Write one settings object of one endpoint; reset it to the spec's defaults on delete."""
+
+    replace_fields = IDENTIFIERS
+    #: The input that holds the settings object, e.g. ``cache_settings``.
+    settings_field: ClassVar[str]
+
+    def send(self, client: ApinizerClient, target: tuple[str, str, str, str], settings: Any) -> None:
+        """Write ``settings`` (a model) to the endpoint ``target`` = (project, proxy, METHOD, name)."""
+        raise NotImplementedError
+
+    def declared(self, props: Mapping[str, Any]) -> Any:
+        """The settings model that the inputs declare."""
+        raise NotImplementedError
+
+    def defaults(self, props: Mapping[str, Any]) -> Any:
+        """The settings model that delete writes: the spec's defaults, feature off."""
+        raise NotImplementedError
+
+    def _write(self, props: Mapping[str, Any]) -> None:
+        self.send(self.client(props), _identity("", props), self.declared(props))
+
+    @translated(lambda self, props: _subject(self.kind, props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        self._write(props)
+        project, proxy, method, name = _identity("", props)
+        return dyn.CreateResult(endpoint_id(project, proxy, method, name), self.outputs(props))
+
+    @translated(lambda self, id_, olds, news: _subject(self.kind, news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        self._write(news)
+        return dyn.UpdateResult(self.outputs(news))
+
+    def _endpoint_gone(self, client: ApinizerClient, target: tuple[str, str, str, str]) -> bool:
+        project, proxy, method, name = target
+        try:
+            return client.endpoints.find(project, proxy, name, method) is None
+        except NotFoundError:
+            return True
+
+    @translated(lambda self, id_, props: _subject(self.kind, props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        target = _identity(id_, props)
+        if self._endpoint_gone(self.client(props), target):
+            return dyn.ReadResult(None, {})
+        # The API cannot read these settings back: what was last written is what is known.
+        return dyn.ReadResult(id_, self.outputs(props))
+
+    @translated(lambda self, id_, props: _subject(self.kind, props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        target = _identity(id_, props)
+        client = self.client(props)
+        try:
+            self.send(client, target, self.defaults(props))
+        except APIStatusError as error:
+            # Settings of an endpoint (or proxy) that no longer exists are gone with it.
+            if error.status_code not in (400, 404) or not self._endpoint_gone(client, target):
+                raise

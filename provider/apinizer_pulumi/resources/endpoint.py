@@ -1,0 +1,258 @@
+"""``Endpoint``: an API method of a REST API proxy, and its dynamic provider.
+
+The provider's module path and class name (``apinizer_pulumi.resources.endpoint.EndpointProvider``)
+are recorded by reference in every stack's state: they never move without an alias.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi.dynamic as dyn
+from pydantic import Field
+
+from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
+from apinizer_pulumi.models import Endpoint as LiveEndpoint
+from apinizer_pulumi.models import EndpointSpec, HttpMethod
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of
+from ._connection import ConnectionArgs
+from ._errors import ApinizerResourceError, translated
+
+
+class EndpointInputs(EndpointSpec):
+    """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
+
+    project_name: str = Field(min_length=1)
+    api_proxy_name: str = Field(min_length=1)
+    active: bool = True
+    adopt: bool = False
+
+
+def endpoint_id(project: str, proxy: str, method: str, name: str) -> str:
+    """``{project}/{proxy}/{METHOD}/{name}``: the resource id of an endpoint and of its settings."""
+    return f"{project}/{proxy}/{method}/{name}"
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """(project, proxy, METHOD, name) from the state, or from the id when the state lacks them."""
+    if all(props.get(key) for key in ("project_name", "api_proxy_name", "name", "http_method")):
+        return (str(props["project_name"]), str(props["api_proxy_name"]),
+                str(props["http_method"]), str(props["name"]))
+    project, proxy, method, name = id_.split("/", 3)
+    return project, proxy, method, name
+
+
+def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+    try:
+        project, proxy, method, name = _identity(id_, props)
+    except ValueError:
+        return "apinizer:Endpoint"
+    return f"apinizer:Endpoint {method} {name} in {project}/{proxy}"
+
+
+def _description(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
+    """What the gateway holds, spelled as ``Endpoint`` inputs (an empty description left out)."""
+    inputs: dict[str, Any] = {
+        "project_name": project,
+        "api_proxy_name": proxy,
+        "name": live.endpoint,
+        "http_method": live.http_method.value,
+        "active": live.active,
+    }
+    if live.description:
+        inputs["description"] = live.description
+    if live.backend_resource_url is not None:
+        inputs["backend_resource_url"] = live.backend_resource_url
+    if live.backend_http_method is not None:
+        inputs["backend_http_method"] = live.backend_http_method.value
+    return inputs
+
+
+class EndpointProvider(ApinizerProvider):
+    """Create, update, read and delete one endpoint through the management API."""
+
+    kind = "Endpoint"
+    inputs_model = EndpointInputs
+    replace_fields = ("project_name", "api_proxy_name", "name", "http_method")
+    ignored_fields = (CONNECTION, "adopt")
+
+    def normalize(self, model: Any) -> dict[str, Any]:
+        normalized = super().normalize(model)
+        if not normalized.get("description"):
+            normalized.pop("description", None)
+        return normalized
+
+    @staticmethod
+    def _converge(client: ApinizerClient, props: Mapping[str, Any], current: Mapping[str, Any]) -> None:
+        """Bring the endpoint from ``current`` to ``props`` with only the calls that differ."""
+        project, proxy, method, name = _identity("", props)
+        changes: dict[str, str] = {}
+        if _description(props.get("description")) != _description(current.get("description")):
+            changes["description"] = _description(props.get("description"))
+        for key in ("backend_resource_url", "backend_http_method"):
+            if props.get(key) != current.get(key):
+                changes[key] = str(props[key])
+        if changes:
+            client.endpoints.update(project, proxy, name, method, **changes)
+        active = bool(props.get("active", True))
+        if active != bool(current.get("active", True)):
+            client.endpoints.set_status(project, proxy, name, method, active)
+
+    @translated(lambda self, props: _subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        project, proxy, method, name = _identity("", props)
+        client = self.client(props)
+        existing = client.endpoints.find(project, proxy, name, method) if props.get("adopt") else None
+        if existing is not None:
+            self._converge(client, props, live_inputs(existing, project, proxy))
+            gateway_id = existing.id
+        else:
+            spec = EndpointSpec(
+                name=name,
+                description=props.get("description") or None,
+                http_method=HttpMethod(method),
+                backend_resource_url=props["backend_resource_url"],
+                backend_http_method=HttpMethod(props["backend_http_method"]),
+            )
+            try:
+                client.endpoints.create(project, proxy, spec)
+            except BadRequestError as error:
+                if client.endpoints.find(project, proxy, name, method) is None:
+                    raise
+                raise ApinizerResourceError(
+                    f"{_subject(props)}: already exists on the gateway ({error.status_code} "
+                    f"{error.error}: {error.error_description}); set adopt=True to take it over"
+                ) from None
+            # The create answer is only {success}: the id comes from a read.
+            gateway_id = client.endpoints.get(project, proxy, name, method).id
+            if props.get("active") is False:
+                client.endpoints.set_status(project, proxy, name, method, False)
+        outs = self.outputs(props, endpoint_id=gateway_id)
+        return dyn.CreateResult(endpoint_id(project, proxy, method, name), outs)
+
+    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        self._converge(self.client(news), news, olds)
+        return dyn.UpdateResult(self.outputs(news, endpoint_id=olds.get("endpoint_id")))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        project, proxy, method, name = _identity(id_, props)
+        try:
+            live = self.client(props).endpoints.find(project, proxy, name, method)
+        except NotFoundError:
+            live = None
+        if live is None:
+            # No id and no outputs: the engine drops the resource from the state.
+            return dyn.ReadResult(None, {})
+        inputs = live_inputs(live, project, proxy)
+        inputs["adopt"] = bool(props.get("adopt", False))
+        if props.get(CONNECTION) is not None:
+            inputs[CONNECTION] = props[CONNECTION]
+        return dyn.ReadResult(id_, self.outputs(inputs, endpoint_id=live.id), inputs_of(inputs))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        project, proxy, method, name = _identity(id_, props)
+        client = self.client(props)
+        try:
+            client.endpoints.delete(project, proxy, name, method)
+        except NotFoundError:
+            return  # the proxy is gone, and its endpoints with it
+        except BadRequestError:
+            try:
+                gone = client.endpoints.find(project, proxy, name, method) is None
+            except NotFoundError:
+                gone = True
+            if not gone:
+                raise
+
+
+class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
+    """An endpoint (API method) of a REST API proxy.
+
+    Id: ``{project}/{proxy}/{METHOD}/{name}``. Changing ``project_name``, ``api_proxy_name``,
+    ``name`` or ``http_method`` replaces it; ``description``, the backend fields and ``active``
+    change in place. Destroy deletes it from the gateway, with the policies attached to it.
+
+    With ``adopt=True``, an endpoint that already exists with this (name, method) is taken over
+    (brought to these inputs) instead of failing the create.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the API proxy."""
+    api_proxy_name: pulumi.Output[str]
+    """The REST API proxy that holds the endpoint."""
+    name: pulumi.Output[str]
+    """The endpoint's path, e.g. ``/api/users``."""
+    http_method: pulumi.Output[str]
+    """The endpoint's HTTP method (GET, POST, ... or ALL)."""
+    backend_resource_url: pulumi.Output[str]
+    """The backend resource: a relative path or an absolute URL."""
+    backend_http_method: pulumi.Output[str]
+    """The HTTP method of the backend call."""
+    description: pulumi.Output[str | None]
+    """Free text."""
+    active: pulumi.Output[bool]
+    """Whether the endpoint serves traffic (a disabled one answers 404)."""
+    adopt: pulumi.Output[bool]
+    """Whether create took over an endpoint that already existed."""
+    endpoint_id: pulumi.Output[str]
+    """The gateway's id of the endpoint."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        api_proxy_name: pulumi.Input[str],
+        name: pulumi.Input[str],
+        http_method: pulumi.Input[str],
+        backend_resource_url: pulumi.Input[str],
+        backend_http_method: pulumi.Input[str],
+        description: pulumi.Input[str] | None = None,
+        active: pulumi.Input[bool] | None = None,
+        adopt: pulumi.Input[bool] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare an endpoint.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the API proxy.
+        :param api_proxy_name: The REST API proxy to add the endpoint to.
+        :param name: The endpoint's path, e.g. ``/api/users``.
+        :param http_method: GET, POST, PUT, DELETE, PATCH, OPTIONS, HEAD, TRACE or ALL.
+        :param backend_resource_url: The backend resource: a relative path or an absolute URL.
+        :param backend_http_method: The HTTP method of the backend call.
+        :param description: Free text; left out means empty.
+        :param active: Whether the endpoint serves traffic (default true).
+        :param adopt: Take over an existing endpoint with the same (name, method) (default false).
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(
+            project_name=project_name,
+            api_proxy_name=api_proxy_name,
+            name=name,
+            http_method=http_method,
+            backend_resource_url=backend_resource_url,
+            backend_http_method=backend_http_method,
+            description=description,
+            active=active,
+            adopt=adopt,
+            endpoint_id=None,
+        )
+        props["connection"] = connection_props(connection)
+        super().__init__(EndpointProvider(), resource_name, props, resource_options(opts))

@@ -1,0 +1,175 @@
+"""``RlclEndpoints``: the endpoint list of a rate-limit control list, and its dynamic provider.
+
+The provider's module path and class name (``apinizer_pulumi.resources.rlcl_endpoints.RlclEndpointsProvider``)
+are recorded by reference in every stack's state: they never move without an alias.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pulumi
+import pulumi.dynamic as dyn
+from pydantic import Field
+
+from apinizer_pulumi.client import BadRequestError, NotFoundError
+from apinizer_pulumi.models import ApiModel, EndpointRateLimit
+
+from ._args import VariableArgs, connection_props, resource_options, resource_props
+from ._base import ApinizerProvider
+from ._connection import ConnectionArgs
+from ._errors import translated
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class EndpointRateLimitArgs:
+    """Rate-limiting rules for one endpoint of an API proxy (or ``ALL`` of them) in an RLCL.
+
+    ``endpoint_name="ALL"`` goes with ``endpoint_http_method="ALL"`` (or none), and conversely.
+    Clients are told apart by ``target_variable``, or share ``target_identity_value``.
+    """
+
+    api_proxy_name: pulumi.Input[str]
+    permitted_message_count: pulumi.Input[int]
+    time_interval_period_length: pulumi.Input[int]
+    time_interval: pulumi.Input[str]
+    cache_connection_timeout_in_seconds: pulumi.Input[int]
+    cache_error_handling_type: pulumi.Input[str]
+    time_interval_window_type: pulumi.Input[str]
+    endpoint_name: pulumi.Input[str] | None = None
+    endpoint_http_method: pulumi.Input[str] | None = None
+    target_variable: pulumi.Input[VariableArgs | Mapping[str, Any]] | None = None
+    target_identity_value: pulumi.Input[str] | None = None
+    show_rate_limit_statistics_in_response_header: pulumi.Input[bool] | None = None
+    enabled: pulumi.Input[bool] | None = None
+
+
+class RlclEndpointsInputs(ApiModel):
+    """The inputs of an ``RlclEndpoints`` resource, validated offline by ``check``."""
+
+    project_name: str = Field(min_length=1)
+    rlcl_name: str = Field(min_length=1)
+    endpoints: list[EndpointRateLimit] = Field(min_length=1)
+
+
+def _entries(props: Mapping[str, Any]) -> list[EndpointRateLimit]:
+    return [EndpointRateLimit.model_validate(entry) for entry in props.get("endpoints") or []]
+
+
+def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+    project, rlcl = props.get("project_name"), props.get("rlcl_name")
+    if not (project and rlcl) and "/" in id_:
+        project, rlcl = id_.split("/", 1)
+    return f"apinizer:RlclEndpoints {rlcl} in {project}" if project and rlcl else "apinizer:RlclEndpoints"
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
+    if props.get("project_name") and props.get("rlcl_name"):
+        return str(props["project_name"]), str(props["rlcl_name"])
+    project, rlcl = id_.split("/", 1)
+    return project, rlcl
+
+
+class RlclEndpointsProvider(ApinizerProvider):
+    """Own the endpoint list of an RLCL: create and update replace it whole, delete removes its entries."""
+
+    kind = "RlclEndpoints"
+    inputs_model = RlclEndpointsInputs
+    replace_fields = ("project_name", "rlcl_name")
+
+    def extra_failures(self, model: Any) -> list[dyn.CheckFailure]:
+        seen: dict[tuple[str, str, str], int] = {}
+        failures: list[dyn.CheckFailure] = []
+        for index, entry in enumerate(model.endpoints):
+            key = entry.normalized_key
+            if key in seen:
+                failures.append(dyn.CheckFailure(
+                    f"endpoints.{index}",
+                    f"duplicate entry for {key[2]} {key[1]} of {key[0]} (first at endpoints.{seen[key]})",
+                ))
+            else:
+                seen[key] = index
+        return failures
+
+    @translated(lambda self, props: _subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        project, rlcl = _identity("", props)
+        self.client(props).rlcl.replace_endpoints(project, rlcl, _entries(props))
+        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
+
+    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        project, rlcl = _identity(id_, news)
+        self.client(news).rlcl.replace_endpoints(project, rlcl, _entries(news))
+        return dyn.UpdateResult(self.outputs(news))
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        # The API cannot read an RLCL's list: what was last written is what is known.
+        return dyn.ReadResult(id_, self.outputs(props))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        project, rlcl = _identity(id_, props)
+        client = self.client(props)
+        entries = _entries(props)
+        if not entries:
+            return
+        try:
+            client.rlcl.delete_endpoints(project, rlcl, entries)
+        except NotFoundError:
+            return  # the RLCL is gone, and its list with it
+        except BadRequestError:
+            # One entry names an endpoint or proxy deleted since; its entry went with it. Remove
+            # the others one by one so that exactly the managed entries that still exist go.
+            for entry in entries:
+                try:
+                    client.rlcl.delete_endpoints(project, rlcl, [entry])
+                except BadRequestError:
+                    continue
+
+
+class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
+    """The endpoint list of a rate-limit control list (RLCL), owned whole by this resource.
+
+    Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change
+    of ``endpoints`` replaces the RLCL's list with the declared one in one call (entries added
+    outside Pulumi are removed then). Create does the same, so it takes over the RLCL's list.
+    Destroy removes exactly the declared entries. The API cannot read an RLCL's list, so refresh
+    keeps the recorded state. Declare at most one ``RlclEndpoints`` per RLCL.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the RLCL."""
+    rlcl_name: pulumi.Output[str]
+    """The RLCL's name."""
+    endpoints: pulumi.Output[list[dict[str, Any]]]
+    """The entries as written, with every default filled in (snake_case keys)."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        rlcl_name: pulumi.Input[str],
+        endpoints: pulumi.Input[Sequence[EndpointRateLimitArgs | Mapping[str, Any]]],
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare the endpoint list of an RLCL.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the RLCL.
+        :param rlcl_name: The RLCL's name.
+        :param endpoints: At least one :class:`EndpointRateLimitArgs` (or dict with the same
+            snake_case keys); one entry per (proxy, endpoint, method).
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, endpoints=endpoints)
+        props["connection"] = connection_props(connection)
+        super().__init__(RlclEndpointsProvider(), resource_name, props, resource_options(opts))

@@ -1,0 +1,96 @@
+"""Fixtures for driving the providers through the SDK's dynamic provider server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.resources import (
+    EndpointCacheProvider,
+    EndpointProvider,
+    EndpointWsaProvider,
+    RlclEndpointsProvider,
+)
+
+from .engine import Engine, ProviderServer
+
+ADMIN_TOKEN = "dev-admin-token"
+
+
+@pytest.fixture(scope="module")
+def server(emulator: Any) -> Iterator[ProviderServer]:
+    """One provider server per test module, configured with stack config as the engine sends it."""
+    provider_server = ProviderServer({"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN})
+    try:
+        yield provider_server
+    finally:
+        provider_server.stop()
+
+
+@pytest.fixture
+def endpoints(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, EndpointProvider(), "Endpoint")
+
+
+@pytest.fixture
+def caches(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, EndpointCacheProvider(), "EndpointCache")
+
+
+@pytest.fixture
+def wsas(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, EndpointWsaProvider(), "EndpointWsa")
+
+
+@pytest.fixture
+def rlcls(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, RlclEndpointsProvider(), "RlclEndpoints")
+
+
+@pytest.fixture
+def client(emulator_url: str) -> Iterator[ApinizerClient]:
+    """The test's own client, for out-of-band changes and for looking at the gateway."""
+    with ApinizerClient(emulator_url, token=ADMIN_TOKEN) as api:
+        yield api
+
+
+class Gateway:
+    """The emulator's inspection namespace."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def stats(self) -> dict[str, Any]:
+        body: dict[str, Any] = httpx.get(f"{self.url}/_emulator/stats").json()
+        return body
+
+    def reset_stats(self) -> None:
+        httpx.post(f"{self.url}/_emulator/stats/reset").raise_for_status()
+
+    def endpoint(self, project: str, proxy: str, method: str, name: str) -> dict[str, Any] | None:
+        state = httpx.get(f"{self.url}/_emulator/state").json()
+        for proj in state["projects"]:
+            if proj["name"] != project:
+                continue
+            for api in proj["apiProxies"]:
+                if api["name"] != proxy:
+                    continue
+                for item in api["endpoints"]:
+                    if item["endpoint"] == name and item["httpMethod"] == method:
+                        found: dict[str, Any] = item
+                        return found
+        return None
+
+    def rlcl(self, project: str, rlcl: str) -> list[dict[str, Any]]:
+        body = httpx.get(f"{self.url}/_emulator/projects/{project}/rlcl/{rlcl}/endpoints").json()
+        entries: list[dict[str, Any]] = body["endpointRateLimitList"]
+        return entries
+
+
+@pytest.fixture
+def gateway(emulator_url: str) -> Gateway:
+    return Gateway(emulator_url)
