@@ -1,0 +1,171 @@
+"""The exception tree, ``make_status_error`` and the endpoint-not-found rule."""
+
+from __future__ import annotations
+
+import pickle
+
+import httpx
+import pytest
+
+from apinizer_pulumi.client import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APIStatusError,
+    APITimeoutError,
+    ApinizerError,
+    AuthenticationError,
+    BadRequestError,
+    ConfigurationError,
+    ConflictError,
+    InternalServerError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitError,
+    is_endpoint_not_found,
+    make_status_error,
+)
+
+PATH = "/apiops/projects/P/apiProxies/A/endpoints/"
+
+
+def status_error(status: int, **kwargs: object) -> APIStatusError:
+    return make_status_error(httpx.Response(status, **kwargs), "POST", PATH)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("child", "parent"), [
+    (ConfigurationError, ApinizerError),
+    (ConfigurationError, ValueError),
+    (APIConnectionError, ApinizerError),
+    (APITimeoutError, APIConnectionError),
+    (APIResponseValidationError, ApinizerError),
+    (APIStatusError, ApinizerError),
+    (BadRequestError, APIStatusError),
+    (AuthenticationError, APIStatusError),
+    (PermissionDeniedError, APIStatusError),
+    (NotFoundError, APIStatusError),
+    (ConflictError, APIStatusError),
+    (RateLimitError, APIStatusError),
+    (InternalServerError, APIStatusError),
+])
+def test_tree(child: type[Exception], parent: type[Exception]) -> None:
+    assert issubclass(child, parent)
+
+
+def test_status_classes_are_siblings() -> None:
+    assert not issubclass(NotFoundError, BadRequestError)
+    assert not issubclass(APIStatusError, APIConnectionError)
+
+
+@pytest.mark.parametrize(("status", "cls"), [
+    (400, BadRequestError), (401, AuthenticationError), (403, PermissionDeniedError), (404, NotFoundError),
+    (409, ConflictError), (429, RateLimitError), (500, InternalServerError), (502, InternalServerError),
+    (503, InternalServerError), (504, InternalServerError), (599, InternalServerError),
+    (405, APIStatusError), (418, APIStatusError), (422, APIStatusError),
+])
+def test_class_by_status(status: int, cls: type[APIStatusError]) -> None:
+    exc = status_error(status, json={"error": "e", "error_description": "d"})
+    assert type(exc) is cls
+    assert exc.status_code == status
+
+
+def test_fields_and_str() -> None:
+    exc = status_error(400, json={"error": "bad_request",
+                                  "error_description": "Endpoint can only be added to REST API Proxies!"})
+    assert (exc.error, exc.error_description, exc.method, exc.path) == (
+        "bad_request", "Endpoint can only be added to REST API Proxies!", "POST", PATH)
+    assert str(exc) == f"POST {PATH} -> 400 bad_request: Endpoint can only be added to REST API Proxies!"
+    assert exc.response is not None and exc.response.status_code == 400
+
+
+def test_str_without_description() -> None:
+    assert str(status_error(404, json={"error": "not_found"})) == f"POST {PATH} -> 404 not_found"
+
+
+def test_non_string_description_is_dropped() -> None:
+    exc = status_error(400, json={"error": "bad_request", "error_description": {"nested": 1}})
+    assert exc.error_description == ""
+
+
+def test_html_body_gives_a_collapsed_snippet() -> None:
+    html = "<html>\n  <head><title>502 Bad Gateway</title></head>\n  <body>" + "x" * 500 + "</body></html>"
+    exc = status_error(502, text=html, headers={"content-type": "text/html"})
+    assert exc.error == "unknown"
+    assert exc.error_description.startswith("<html> <head><title>502 Bad Gateway</title></head> <body>xxx")
+    assert exc.error_description.endswith("...")
+    assert len(exc.error_description) == 200
+    assert str(exc).startswith(f"POST {PATH} -> 502 unknown: <html>")
+
+
+def test_empty_body_names_the_reason_phrase() -> None:
+    exc = status_error(503)
+    assert (exc.error, exc.error_description) == ("unknown", "(empty body; Service Unavailable)")
+
+
+def test_json_without_error_field_is_quoted() -> None:
+    exc = status_error(500, json={"message": "boom"})
+    assert exc.error == "unknown"
+    assert exc.error_description == '{"message":"boom"}'
+
+
+def test_json_array_body() -> None:
+    assert status_error(400, json=[1]).error == "unknown"
+
+
+def test_undecodable_body() -> None:
+    exc = status_error(500, content=b"\xff\xfe\xfa", headers={"content-type": "text/plain; charset=utf-8"})
+    assert exc.error == "unknown"
+    assert isinstance(exc.error_description, str)
+
+
+def test_secrets_are_redacted() -> None:
+    response = httpx.Response(401, json={"error": "unauthorized_client",
+                                         "error_description": "Bad credentials for secret-pw (token tok-1)"})
+    exc = make_status_error(response, "POST", "/apiops/auth/token", redact=("secret-pw", "tok-1", ""))
+    assert exc.error_description == "Bad credentials for *** (token ***)"
+    assert "secret-pw" not in str(exc) and "secret-pw" not in repr(exc)
+
+
+def test_retry_after_is_kept() -> None:
+    exc = make_status_error(httpx.Response(429), "GET", PATH, retry_after=4.0)
+    assert isinstance(exc, RateLimitError) and exc.retry_after == 4.0
+
+
+def test_status_errors_pickle() -> None:
+    exc = status_error(404, json={"error": "not_found", "error_description": "ApiProxy (name: A) was not found!"})
+    copy = pickle.loads(pickle.dumps(exc))
+    assert type(copy) is NotFoundError
+    assert str(copy) == str(exc)
+    assert (copy.status_code, copy.method, copy.path) == (404, "POST", PATH)
+    assert copy.response is None
+
+
+def test_connection_error_str() -> None:
+    exc = APITimeoutError("GET", PATH, "ReadTimeout: timed out")
+    assert str(exc) == f"GET {PATH} -> ReadTimeout: timed out"
+    assert (exc.method, exc.path) == ("GET", PATH)
+
+
+def test_response_validation_error_str() -> None:
+    exc = APIResponseValidationError("GET", PATH, 200, "the body is not a valid EndpointList")
+    assert str(exc) == f"GET {PATH} -> 200: the body is not a valid EndpointList"
+    assert exc.status_code == 200
+
+
+@pytest.mark.parametrize(("status", "description", "expected"), [
+    (400, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
+    (400, "Endpoint with name (/a (b)) and HTTP method (ALL) is not found!", True),
+    (404, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
+    (404, "Endpoint not found", True),
+    (400, "API Endpoint with name (/x) and method type (GET) is not found in API Proxy!", True),
+    (404, "ApiProxy (name: PetStore) was not found!", False),
+    (400, "API Proxy with name (PetStore) is not found in project!", False),
+    (400, "Endpoint identifier (name and httpMethod) must be provided in request body!", False),
+    (400, "Endpoint with name (/pets) and HTTP method (GET) already exists!", False),
+    (400, "Endpoint can only be deleted from REST API Proxies!", False),
+    (401, "Endpoint with name (/pets) and HTTP method (GET) is not found!", False),
+    (500, "Endpoint not found", False),
+])
+def test_is_endpoint_not_found(status: int, description: str, expected: bool) -> None:
+    exc = status_error(status, json={"error": "x", "error_description": description})
+    assert is_endpoint_not_found(exc) is expected
+    assert exc.is_endpoint_not_found is expected
