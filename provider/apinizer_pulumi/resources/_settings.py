@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+import pulumi
 import pulumi.dynamic as dyn
 from pydantic import Field
 
 from apinizer_pulumi.client import ApinizerClient, APIStatusError, NotFoundError
 from apinizer_pulumi.models import ApiModel, HttpMethod
 
+from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
+from ._connection import ConnectionArgs
 from ._errors import translated
 from .endpoint import endpoint_id
 
@@ -107,3 +110,32 @@ class EndpointSettingsProvider(ApinizerProvider):
             # Settings of an endpoint (or proxy) that no longer exists are gone with it.
             if error.status_code not in (400, 404) or not self._endpoint_gone(client, target):
                 raise
+
+
+class EndpointSettingsResource(dyn.Resource):
+    """The outputs that both settings kinds share, and their registration."""
+
+    project_name: pulumi.Output[str]
+    """The project that holds the API proxy."""
+    api_proxy_name: pulumi.Output[str]
+    """The API proxy that holds the endpoint."""
+    endpoint_name: pulumi.Output[str]
+    """The endpoint's path (or, on a SOAP proxy, its operation name)."""
+    endpoint_http_method: pulumi.Output[str]
+    """The endpoint's HTTP method."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def _register(
+        self,
+        provider: EndpointSettingsProvider,
+        resource_name: str,
+        identifiers: tuple[pulumi.Input[str], pulumi.Input[str], pulumi.Input[str], pulumi.Input[str]],
+        settings: Any,
+        connection: ConnectionArgs | Mapping[str, Any] | None,
+        opts: pulumi.ResourceOptions | None,
+    ) -> None:
+        props = resource_props(**dict(zip(IDENTIFIERS, identifiers, strict=True)),
+                               **{provider.settings_field: settings})
+        props["connection"] = connection_props(connection)
+        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts))

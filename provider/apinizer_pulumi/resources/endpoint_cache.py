@@ -11,14 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pulumi
-import pulumi.dynamic as dyn
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import CacheSettings
 
-from ._args import VariableArgs, connection_props, resource_options, resource_props
+from ._args import VariableArgs
 from ._connection import ConnectionArgs
-from ._settings import EndpointSettingsInputs, EndpointSettingsProvider
+from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -69,7 +68,7 @@ class EndpointCacheProvider(EndpointSettingsProvider):
         client.endpoints.set_cache(project, proxy, name, method, settings)
 
 
-class EndpointCache(dyn.Resource, module="apinizer", name="EndpointCache"):
+class EndpointCache(EndpointSettingsResource, module="apinizer", name="EndpointCache"):
     """The endpoint-level cache settings of one endpoint (REST or SOAP proxy).
 
     Id: ``{project}/{proxy}/{METHOD}/{name}`` of the endpoint. Changing any of the four
@@ -80,18 +79,8 @@ class EndpointCache(dyn.Resource, module="apinizer", name="EndpointCache"):
     notices that the endpoint is gone.
     """
 
-    project_name: pulumi.Output[str]
-    """The project that holds the API proxy."""
-    api_proxy_name: pulumi.Output[str]
-    """The API proxy that holds the endpoint."""
-    endpoint_name: pulumi.Output[str]
-    """The endpoint's path."""
-    endpoint_http_method: pulumi.Output[str]
-    """The endpoint's HTTP method."""
     cache_settings: pulumi.Output[dict[str, Any]]
     """The settings as written, with every default filled in (snake_case keys)."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
 
     def __init__(
         self,
@@ -117,12 +106,6 @@ class EndpointCache(dyn.Resource, module="apinizer", name="EndpointCache"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(
-            project_name=project_name,
-            api_proxy_name=api_proxy_name,
-            endpoint_name=endpoint_name,
-            endpoint_http_method=endpoint_http_method,
-            cache_settings=cache_settings,
-        )
-        props["connection"] = connection_props(connection)
-        super().__init__(EndpointCacheProvider(), resource_name, props, resource_options(opts))
+        self._register(EndpointCacheProvider(), resource_name,
+                       (project_name, api_proxy_name, endpoint_name, endpoint_http_method),
+                       cache_settings, connection, opts)

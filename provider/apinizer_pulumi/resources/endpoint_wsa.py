@@ -11,14 +11,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-import pulumi.dynamic as dyn
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import WsaSettings
 
-from ._args import connection_props, resource_options, resource_props
 from ._connection import ConnectionArgs
-from ._settings import EndpointSettingsInputs, EndpointSettingsProvider
+from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -69,7 +67,7 @@ class EndpointWsaProvider(EndpointSettingsProvider):
         client.endpoints.set_wsa(project, proxy, name, method, settings)
 
 
-class EndpointWsa(dyn.Resource, module="apinizer", name="EndpointWsa"):
+class EndpointWsa(EndpointSettingsResource, module="apinizer", name="EndpointWsa"):
     """The WS-Addressing settings of one endpoint of a SOAP API proxy.
 
     Id: ``{project}/{proxy}/{METHOD}/{name}`` of the endpoint. Changing any of the four
@@ -79,18 +77,8 @@ class EndpointWsa(dyn.Resource, module="apinizer", name="EndpointWsa"):
     refresh only notices that the endpoint is gone.
     """
 
-    project_name: pulumi.Output[str]
-    """The project that holds the API proxy."""
-    api_proxy_name: pulumi.Output[str]
-    """The SOAP API proxy that holds the endpoint."""
-    endpoint_name: pulumi.Output[str]
-    """The endpoint's name (the SOAP operation)."""
-    endpoint_http_method: pulumi.Output[str]
-    """The endpoint's HTTP method."""
     wsa_settings: pulumi.Output[dict[str, Any]]
     """The settings as written, with every default filled in (snake_case keys)."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
 
     def __init__(
         self,
@@ -116,12 +104,6 @@ class EndpointWsa(dyn.Resource, module="apinizer", name="EndpointWsa"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(
-            project_name=project_name,
-            api_proxy_name=api_proxy_name,
-            endpoint_name=endpoint_name,
-            endpoint_http_method=endpoint_http_method,
-            wsa_settings=wsa_settings,
-        )
-        props["connection"] = connection_props(connection)
-        super().__init__(EndpointWsaProvider(), resource_name, props, resource_options(opts))
+        self._register(EndpointWsaProvider(), resource_name,
+                       (project_name, api_proxy_name, endpoint_name, endpoint_http_method),
+                       wsa_settings, connection, opts)
