@@ -1,4 +1,4 @@
-"""Quickstart: two endpoints on the PetStore proxy of the emulator's `Demo` project.
+"""Quickstart: two endpoints on the PetStore proxy of the emulator's `Demo` project, then a look at the proxy.
 
     cd examples/quickstart && pulumi stack init dev && pulumi up
 
@@ -36,3 +36,12 @@ adoption = apinizer.Endpoint(
 pulumi.export("vaccinationsEndpointId", vaccinations.endpoint_id)
 pulumi.export("adoptionEndpointId", adoption.endpoint_id)
 pulumi.export("adoptionActive", adoption.active)
+
+# Functions read the gateway from the program. Inside `apply`, this one waits until both endpoints exist
+# (during a preview of new endpoints it does not run, and the output shows as unknown).
+pulumi.export(
+    "petStoreEndpoints",
+    pulumi.Output.all(vaccinations.endpoint_id, adoption.endpoint_id).apply(
+        lambda _: sorted(f"{e.http_method} {e.endpoint}" for e in apinizer.get_endpoints("Demo", "PetStore"))
+    ),
+)

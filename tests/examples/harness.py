@@ -62,6 +62,17 @@ def plain(value: Any) -> Any:
     return value
 
 
+def secret_paths(value: Any, path: str = "") -> list[str]:
+    """Dotted paths of the values that arrived marked secret (``connection.token``)."""
+    if rpc.is_rpc_secret(value):
+        return [path]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    found: list[str] = []
+    for key, item in items:
+        found.extend(secret_paths(item, f"{path}.{key}" if path else str(key)))
+    return found
+
+
 def load_provider(serialized: str) -> DynamicProvider:
     """Unpickle a dynamic provider the way ``python -m pulumi.dynamic`` does."""
 
@@ -84,6 +95,8 @@ class Registration:
     outputs: dict[str, Any]
     #: "create", "same" (diff found no change) or "update"; a replace is reported as a failure.
     step: str = "create"
+    #: Inputs the program marked secret, which the engine would store encrypted.
+    secrets: list[str] = dataclasses.field(default_factory=list)
 
 
 class EngineMocks(pulumi.runtime.Mocks):
@@ -111,6 +124,7 @@ class EngineMocks(pulumi.runtime.Mocks):
             raise ProgramError(f"{args.name}: unexpected resource type {args.typ}")
         if args.resource_id:
             raise ProgramError(f"{args.name}: import/get of dynamic resources is not supported by the engine")
+        secrets = [path for path in secret_paths(args.inputs) if path != PROVIDER_KEY]
         inputs = plain(args.inputs)
         serialized = inputs.get(PROVIDER_KEY)
         if not isinstance(serialized, str):
@@ -141,6 +155,7 @@ class EngineMocks(pulumi.runtime.Mocks):
                 step = Registration(type=kind, name=args.name, id=old.id, inputs=news,
                                     outputs=dict(old.outputs), step="same")
         step.outputs[PROVIDER_KEY] = serialized
+        step.secrets = secrets
         with self._lock:
             self.registrations.append(step)
         return step.id, step.outputs
