@@ -64,8 +64,13 @@ class FakeGateway:
     def __call__(self, request: httpx.Request) -> httpx.Response:
         request.read()
         # A snapshot: auth flows re-send the same request object with new headers.
-        seen = httpx.Request(request.method, request.url, headers=request.headers.copy(),
-                             content=request.content, extensions=dict(request.extensions))
+        seen = httpx.Request(
+            request.method,
+            request.url,
+            headers=request.headers.copy(),
+            content=request.content,
+            extensions=dict(request.extensions),
+        )
         with self._lock:
             self.requests.append(seen)
             queue = self._scripts.get((request.method, request.url.path))
@@ -87,7 +92,11 @@ class FakeGateway:
 
     def _token(self, request: httpx.Request) -> httpx.Response:
         form = parse_qs(request.content.decode())
-        if form != {"grant_type": ["client_credentials"], "client_id": [USERNAME], "client_secret": [PASSWORD]}:
+        if form != {
+            "grant_type": ["client_credentials"],
+            "client_id": [USERNAME],
+            "client_secret": [PASSWORD],
+        }:
             return error(401, "unauthorized_client", "Bad credentials")
         if self.token_delay:
             time.sleep(self.token_delay)  # widens the window in which threads could race

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from apinizer_pulumi.client import (
-    APIResponseValidationError,
     ApinizerClient,
+    APIResponseValidationError,
     AuthenticationError,
     BearerTokenAuth,
     ClientCredentialsAuth,
@@ -76,7 +76,12 @@ def test_first_call_fetches_a_token_with_the_form(gateway: FakeGateway, cc_clien
 def test_token_request_carries_the_client_timeout(gateway: FakeGateway) -> None:
     with make_client(gateway, credentials=True, timeout=2.5) as client:
         client.endpoints.set_status("Demo", "PetStore", "/pets", "GET", True)
-    assert gateway.requests[0].extensions["timeout"] == {"connect": 2.5, "read": 2.5, "write": 2.5, "pool": 2.5}
+    assert gateway.requests[0].extensions["timeout"] == {
+        "connect": 2.5,
+        "read": 2.5,
+        "write": 2.5,
+        "pool": 2.5,
+    }
     assert gateway.requests[1].extensions["timeout"]["read"] == 2.5
 
 
@@ -88,19 +93,28 @@ def test_token_is_reused(gateway: FakeGateway, cc_client: ApinizerClient) -> Non
 
 
 def test_token_url_keeps_a_base_path(gateway: FakeGateway) -> None:
-    with ApinizerClient("http://gateway.test/mgmt/", username=USERNAME, password=PASSWORD,
-                        transport=httpx.MockTransport(gateway)) as client:
+    with ApinizerClient(
+        "http://gateway.test/mgmt/",
+        username=USERNAME,
+        password=PASSWORD,
+        transport=httpx.MockTransport(gateway),
+    ) as client:
         gateway.script("POST", "/mgmt/apiops/auth/token", gateway._token)
         client.endpoints.set_status("Demo", "PetStore", "/pets", "GET", True)
     assert [r.url.path for r in gateway.requests] == [
-        "/mgmt/apiops/auth/token", "/mgmt/apiops/projects/Demo/apiProxies/PetStore/endpoints/status/"]
+        "/mgmt/apiops/auth/token",
+        "/mgmt/apiops/projects/Demo/apiProxies/PetStore/endpoints/status/",
+    ]
 
 
-@pytest.mark.parametrize(("expires_in", "still_fresh", "refreshed"), [
-    (3600, 3539.0, 3541.0),  # 60 s margin
-    (30, 26.9, 27.1),  # 10% margin for short lives
-    (600, 539.0, 541.0),  # 60 s is less than 10% (60) -> 60
-])
+@pytest.mark.parametrize(
+    ("expires_in", "still_fresh", "refreshed"),
+    [
+        (3600, 3539.0, 3541.0),  # 60 s margin
+        (30, 26.9, 27.1),  # 10% margin for short lives
+        (600, 539.0, 541.0),  # 60 s is less than 10% (60) -> 60
+    ],
+)
 def test_token_refreshed_shortly_before_expiry(expires_in: int, still_fresh: float, refreshed: float) -> None:
     gateway = FakeGateway(expires_in=expires_in)
     clock = FakeClock()
@@ -118,7 +132,9 @@ def test_token_refreshed_shortly_before_expiry(expires_in: int, still_fresh: flo
 
 def test_missing_expires_in_means_an_hour() -> None:
     gateway = FakeGateway()
-    gateway.script("POST", TOKEN_PATH, httpx.Response(200, json={"access_token": "t", "token_type": "Bearer"}))
+    gateway.script(
+        "POST", TOKEN_PATH, httpx.Response(200, json={"access_token": "t", "token_type": "Bearer"})
+    )
     gateway.valid_tokens.add("t")
     clock = FakeClock()
     http, _ = raw_client(gateway, clock)
@@ -136,7 +152,10 @@ def test_401_refreshes_once_and_retries_once(gateway: FakeGateway, cc_client: Ap
     paths = [r.url.path for r in gateway.requests]
     assert paths == [TOKEN_PATH, EP + "status/", EP + "status/", TOKEN_PATH, EP + "status/"]
     assert [r.headers.get("authorization") for r in gateway.api_requests] == [
-        "Bearer fetched-token-1", "Bearer fetched-token-1", "Bearer fetched-token-2"]
+        "Bearer fetched-token-1",
+        "Bearer fetched-token-1",
+        "Bearer fetched-token-2",
+    ]
 
 
 def test_a_second_401_is_final(gateway: FakeGateway, cc_client: ApinizerClient) -> None:
@@ -150,16 +169,23 @@ def test_a_second_401_is_final(gateway: FakeGateway, cc_client: ApinizerClient) 
 
 
 def test_bad_credentials_are_reported_as_the_token_request(gateway: FakeGateway) -> None:
-    with make_client(gateway, username=USERNAME, password="nope") as client:
-        with pytest.raises(AuthenticationError) as caught:
-            client.endpoints.list("Demo", "PetStore")
+    client = make_client(gateway, username=USERNAME, password="nope")
+    with client, pytest.raises(AuthenticationError) as caught:
+        client.endpoints.list("Demo", "PetStore")
     exc = caught.value
-    assert (exc.method, exc.path, exc.status_code, exc.error) == ("POST", TOKEN_PATH, 401, "unauthorized_client")
+    assert (exc.method, exc.path, exc.status_code, exc.error) == (
+        "POST",
+        TOKEN_PATH,
+        401,
+        "unauthorized_client",
+    )
     assert exc.error_description == "Bad credentials"
     assert gateway.api_requests == []
 
 
-def test_failed_refresh_is_reported_as_the_token_request(gateway: FakeGateway, cc_client: ApinizerClient) -> None:
+def test_failed_refresh_is_reported_as_the_token_request(
+    gateway: FakeGateway, cc_client: ApinizerClient
+) -> None:
     cc_client.endpoints.set_status("Demo", "PetStore", "/pets", "GET", True)
     gateway.revoke_all()
     gateway.script("POST", TOKEN_PATH, error(401, "unauthorized_client", "Bad credentials"))
@@ -226,7 +252,9 @@ def test_concurrent_401s_share_one_refresh(gateway: FakeGateway, cc_client: Apin
     assert gateway.token_requests == 2
 
 
-def test_lock_is_released_when_the_token_request_fails(gateway: FakeGateway, cc_client: ApinizerClient) -> None:
+def test_lock_is_released_when_the_token_request_fails(
+    gateway: FakeGateway, cc_client: ApinizerClient
+) -> None:
     gateway.script("POST", TOKEN_PATH, httpx.ReadError("reset"))
     with make_client(gateway, credentials=True, max_retries=0) as client:
         with pytest.raises(Exception, match="ReadError"):
@@ -249,8 +277,10 @@ def test_auth_reprs_hide_secrets() -> None:
     cc = ClientCredentialsAuth(BASE_URL + TOKEN_PATH, USERNAME, PASSWORD)
     assert STATIC_TOKEN not in repr(bearer)
     assert PASSWORD not in repr(cc) and USERNAME not in repr(cc)
-    assert repr(cc) == "ClientCredentialsAuth(token_url='http://gateway.test/apiops/auth/token', " \
-                       "username='***', password='***')"
+    assert (
+        repr(cc) == "ClientCredentialsAuth(token_url='http://gateway.test/apiops/auth/token', "
+        "username='***', password='***')"
+    )
 
 
 def test_no_secret_in_log_lines(gateway: FakeGateway, caplog: pytest.LogCaptureFixture) -> None:

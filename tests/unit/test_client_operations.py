@@ -11,9 +11,9 @@ import httpx
 import pytest
 
 from apinizer_pulumi.client import (
+    ApinizerClient,
     APIResponseValidationError,
     APIStatusError,
-    ApinizerClient,
     AuthenticationError,
     BadRequestError,
     ConflictError,
@@ -121,43 +121,118 @@ class Op:
 
 
 OPS = [
-    Op("report", "GET", REPORT, lambda c: c.reports.organization_access(), None,
-       {"success": True, "result": {"apiProxyList": [], "dataModelList": []}}),
-    Op("list", "GET", EP, lambda c: c.endpoints.list("Demo", "PetStore"), None,
-       {"success": True, "resultList": [ENDPOINT_JSON], "resultCount": 1}),
-    Op("create", "POST", EP,
-       lambda c: c.endpoints.create("Demo", "PetStore", EndpointSpec(
-           name="/pets", http_method="GET", backend_resource_url="/v1/pets", backend_http_method="GET")),
-       {"name": "/pets", "httpMethod": "GET", "backendResourceUrl": "/v1/pets", "backendHttpMethod": "GET"},
-       SUCCESS),
-    Op("update", "PATCH", EP,
-       lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_resource_url="/v2/pets"),
-       {"name": "/pets", "httpMethod": "GET", "backendResourceUrl": "/v2/pets"}, SUCCESS),
-    Op("get", "POST", EP + "details/", lambda c: c.endpoints.get("Demo", "PetStore", "/pets", "GET"),
-       {"name": "/pets", "httpMethod": "GET"}, ENDPOINT_JSON),
-    Op("policies", "POST", EP + "policies/",
-       lambda c: c.endpoints.policies("Demo", "PetStore", "/pets", HttpMethod.GET),
-       {"name": "/pets", "httpMethod": "GET"},
-       {**ENDPOINT_JSON, "requestPolicyList": [POLICY], "responsePolicyList": [], "errorPolicyList": []}),
-    Op("delete", "POST", EP + "delete/", lambda c: c.endpoints.delete("Demo", "PetStore", "/pets", "GET"),
-       {"name": "/pets", "httpMethod": "GET"}, SUCCESS),
-    Op("status", "PATCH", EP + "status/",
-       lambda c: c.endpoints.set_status("Demo", "PetStore", "/pets", "GET", False),
-       {"identifierName": "/pets", "identifierHttpMethod": "GET", "active": False}, SUCCESS),
-    Op("cache", "PATCH", EP + "cache/",
-       lambda c: c.endpoints.set_cache("Demo", "PetStore", "/pets", "GET",
-                                       CacheSettings(name="c1", handling_action="STOP")),
-       {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": CACHE_DEFAULTS_JSON},
-       SUCCESS),
-    Op("wsa", "PATCH", EP + "wsa/",
-       lambda c: c.endpoints.set_wsa("Demo", "PetStore", "Add", "POST", WsaSettings()),
-       {"identifierName": "Add", "identifierHttpMethod": "POST", "wsaSettings": WSA_DEFAULTS_JSON}, SUCCESS),
-    Op("rlcl-add", "POST", RL, lambda c: c.rlcl.add_endpoints("Demo", "Standard", [RATE_LIMIT]),
-       {"endpointRateLimitList": [RATE_LIMIT_JSON]}, SUCCESS),
-    Op("rlcl-replace", "PUT", RL, lambda c: c.rlcl.replace_endpoints("Demo", "Standard", [RATE_LIMIT]),
-       {"endpointRateLimitList": [RATE_LIMIT_JSON]}, SUCCESS),
-    Op("rlcl-delete", "DELETE", RL, lambda c: c.rlcl.delete_endpoints("Demo", "Standard", [RATE_LIMIT]),
-       {"endpointRateLimitList": [RATE_LIMIT_JSON]}, SUCCESS),
+    Op(
+        "report",
+        "GET",
+        REPORT,
+        lambda c: c.reports.organization_access(),
+        None,
+        {"success": True, "result": {"apiProxyList": [], "dataModelList": []}},
+    ),
+    Op(
+        "list",
+        "GET",
+        EP,
+        lambda c: c.endpoints.list("Demo", "PetStore"),
+        None,
+        {"success": True, "resultList": [ENDPOINT_JSON], "resultCount": 1},
+    ),
+    Op(
+        "create",
+        "POST",
+        EP,
+        lambda c: c.endpoints.create(
+            "Demo",
+            "PetStore",
+            EndpointSpec(
+                name="/pets", http_method="GET", backend_resource_url="/v1/pets", backend_http_method="GET"
+            ),
+        ),
+        {"name": "/pets", "httpMethod": "GET", "backendResourceUrl": "/v1/pets", "backendHttpMethod": "GET"},
+        SUCCESS,
+    ),
+    Op(
+        "update",
+        "PATCH",
+        EP,
+        lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_resource_url="/v2/pets"),
+        {"name": "/pets", "httpMethod": "GET", "backendResourceUrl": "/v2/pets"},
+        SUCCESS,
+    ),
+    Op(
+        "get",
+        "POST",
+        EP + "details/",
+        lambda c: c.endpoints.get("Demo", "PetStore", "/pets", "GET"),
+        {"name": "/pets", "httpMethod": "GET"},
+        ENDPOINT_JSON,
+    ),
+    Op(
+        "policies",
+        "POST",
+        EP + "policies/",
+        lambda c: c.endpoints.policies("Demo", "PetStore", "/pets", HttpMethod.GET),
+        {"name": "/pets", "httpMethod": "GET"},
+        {**ENDPOINT_JSON, "requestPolicyList": [POLICY], "responsePolicyList": [], "errorPolicyList": []},
+    ),
+    Op(
+        "delete",
+        "POST",
+        EP + "delete/",
+        lambda c: c.endpoints.delete("Demo", "PetStore", "/pets", "GET"),
+        {"name": "/pets", "httpMethod": "GET"},
+        SUCCESS,
+    ),
+    Op(
+        "status",
+        "PATCH",
+        EP + "status/",
+        lambda c: c.endpoints.set_status("Demo", "PetStore", "/pets", "GET", False),
+        {"identifierName": "/pets", "identifierHttpMethod": "GET", "active": False},
+        SUCCESS,
+    ),
+    Op(
+        "cache",
+        "PATCH",
+        EP + "cache/",
+        lambda c: c.endpoints.set_cache(
+            "Demo", "PetStore", "/pets", "GET", CacheSettings(name="c1", handling_action="STOP")
+        ),
+        {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": CACHE_DEFAULTS_JSON},
+        SUCCESS,
+    ),
+    Op(
+        "wsa",
+        "PATCH",
+        EP + "wsa/",
+        lambda c: c.endpoints.set_wsa("Demo", "PetStore", "Add", "POST", WsaSettings()),
+        {"identifierName": "Add", "identifierHttpMethod": "POST", "wsaSettings": WSA_DEFAULTS_JSON},
+        SUCCESS,
+    ),
+    Op(
+        "rlcl-add",
+        "POST",
+        RL,
+        lambda c: c.rlcl.add_endpoints("Demo", "Standard", [RATE_LIMIT]),
+        {"endpointRateLimitList": [RATE_LIMIT_JSON]},
+        SUCCESS,
+    ),
+    Op(
+        "rlcl-replace",
+        "PUT",
+        RL,
+        lambda c: c.rlcl.replace_endpoints("Demo", "Standard", [RATE_LIMIT]),
+        {"endpointRateLimitList": [RATE_LIMIT_JSON]},
+        SUCCESS,
+    ),
+    Op(
+        "rlcl-delete",
+        "DELETE",
+        RL,
+        lambda c: c.rlcl.delete_endpoints("Demo", "Standard", [RATE_LIMIT]),
+        {"endpointRateLimitList": [RATE_LIMIT_JSON]},
+        SUCCESS,
+    ),
 ]
 
 
@@ -209,8 +284,11 @@ def test_error_status_raises_its_class(
 def test_spec_error_message_reads_as_in_the_issue(gateway: FakeGateway, client: ApinizerClient) -> None:
     gateway.script("POST", EP, error(400, "bad_request", "Endpoint can only be added to REST API Proxies!"))
     with pytest.raises(BadRequestError) as caught:
-        client.endpoints.create("Demo", "PetStore", {"name": "/x", "http_method": "GET",
-                                                     "backend_resource_url": "/x", "backend_http_method": "GET"})
+        client.endpoints.create(
+            "Demo",
+            "PetStore",
+            {"name": "/x", "http_method": "GET", "backend_resource_url": "/x", "backend_http_method": "GET"},
+        )
     assert str(caught.value) == (
         "POST /apiops/projects/Demo/apiProxies/PetStore/endpoints/ -> 400 bad_request: "
         "Endpoint can only be added to REST API Proxies!"
@@ -219,15 +297,25 @@ def test_spec_error_message_reads_as_in_the_issue(gateway: FakeGateway, client: 
 
 # -- parsing of answers ---------------------------------------------------------------------
 
+
 def test_list_parses_endpoints(gateway: FakeGateway, client: ApinizerClient) -> None:
     second = {**ENDPOINT_JSON, "id": "2", "endpoint": "/pets/{id}", "active": False, "extra": "ignored"}
-    gateway.script("GET", EP, httpx.Response(
-        200, json={"success": True, "resultList": [ENDPOINT_JSON, second], "resultCount": 2}))
+    gateway.script(
+        "GET",
+        EP,
+        httpx.Response(200, json={"success": True, "resultList": [ENDPOINT_JSON, second], "resultCount": 2}),
+    )
     endpoints = client.endpoints.list("Demo", "PetStore")
     assert [e.endpoint for e in endpoints] == ["/pets", "/pets/{id}"]
-    assert endpoints[0] == Endpoint(id="65f1c0ffee0000000000abcd", endpoint="/pets", description="List pets",
-                                    active=True, http_method="GET", backend_resource_url="/v1/pets",
-                                    backend_http_method="GET")
+    assert endpoints[0] == Endpoint(
+        id="65f1c0ffee0000000000abcd",
+        endpoint="/pets",
+        description="List pets",
+        active=True,
+        http_method="GET",
+        backend_resource_url="/v1/pets",
+        backend_http_method="GET",
+    )
     assert endpoints[1].active is False
 
 
@@ -240,12 +328,20 @@ def test_get_parses_the_bare_endpoint(gateway: FakeGateway, client: ApinizerClie
     gateway.script("POST", EP + "details/", httpx.Response(200, json=ENDPOINT_JSON))
     endpoint = client.endpoints.get("Demo", "PetStore", "/pets", "GET")
     assert isinstance(endpoint, Endpoint)
-    assert (endpoint.id, endpoint.name, endpoint.http_method) == ("65f1c0ffee0000000000abcd", "/pets", HttpMethod.GET)
+    assert (endpoint.id, endpoint.name, endpoint.http_method) == (
+        "65f1c0ffee0000000000abcd",
+        "/pets",
+        HttpMethod.GET,
+    )
 
 
 def test_policies_parse_three_pipelines(gateway: FakeGateway, client: ApinizerClient) -> None:
-    answer = {**ENDPOINT_JSON, "requestPolicyList": [POLICY], "responsePolicyList": [],
-              "errorPolicyList": [{**POLICY, "type": "policy-log", "active": False}]}
+    answer = {
+        **ENDPOINT_JSON,
+        "requestPolicyList": [POLICY],
+        "responsePolicyList": [],
+        "errorPolicyList": [{**POLICY, "type": "policy-log", "active": False}],
+    }
     gateway.script("POST", EP + "policies/", httpx.Response(200, json=answer))
     result = client.endpoints.policies("Demo", "PetStore", "/pets", "GET")
     assert isinstance(result, EndpointPolicies)
@@ -256,15 +352,23 @@ def test_policies_parse_three_pipelines(gateway: FakeGateway, client: ApinizerCl
 
 
 def test_report_parses(gateway: FakeGateway, client: ApinizerClient) -> None:
-    answer = {"success": True, "result": {
-        "apiProxyList": [{"apiProxyName": "PetStore", "sharingType": "EXTERNAL", "accessList": [{"x": 1}]},
-                         {"apiProxyName": "Calculator", "sharingType": "BOTH", "accessList": []}],
-        "dataModelList": [{"anything": True}]}}
+    answer = {
+        "success": True,
+        "result": {
+            "apiProxyList": [
+                {"apiProxyName": "PetStore", "sharingType": "EXTERNAL", "accessList": [{"x": 1}]},
+                {"apiProxyName": "Calculator", "sharingType": "BOTH", "accessList": []},
+            ],
+            "dataModelList": [{"anything": True}],
+        },
+    }
     gateway.script("GET", REPORT, httpx.Response(200, json=answer))
     report = client.reports.organization_access()
     assert isinstance(report, AccessReport)
     assert [(p.api_proxy_name, p.sharing_type) for p in report.result.api_proxy_list] == [
-        ("PetStore", SharingType.EXTERNAL), ("Calculator", SharingType.BOTH)]
+        ("PetStore", SharingType.EXTERNAL),
+        ("Calculator", SharingType.BOTH),
+    ]
     assert report.result.data_model_list == [{"anything": True}]
 
 
@@ -289,16 +393,23 @@ def test_read_with_wrong_shape_names_the_field(gateway: FakeGateway, client: Api
 
 # -- arguments ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("project", "proxy", "raw"), [
-    ("My Project", "Pet/Store", "/apiops/projects/My%20Project/apiProxies/Pet%2FStore/endpoints/"),
-    ("a?b", "c#d", "/apiops/projects/a%3Fb/apiProxies/c%23d/endpoints/"),
-    ("ü", "x%y", "/apiops/projects/%C3%BC/apiProxies/x%25y/endpoints/"),
-])
+
+@pytest.mark.parametrize(
+    ("project", "proxy", "raw"),
+    [
+        ("My Project", "Pet/Store", "/apiops/projects/My%20Project/apiProxies/Pet%2FStore/endpoints/"),
+        ("a?b", "c#d", "/apiops/projects/a%3Fb/apiProxies/c%23d/endpoints/"),
+        ("ü", "x%y", "/apiops/projects/%C3%BC/apiProxies/x%25y/endpoints/"),
+    ],
+)
 def test_path_parameters_are_percent_encoded(
     project: str, proxy: str, raw: str, gateway: FakeGateway, client: ApinizerClient
 ) -> None:
-    gateway.script("GET", httpx.URL("http://x" + raw).path, httpx.Response(
-        200, json={"success": True, "resultList": [], "resultCount": 0}))
+    gateway.script(
+        "GET",
+        httpx.URL("http://x" + raw).path,
+        httpx.Response(200, json={"success": True, "resultList": [], "resultCount": 0}),
+    )
     client.endpoints.list(project, proxy)
     assert gateway.last.url.raw_path.decode() == raw
 
@@ -321,28 +432,49 @@ def test_invalid_http_method_is_refused_before_sending(gateway: FakeGateway, cli
 
 
 def test_create_sends_description_when_given(gateway: FakeGateway, client: ApinizerClient) -> None:
-    client.endpoints.create("Demo", "PetStore", EndpointSpec(
-        name="/pets", description="All pets", http_method="POST", backend_resource_url="https://b.test/pets",
-        backend_http_method="PUT"))
-    assert body(gateway.last) == {"name": "/pets", "description": "All pets", "httpMethod": "POST",
-                                  "backendResourceUrl": "https://b.test/pets", "backendHttpMethod": "PUT"}
+    client.endpoints.create(
+        "Demo",
+        "PetStore",
+        EndpointSpec(
+            name="/pets",
+            description="All pets",
+            http_method="POST",
+            backend_resource_url="https://b.test/pets",
+            backend_http_method="PUT",
+        ),
+    )
+    assert body(gateway.last) == {
+        "name": "/pets",
+        "description": "All pets",
+        "httpMethod": "POST",
+        "backendResourceUrl": "https://b.test/pets",
+        "backendHttpMethod": "PUT",
+    }
 
 
 def test_create_accepts_a_mapping_in_api_shape(gateway: FakeGateway, client: ApinizerClient) -> None:
-    client.endpoints.create("Demo", "PetStore", {"name": "/a", "httpMethod": "GET",
-                                                 "backendResourceUrl": "/a", "backendHttpMethod": "GET"})
+    client.endpoints.create(
+        "Demo",
+        "PetStore",
+        {"name": "/a", "httpMethod": "GET", "backendResourceUrl": "/a", "backendHttpMethod": "GET"},
+    )
     assert body(gateway.last)["httpMethod"] == "GET"
 
 
-@pytest.mark.parametrize(("changes", "sent"), [
-    ({}, {}),
-    ({"description": "new text"}, {"description": "new text"}),
-    ({"description": ""}, {"description": ""}),
-    ({"description": None}, {"description": ""}),
-    ({"backend_http_method": "POST"}, {"backendHttpMethod": "POST"}),
-    ({"backend_resource_url": "/v2", "backend_http_method": HttpMethod.PUT, "description": "d"},
-     {"backendResourceUrl": "/v2", "backendHttpMethod": "PUT", "description": "d"}),
-])
+@pytest.mark.parametrize(
+    ("changes", "sent"),
+    [
+        ({}, {}),
+        ({"description": "new text"}, {"description": "new text"}),
+        ({"description": ""}, {"description": ""}),
+        ({"description": None}, {"description": ""}),
+        ({"backend_http_method": "POST"}, {"backendHttpMethod": "POST"}),
+        (
+            {"backend_resource_url": "/v2", "backend_http_method": HttpMethod.PUT, "description": "d"},
+            {"backendResourceUrl": "/v2", "backendHttpMethod": "PUT", "description": "d"},
+        ),
+    ],
+)
 def test_update_sends_only_the_keywords_given(
     changes: dict[str, Any], sent: dict[str, Any], gateway: FakeGateway, client: ApinizerClient
 ) -> None:
@@ -351,18 +483,30 @@ def test_update_sends_only_the_keywords_given(
 
 
 def test_set_cache_sends_custom_key_variables(gateway: FakeGateway, client: ApinizerClient) -> None:
-    settings = CacheSettings(name="c", handling_action="CONTINUE", cache_active=True, cache_key_type="CUSTOM",
-                             capacity=100, ttl=60, variable_list=[{"name": "h", "type": "HEADER",
-                                                                   "header_name": "X-Id", "data_type": "STRING"}])
+    settings = CacheSettings(
+        name="c",
+        handling_action="CONTINUE",
+        cache_active=True,
+        cache_key_type="CUSTOM",
+        capacity=100,
+        ttl=60,
+        variable_list=[{"name": "h", "type": "HEADER", "header_name": "X-Id", "data_type": "STRING"}],
+    )
     client.endpoints.set_cache("Demo", "PetStore", "/pets", "GET", settings)
     sent = body(gateway.last)["cacheSettings"]
     assert sent["capacity"] == 100 and sent["ttl"] == 60 and sent["cacheKeyType"] == "CUSTOM"
-    assert sent["variableList"] == [{"name": "h", "type": "HEADER", "headerName": "X-Id", "dataType": "STRING"}]
+    assert sent["variableList"] == [
+        {"name": "h", "type": "HEADER", "headerName": "X-Id", "dataType": "STRING"}
+    ]
 
 
 def test_set_wsa_sends_every_field(gateway: FakeGateway, client: ApinizerClient) -> None:
-    settings = WsaSettings(wsa_enabled=True, wsa_to="http://svc.test/calc", wsa_message_id="urn:uuid:1234",
-                           wsa_relation_ship_type="http://www.w3.org/2005/08/addressing/reply")
+    settings = WsaSettings(
+        wsa_enabled=True,
+        wsa_to="http://svc.test/calc",
+        wsa_message_id="urn:uuid:1234",
+        wsa_relation_ship_type="http://www.w3.org/2005/08/addressing/reply",
+    )
     client.endpoints.set_wsa("Demo", "Calculator", "Add", "POST", settings)
     sent = body(gateway.last)["wsaSettings"]
     assert set(sent) == set(WSA_DEFAULTS_JSON)
@@ -371,13 +515,20 @@ def test_set_wsa_sends_every_field(gateway: FakeGateway, client: ApinizerClient)
 
 
 def test_rlcl_all_entry_and_target_variable(gateway: FakeGateway, client: ApinizerClient) -> None:
-    entry = {**RATE_LIMIT_JSON, "endpointName": "ALL", "endpointHTTPMethod": "ALL",
-             "targetVariable": {"name": "ip", "type": "CONTEXT_VALUES", "contextValue": "REQUEST_REMOTE_ADDRESS"}}
+    entry = {
+        **RATE_LIMIT_JSON,
+        "endpointName": "ALL",
+        "endpointHTTPMethod": "ALL",
+        "targetVariable": {"name": "ip", "type": "CONTEXT_VALUES", "contextValue": "REQUEST_REMOTE_ADDRESS"},
+    }
     client.rlcl.add_endpoints("Demo", "Standard", [entry, RATE_LIMIT])
     sent = body(gateway.last)["endpointRateLimitList"]
     assert sent[0]["endpointName"] == "ALL" and sent[0]["endpointHTTPMethod"] == "ALL"
-    assert sent[0]["targetVariable"] == {"name": "ip", "type": "CONTEXT_VALUES",
-                                         "contextValue": "REQUEST_REMOTE_ADDRESS"}
+    assert sent[0]["targetVariable"] == {
+        "name": "ip",
+        "type": "CONTEXT_VALUES",
+        "contextValue": "REQUEST_REMOTE_ADDRESS",
+    }
     assert sent[1] == RATE_LIMIT_JSON
 
 
@@ -403,6 +554,7 @@ def test_rlcl_refuses_a_single_mapping(client: ApinizerClient) -> None:
 
 # -- find -----------------------------------------------------------------------------------
 
+
 def test_find_returns_the_endpoint(gateway: FakeGateway, client: ApinizerClient) -> None:
     gateway.script("POST", EP + "details/", httpx.Response(200, json=ENDPOINT_JSON))
     found = client.endpoints.find("Demo", "PetStore", "/pets", "GET")
@@ -410,8 +562,11 @@ def test_find_returns_the_endpoint(gateway: FakeGateway, client: ApinizerClient)
 
 
 def test_find_returns_none_on_the_400_not_found_answer(gateway: FakeGateway, client: ApinizerClient) -> None:
-    gateway.script("POST", EP + "details/", error(
-        400, "bad_request", "Endpoint with name (/nope) and HTTP method (GET) is not found!"))
+    gateway.script(
+        "POST",
+        EP + "details/",
+        error(400, "bad_request", "Endpoint with name (/nope) and HTTP method (GET) is not found!"),
+    )
     assert client.endpoints.find("Demo", "PetStore", "/nope", "GET") is None
 
 
@@ -421,16 +576,23 @@ def test_find_returns_none_on_a_404_about_the_endpoint(gateway: FakeGateway, cli
 
 
 def test_find_raises_when_the_proxy_is_missing(gateway: FakeGateway, client: ApinizerClient) -> None:
-    gateway.script("POST", EP + "details/", error(404, "not_found", "ApiProxy (name: PetStore) was not found!"))
+    gateway.script(
+        "POST", EP + "details/", error(404, "not_found", "ApiProxy (name: PetStore) was not found!")
+    )
     with pytest.raises(NotFoundError, match="ApiProxy"):
         client.endpoints.find("Demo", "PetStore", "/pets", "GET")
 
 
-@pytest.mark.parametrize("description", [
-    "Endpoint identifier (name and httpMethod) must be provided in request body!",
-    "Endpoint with name (/pets) and HTTP method (GET) already exists!",
-])
-def test_find_raises_other_bad_requests(description: str, gateway: FakeGateway, client: ApinizerClient) -> None:
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Endpoint identifier (name and httpMethod) must be provided in request body!",
+        "Endpoint with name (/pets) and HTTP method (GET) already exists!",
+    ],
+)
+def test_find_raises_other_bad_requests(
+    description: str, gateway: FakeGateway, client: ApinizerClient
+) -> None:
     gateway.script("POST", EP + "details/", error(400, "bad_request", description))
     with pytest.raises(BadRequestError):
         client.endpoints.find("Demo", "PetStore", "/pets", "GET")
@@ -443,6 +605,7 @@ def test_find_raises_authentication_errors(gateway: FakeGateway, client: Apinize
 
 
 # -- health and token -----------------------------------------------------------------------
+
 
 def test_health_is_unauthenticated(gateway: FakeGateway, cc_client: ApinizerClient) -> None:
     assert cc_client.health() is True
@@ -470,7 +633,7 @@ def test_request_token_sends_the_form(gateway: FakeGateway, cc_client: ApinizerC
 
 
 def test_request_token_with_bad_credentials(gateway: FakeGateway) -> None:
-    with make_client(gateway, username="admin", password="wrong") as client:
-        with pytest.raises(AuthenticationError) as caught:
-            client.request_token()
+    client = make_client(gateway, username="admin", password="wrong")
+    with client, pytest.raises(AuthenticationError) as caught:
+        client.request_token()
     assert str(caught.value) == "POST /apiops/auth/token -> 401 unauthorized_client: Bad credentials"

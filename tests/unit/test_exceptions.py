@@ -9,10 +9,10 @@ import pytest
 
 from apinizer_pulumi.client import (
     APIConnectionError,
+    ApinizerError,
     APIResponseValidationError,
     APIStatusError,
     APITimeoutError,
-    ApinizerError,
     AuthenticationError,
     BadRequestError,
     ConfigurationError,
@@ -32,21 +32,24 @@ def status_error(status: int, **kwargs: object) -> APIStatusError:
     return make_status_error(httpx.Response(status, **kwargs), "POST", PATH)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("child", "parent"), [
-    (ConfigurationError, ApinizerError),
-    (ConfigurationError, ValueError),
-    (APIConnectionError, ApinizerError),
-    (APITimeoutError, APIConnectionError),
-    (APIResponseValidationError, ApinizerError),
-    (APIStatusError, ApinizerError),
-    (BadRequestError, APIStatusError),
-    (AuthenticationError, APIStatusError),
-    (PermissionDeniedError, APIStatusError),
-    (NotFoundError, APIStatusError),
-    (ConflictError, APIStatusError),
-    (RateLimitError, APIStatusError),
-    (InternalServerError, APIStatusError),
-])
+@pytest.mark.parametrize(
+    ("child", "parent"),
+    [
+        (ConfigurationError, ApinizerError),
+        (ConfigurationError, ValueError),
+        (APIConnectionError, ApinizerError),
+        (APITimeoutError, APIConnectionError),
+        (APIResponseValidationError, ApinizerError),
+        (APIStatusError, ApinizerError),
+        (BadRequestError, APIStatusError),
+        (AuthenticationError, APIStatusError),
+        (PermissionDeniedError, APIStatusError),
+        (NotFoundError, APIStatusError),
+        (ConflictError, APIStatusError),
+        (RateLimitError, APIStatusError),
+        (InternalServerError, APIStatusError),
+    ],
+)
 def test_tree(child: type[Exception], parent: type[Exception]) -> None:
     assert issubclass(child, parent)
 
@@ -56,12 +59,25 @@ def test_status_classes_are_siblings() -> None:
     assert not issubclass(APIStatusError, APIConnectionError)
 
 
-@pytest.mark.parametrize(("status", "cls"), [
-    (400, BadRequestError), (401, AuthenticationError), (403, PermissionDeniedError), (404, NotFoundError),
-    (409, ConflictError), (429, RateLimitError), (500, InternalServerError), (502, InternalServerError),
-    (503, InternalServerError), (504, InternalServerError), (599, InternalServerError),
-    (405, APIStatusError), (418, APIStatusError), (422, APIStatusError),
-])
+@pytest.mark.parametrize(
+    ("status", "cls"),
+    [
+        (400, BadRequestError),
+        (401, AuthenticationError),
+        (403, PermissionDeniedError),
+        (404, NotFoundError),
+        (409, ConflictError),
+        (429, RateLimitError),
+        (500, InternalServerError),
+        (502, InternalServerError),
+        (503, InternalServerError),
+        (504, InternalServerError),
+        (599, InternalServerError),
+        (405, APIStatusError),
+        (418, APIStatusError),
+        (422, APIStatusError),
+    ],
+)
 def test_class_by_status(status: int, cls: type[APIStatusError]) -> None:
     exc = status_error(status, json={"error": "e", "error_description": "d"})
     assert type(exc) is cls
@@ -69,10 +85,16 @@ def test_class_by_status(status: int, cls: type[APIStatusError]) -> None:
 
 
 def test_fields_and_str() -> None:
-    exc = status_error(400, json={"error": "bad_request",
-                                  "error_description": "Endpoint can only be added to REST API Proxies!"})
+    exc = status_error(
+        400,
+        json={"error": "bad_request", "error_description": "Endpoint can only be added to REST API Proxies!"},
+    )
     assert (exc.error, exc.error_description, exc.method, exc.path) == (
-        "bad_request", "Endpoint can only be added to REST API Proxies!", "POST", PATH)
+        "bad_request",
+        "Endpoint can only be added to REST API Proxies!",
+        "POST",
+        PATH,
+    )
     assert str(exc) == f"POST {PATH} -> 400 bad_request: Endpoint can only be added to REST API Proxies!"
     assert exc.response is not None and exc.response.status_code == 400
 
@@ -118,8 +140,13 @@ def test_undecodable_body() -> None:
 
 
 def test_secrets_are_redacted() -> None:
-    response = httpx.Response(401, json={"error": "unauthorized_client",
-                                         "error_description": "Bad credentials for secret-pw (token tok-1)"})
+    response = httpx.Response(
+        401,
+        json={
+            "error": "unauthorized_client",
+            "error_description": "Bad credentials for secret-pw (token tok-1)",
+        },
+    )
     exc = make_status_error(response, "POST", "/apiops/auth/token", redact=("secret-pw", "tok-1", ""))
     assert exc.error_description == "Bad credentials for *** (token ***)"
     assert "secret-pw" not in str(exc) and "secret-pw" not in repr(exc)
@@ -131,7 +158,9 @@ def test_retry_after_is_kept() -> None:
 
 
 def test_status_errors_pickle() -> None:
-    exc = status_error(404, json={"error": "not_found", "error_description": "ApiProxy (name: A) was not found!"})
+    exc = status_error(
+        404, json={"error": "not_found", "error_description": "ApiProxy (name: A) was not found!"}
+    )
     copy = pickle.loads(pickle.dumps(exc))
     assert type(copy) is NotFoundError
     assert str(copy) == str(exc)
@@ -151,20 +180,23 @@ def test_response_validation_error_str() -> None:
     assert exc.status_code == 200
 
 
-@pytest.mark.parametrize(("status", "description", "expected"), [
-    (400, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
-    (400, "Endpoint with name (/a (b)) and HTTP method (ALL) is not found!", True),
-    (404, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
-    (404, "Endpoint not found", True),
-    (400, "API Endpoint with name (/x) and method type (GET) is not found in API Proxy!", True),
-    (404, "ApiProxy (name: PetStore) was not found!", False),
-    (400, "API Proxy with name (PetStore) is not found in project!", False),
-    (400, "Endpoint identifier (name and httpMethod) must be provided in request body!", False),
-    (400, "Endpoint with name (/pets) and HTTP method (GET) already exists!", False),
-    (400, "Endpoint can only be deleted from REST API Proxies!", False),
-    (401, "Endpoint with name (/pets) and HTTP method (GET) is not found!", False),
-    (500, "Endpoint not found", False),
-])
+@pytest.mark.parametrize(
+    ("status", "description", "expected"),
+    [
+        (400, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
+        (400, "Endpoint with name (/a (b)) and HTTP method (ALL) is not found!", True),
+        (404, "Endpoint with name (/pets) and HTTP method (GET) is not found!", True),
+        (404, "Endpoint not found", True),
+        (400, "API Endpoint with name (/x) and method type (GET) is not found in API Proxy!", True),
+        (404, "ApiProxy (name: PetStore) was not found!", False),
+        (400, "API Proxy with name (PetStore) is not found in project!", False),
+        (400, "Endpoint identifier (name and httpMethod) must be provided in request body!", False),
+        (400, "Endpoint with name (/pets) and HTTP method (GET) already exists!", False),
+        (400, "Endpoint can only be deleted from REST API Proxies!", False),
+        (401, "Endpoint with name (/pets) and HTTP method (GET) is not found!", False),
+        (500, "Endpoint not found", False),
+    ],
+)
 def test_is_endpoint_not_found(status: int, description: str, expected: bool) -> None:
     exc = status_error(status, json={"error": "x", "error_description": description})
     assert is_endpoint_not_found(exc) is expected

@@ -3,8 +3,8 @@ Time is faked: the client's ``_sleep`` records waits instead of sleeping."""
 
 from __future__ import annotations
 
-from email.utils import format_datetime
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 import httpx
 import pytest
@@ -33,10 +33,16 @@ RL = "/apiops/projects/Demo/rlcl/Standard/endpoints/"
 LISTED = httpx.Response(200, json={"success": True, "resultList": [], "resultCount": 0})
 OK = httpx.Response(200, json={"success": True})
 SPEC = EndpointSpec(name="/a", http_method="GET", backend_resource_url="/a", backend_http_method="GET")
-ENTRY = EndpointRateLimit(api_proxy_name="PetStore", endpoint_name="ALL", permitted_message_count=1,
-                          time_interval_period_length=1, time_interval="ONE_SECOND",
-                          cache_connection_timeout_in_seconds=1, cache_error_handling_type="CONTINUE",
-                          time_interval_window_type="SLIDING")
+ENTRY = EndpointRateLimit(
+    api_proxy_name="PetStore",
+    endpoint_name="ALL",
+    permitted_message_count=1,
+    time_interval_period_length=1,
+    time_interval="ONE_SECOND",
+    cache_connection_timeout_in_seconds=1,
+    cache_error_handling_type="CONTINUE",
+    time_interval_window_type="SLIDING",
+)
 
 
 def unavailable(status: int = 503, **headers: str) -> httpx.Response:
@@ -45,8 +51,10 @@ def unavailable(status: int = 503, **headers: str) -> httpx.Response:
 
 # -- the pure rules -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("retry", "expected"), [(0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 8.0),
-                                                 (30, MAX_RETRY_DELAY)])
+
+@pytest.mark.parametrize(
+    ("retry", "expected"), [(0, 0.5), (1, 1.0), (2, 2.0), (3, 4.0), (4, 8.0), (5, 8.0), (30, MAX_RETRY_DELAY)]
+)
 def test_backoff_is_exponential_and_capped(retry: int, expected: float) -> None:
     assert backoff_delay(retry, lambda: 0.0) == expected
 
@@ -65,57 +73,76 @@ def response(headers: dict[str, str] | None = None, json: object = None) -> http
 NOW = datetime(2026, 1, 1, 12, 0, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(("resp", "expected"), [
-    (response({"Retry-After": "3"}), 3.0),
-    (response({"Retry-After": " 1.5 "}), 1.5),
-    (response({"Retry-After": "0"}), 0.0),
-    (response({"Retry-After": "-4"}), 0.0),
-    (response({"Retry-After": "3600"}), MAX_RETRY_AFTER),
-    (response({"Retry-After": format_datetime(NOW + timedelta(seconds=12), usegmt=True)}), 12.0),
-    (response({"Retry-After": format_datetime(NOW - timedelta(seconds=30), usegmt=True)}), 0.0),
-    (response({"Retry-After": "soon"}), None),
-    (response({"Retry-After": "nan"}), None),
-    (response(json={"retry_after": 7}), 7.0),
-    (response(json={"retry_after": "2.5"}), 2.5),
-    (response(json={"retry_after": 900}), MAX_RETRY_AFTER),
-    (response(json={"retry_after": True}), None),
-    (response(json={"retry_after": None}), None),
-    (response(json=[1, 2]), None),
-    (response({"Retry-After": "4"}, json={"retry_after": 9}), 4.0),
-    (httpx.Response(503, text='{"retry_after": 5}'), None),  # not declared JSON
-    (response(), None),
-])
+@pytest.mark.parametrize(
+    ("resp", "expected"),
+    [
+        (response({"Retry-After": "3"}), 3.0),
+        (response({"Retry-After": " 1.5 "}), 1.5),
+        (response({"Retry-After": "0"}), 0.0),
+        (response({"Retry-After": "-4"}), 0.0),
+        (response({"Retry-After": "3600"}), MAX_RETRY_AFTER),
+        (response({"Retry-After": format_datetime(NOW + timedelta(seconds=12), usegmt=True)}), 12.0),
+        (response({"Retry-After": format_datetime(NOW - timedelta(seconds=30), usegmt=True)}), 0.0),
+        (response({"Retry-After": "soon"}), None),
+        (response({"Retry-After": "nan"}), None),
+        (response(json={"retry_after": 7}), 7.0),
+        (response(json={"retry_after": "2.5"}), 2.5),
+        (response(json={"retry_after": 900}), MAX_RETRY_AFTER),
+        (response(json={"retry_after": True}), None),
+        (response(json={"retry_after": None}), None),
+        (response(json=[1, 2]), None),
+        (response({"Retry-After": "4"}, json={"retry_after": 9}), 4.0),
+        (httpx.Response(503, text='{"retry_after": 5}'), None),  # not declared JSON
+        (response(), None),
+    ],
+)
 def test_parse_retry_after(resp: httpx.Response, expected: float | None) -> None:
     assert parse_retry_after(resp, now=NOW.timestamp) == expected
 
 
-@pytest.mark.parametrize(("error_type", "idempotent", "expected"), [
-    (httpx.ConnectError, False, True),
-    (httpx.ConnectTimeout, False, True),
-    (httpx.PoolTimeout, False, True),
-    (httpx.ReadTimeout, False, False),
-    (httpx.WriteTimeout, False, False),
-    (httpx.ReadError, False, False),
-    (httpx.RemoteProtocolError, False, False),
-    (httpx.ConnectError, True, True),
-    (httpx.ReadTimeout, True, True),
-    (httpx.WriteTimeout, True, True),
-    (httpx.ReadError, True, True),
-    (httpx.WriteError, True, True),
-    (httpx.RemoteProtocolError, True, True),
-    (httpx.LocalProtocolError, True, False),
-    (httpx.UnsupportedProtocol, True, False),
-    (httpx.ProxyError, True, False),
-])
-def test_which_transport_errors_retry(error_type: type[httpx.TransportError], idempotent: bool,
-                                      expected: bool) -> None:
+@pytest.mark.parametrize(
+    ("error_type", "idempotent", "expected"),
+    [
+        (httpx.ConnectError, False, True),
+        (httpx.ConnectTimeout, False, True),
+        (httpx.PoolTimeout, False, True),
+        (httpx.ReadTimeout, False, False),
+        (httpx.WriteTimeout, False, False),
+        (httpx.ReadError, False, False),
+        (httpx.RemoteProtocolError, False, False),
+        (httpx.ConnectError, True, True),
+        (httpx.ReadTimeout, True, True),
+        (httpx.WriteTimeout, True, True),
+        (httpx.ReadError, True, True),
+        (httpx.WriteError, True, True),
+        (httpx.RemoteProtocolError, True, True),
+        (httpx.LocalProtocolError, True, False),
+        (httpx.UnsupportedProtocol, True, False),
+        (httpx.ProxyError, True, False),
+    ],
+)
+def test_which_transport_errors_retry(
+    error_type: type[httpx.TransportError], idempotent: bool, expected: bool
+) -> None:
     assert error_is_retryable(error_type("x"), idempotent=idempotent) is expected
 
 
-@pytest.mark.parametrize(("status", "expected"), [
-    (429, True), (502, True), (503, True), (504, True),
-    (500, False), (501, False), (400, False), (401, False), (403, False), (404, False), (409, False),
-])
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        (429, True),
+        (502, True),
+        (503, True),
+        (504, True),
+        (500, False),
+        (501, False),
+        (400, False),
+        (401, False),
+        (403, False),
+        (404, False),
+        (409, False),
+    ],
+)
 def test_which_statuses_retry(status: int, expected: bool) -> None:
     assert status_is_retryable(status, idempotent=True) is expected
     assert status_is_retryable(status, idempotent=False) is False
@@ -123,9 +150,11 @@ def test_which_statuses_retry(status: int, expected: bool) -> None:
 
 # -- through the client ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("status", [429, 502, 503, 504])
-def test_idempotent_call_retries_transient_statuses(status: int, gateway: FakeGateway,
-                                                    client: ApinizerClient) -> None:
+def test_idempotent_call_retries_transient_statuses(
+    status: int, gateway: FakeGateway, client: ApinizerClient
+) -> None:
     gateway.script("GET", EP, unavailable(status), unavailable(status), LISTED)
     assert client.endpoints.list("Demo", "PetStore") == []
     assert len(gateway.api_requests) == 3
@@ -154,7 +183,9 @@ def test_retry_after_is_capped(gateway: FakeGateway, client: ApinizerClient) -> 
 
 
 def test_retry_after_json_field_is_honoured(gateway: FakeGateway, client: ApinizerClient) -> None:
-    busy = httpx.Response(429, json={"error": "too_many_requests", "error_description": "slow", "retry_after": 3})
+    busy = httpx.Response(
+        429, json={"error": "too_many_requests", "error_description": "slow", "retry_after": 3}
+    )
     gateway.script("GET", EP, busy, LISTED)
     client.endpoints.list("Demo", "PetStore")
     assert client.slept == [3.0]  # type: ignore[attr-defined]
@@ -192,11 +223,18 @@ def test_default_is_three_retries(gateway: FakeGateway, client: ApinizerClient) 
     assert client.slept == [0.5, 1.0, 2.0]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("failure", [httpx.ReadTimeout("slow"), httpx.ReadError("reset"),
-                                     httpx.RemoteProtocolError("Server disconnected without sending a response."),
-                                     httpx.ConnectError("refused")])
-def test_idempotent_call_retries_transport_failures(failure: Exception, gateway: FakeGateway,
-                                                     client: ApinizerClient) -> None:
+@pytest.mark.parametrize(
+    "failure",
+    [
+        httpx.ReadTimeout("slow"),
+        httpx.ReadError("reset"),
+        httpx.RemoteProtocolError("Server disconnected without sending a response."),
+        httpx.ConnectError("refused"),
+    ],
+)
+def test_idempotent_call_retries_transport_failures(
+    failure: Exception, gateway: FakeGateway, client: ApinizerClient
+) -> None:
     gateway.script("PATCH", EP + "cache/", failure, OK)
     client.endpoints.set_cache("Demo", "PetStore", "/pets", "GET", {"name": "c", "handling_action": "STOP"})
     assert len(gateway.api_requests) == 2
@@ -228,23 +266,40 @@ NON_IDEMPOTENT = [
 ]
 
 
-@pytest.mark.parametrize(("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT])
+@pytest.mark.parametrize(
+    ("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT]
+)
 @pytest.mark.parametrize("status", [429, 502, 503, 504])
-def test_non_idempotent_call_is_not_retried_on_status(name: str, method: str, path: str, call: object,
-                                                      status: int, gateway: FakeGateway,
-                                                      client: ApinizerClient) -> None:
+def test_non_idempotent_call_is_not_retried_on_status(
+    name: str, method: str, path: str, call: object, status: int, gateway: FakeGateway, client: ApinizerClient
+) -> None:
     gateway.script(method, path, unavailable(status), OK)
     with pytest.raises(Exception, match=f"-> {status}"):
         call(client)  # type: ignore[operator]
     assert len(gateway.api_requests) == 1
 
 
-@pytest.mark.parametrize(("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT])
-@pytest.mark.parametrize("failure", [httpx.ReadTimeout("slow"), httpx.WriteTimeout("slow"), httpx.ReadError("x"),
-                                     httpx.RemoteProtocolError("dropped")], ids=type)
+@pytest.mark.parametrize(
+    ("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT]
+)
+@pytest.mark.parametrize(
+    "failure",
+    [
+        httpx.ReadTimeout("slow"),
+        httpx.WriteTimeout("slow"),
+        httpx.ReadError("x"),
+        httpx.RemoteProtocolError("dropped"),
+    ],
+    ids=type,
+)
 def test_non_idempotent_call_is_not_retried_when_it_may_have_arrived(
-    name: str, method: str, path: str, call: object, failure: Exception, gateway: FakeGateway,
-    client: ApinizerClient
+    name: str,
+    method: str,
+    path: str,
+    call: object,
+    failure: Exception,
+    gateway: FakeGateway,
+    client: ApinizerClient,
 ) -> None:
     gateway.script(method, path, failure, OK)
     with pytest.raises(APIConnectionError):
@@ -252,12 +307,22 @@ def test_non_idempotent_call_is_not_retried_when_it_may_have_arrived(
     assert len(gateway.api_requests) == 1
 
 
-@pytest.mark.parametrize(("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT])
-@pytest.mark.parametrize("failure", [httpx.ConnectError("refused"), httpx.ConnectTimeout("slow"),
-                                     httpx.PoolTimeout("busy")], ids=type)
+@pytest.mark.parametrize(
+    ("name", "method", "path", "call"), NON_IDEMPOTENT, ids=[n[0] for n in NON_IDEMPOTENT]
+)
+@pytest.mark.parametrize(
+    "failure",
+    [httpx.ConnectError("refused"), httpx.ConnectTimeout("slow"), httpx.PoolTimeout("busy")],
+    ids=type,
+)
 def test_non_idempotent_call_is_retried_when_it_never_left(
-    name: str, method: str, path: str, call: object, failure: Exception, gateway: FakeGateway,
-    client: ApinizerClient
+    name: str,
+    method: str,
+    path: str,
+    call: object,
+    failure: Exception,
+    gateway: FakeGateway,
+    client: ApinizerClient,
 ) -> None:
     gateway.script(method, path, failure, OK)
     call(client)  # type: ignore[operator]
@@ -265,8 +330,11 @@ def test_non_idempotent_call_is_retried_when_it_never_left(
     assert client.slept == [0.5]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("token_failure", [unavailable(503), httpx.ReadTimeout("slow"), httpx.ReadError("x")],
-                         ids=["503", "read-timeout", "read-error"])
+@pytest.mark.parametrize(
+    "token_failure",
+    [unavailable(503), httpx.ReadTimeout("slow"), httpx.ReadError("x")],
+    ids=["503", "read-timeout", "read-error"],
+)
 def test_token_failures_before_a_create_are_retried(token_failure: object, gateway: FakeGateway) -> None:
     gateway.script("POST", TOKEN_PATH, token_failure)  # type: ignore[arg-type]
     with make_client(gateway, credentials=True) as client:
@@ -277,9 +345,9 @@ def test_token_failures_before_a_create_are_retried(token_failure: object, gatew
 
 def test_token_failures_run_out_naming_the_token_request(gateway: FakeGateway) -> None:
     gateway.script("POST", TOKEN_PATH, *[httpx.ConnectError("refused") for _ in range(2)])
-    with make_client(gateway, credentials=True, max_retries=1) as client:
-        with pytest.raises(APIConnectionError) as caught:
-            client.endpoints.create("Demo", "PetStore", SPEC)
+    client = make_client(gateway, credentials=True, max_retries=1)
+    with client, pytest.raises(APIConnectionError) as caught:
+        client.endpoints.create("Demo", "PetStore", SPEC)
     assert (caught.value.method, caught.value.path) == ("POST", TOKEN_PATH)
     assert gateway.api_requests == []
 

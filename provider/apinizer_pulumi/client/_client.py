@@ -150,11 +150,11 @@ class ApinizerClient:
             self._auth = ClientCredentialsAuth(
                 self.base_url + TOKEN_PATH, username, password, timeout=self.timeout
             )
-        self._owns_http = transport is not None
+        self._private_http: httpx.Client | None = None
         if transport is not None:
-            self._http = httpx.Client(base_url=self.base_url, transport=transport, follow_redirects=False)
-        else:
-            self._http = get_client(self.base_url)
+            self._private_http = httpx.Client(
+                base_url=self.base_url, transport=transport, follow_redirects=False
+            )
         self._closed = False
         #: Seams for tests: how to wait between attempts and where jitter comes from.
         self._sleep: Callable[[float], None] = time.sleep
@@ -187,12 +187,18 @@ class ApinizerClient:
         """Stop using this client. A private transport's ``httpx.Client`` is closed; the shared,
         pooled one is left open for the other clients of the process."""
         self._closed = True
-        if self._owns_http:
-            self._http.close()
+        if self._private_http is not None:
+            self._private_http.close()
 
     @property
     def is_closed(self) -> bool:
         return self._closed
+
+    @property
+    def _http(self) -> httpx.Client:
+        # Looked up per request rather than kept: after `close_pooled_clients()` the next request
+        # gets a fresh pooled client instead of failing on a closed one.
+        return self._private_http if self._private_http is not None else get_client(self.base_url)
 
     # -- the pipeline ------------------------------------------------------------------------
 
@@ -211,10 +217,11 @@ class ApinizerClient:
     ) -> httpx.Response:
         if self._closed:
             raise ApinizerError("this ApinizerClient is closed")
+        http = self._http
         try:
             response = send_with_retries(
                 build,
-                lambda request: self._http.send(request, auth=auth),
+                lambda request: http.send(request, auth=auth),
                 idempotent=idempotent,
                 max_retries=self.max_retries,
                 sleep=self._sleep,

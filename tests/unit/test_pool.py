@@ -1,0 +1,106 @@
+"""The process-wide pool: one keep-alive httpx.Client per base URL, shared by clients and threads."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient, close_pooled_clients
+from apinizer_pulumi.client._transport_pool import get_client, pool_size
+
+from ._fake_gateway import FakeGateway
+
+
+@pytest.fixture(autouse=True)
+def _empty_pool() -> Iterator[None]:
+    close_pooled_clients()
+    yield
+    close_pooled_clients()
+
+
+def test_same_base_url_same_client() -> None:
+    assert get_client("http://a.test") is get_client("http://a.test/")
+    assert pool_size() == 1
+
+
+def test_other_base_url_other_client() -> None:
+    assert get_client("http://a.test") is not get_client("http://b.test")
+    assert get_client("http://a.test/x") is not get_client("http://a.test")
+    assert pool_size() == 3
+
+
+def test_pooled_client_settings() -> None:
+    http = get_client("http://a.test:8080/")
+    assert str(http.base_url).rstrip("/") == "http://a.test:8080"
+    assert http.auth is None
+    assert http.follow_redirects is False
+
+
+def test_many_threads_get_one_client() -> None:
+    seen: list[httpx.Client] = []
+    barrier = threading.Barrier(16)
+
+    def take() -> None:
+        barrier.wait()
+        seen.append(get_client("http://threads.test"))
+
+    threads = [threading.Thread(target=take) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(seen) == 16 and len({id(c) for c in seen}) == 1
+
+
+def test_clients_without_transport_share_the_pooled_http_client() -> None:
+    first = ApinizerClient("http://shared.test", token="one")
+    second = ApinizerClient("http://shared.test/", username="u", password="p", timeout=3)
+    assert first._http is second._http is get_client("http://shared.test")
+    assert pool_size() == 1
+
+
+def test_close_leaves_the_pooled_client_open_for_others() -> None:
+    first = ApinizerClient("http://shared.test", token="one")
+    second = ApinizerClient("http://shared.test", token="two")
+    first.close()
+    assert first.is_closed
+    assert not second._http.is_closed
+    with ApinizerClient("http://shared.test", token="three") as third:
+        assert third._http is second._http
+    assert not second._http.is_closed
+
+
+def test_close_all_closes_and_renews() -> None:
+    old = get_client("http://a.test")
+    close_pooled_clients()
+    assert old.is_closed and pool_size() == 0
+    new = get_client("http://a.test")
+    assert new is not old and not new.is_closed
+
+
+def test_a_closed_pooled_client_is_replaced() -> None:
+    old = get_client("http://a.test")
+    old.close()
+    assert get_client("http://a.test") is not old
+
+
+def test_private_transport_bypasses_the_pool() -> None:
+    with ApinizerClient("http://a.test", token="t", transport=httpx.MockTransport(FakeGateway())) as client:
+        assert client._http is not get_client("http://a.test")
+    assert pool_size() == 1  # only the one get_client made
+
+
+def test_credentials_travel_per_request_not_on_the_shared_client() -> None:
+    first = ApinizerClient("http://shared.test", token="one")
+    assert first._http.auth is None
+    assert "authorization" not in first._http.headers
+
+
+def test_existing_clients_survive_close_all() -> None:
+    client = ApinizerClient("http://shared.test", token="one")
+    old = client._http
+    close_pooled_clients()
+    assert client._http is not old and not client._http.is_closed
