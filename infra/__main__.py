@@ -13,11 +13,12 @@ import pulumi
 import apinizer_pulumi as apinizer
 
 config = pulumi.Config()
-cache_ttl = config.get_int("cacheTtl") or 60
-cache_capacity = config.get_int("cacheCapacity") or 500
-cache_storage = config.get("cacheStorage") or "LOCAL"
-standard_per_minute = config.get_int("standardPerMinute") or 600
-partner_per_minute = config.get_int("partnerPerMinute") or 6000
+# Defaults in Pulumi.yaml, per-stack values in Pulumi.<stack>.yaml.
+cache_ttl = config.require_int("cacheTtl")
+cache_capacity = config.require_int("cacheCapacity")
+cache_storage = config.require("cacheStorage")
+standard_per_minute = config.require_int("standardPerMinute")
+partner_per_minute = config.require_int("partnerPerMinute")
 
 PROJECT = "Demo"
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextvars
+import copy
 import dataclasses
 import json
 import runpy
@@ -36,6 +37,8 @@ from pulumi.runtime import rpc
 from pulumi.runtime._serialization import _deserialize
 from pulumi.runtime.stack import run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
+
+from apinizer_pulumi.models import WsaSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -181,6 +184,34 @@ class ProgramRun:
 
     outputs: dict[str, Any]
     mocks: EngineMocks
+
+
+def destroy(run: ProgramRun) -> None:
+    """``pulumi destroy`` of what ``run`` made: each provider's delete, dependents first.
+
+    A resource is registered only once the outputs it consumes are known, so the reverse registration
+    order deletes every resource before the ones it depends on, as the engine does.
+    """
+    for item in reversed(run.mocks.registrations):
+        provider = load_provider(item.outputs[PROVIDER_KEY])
+        provider.configure(ConfigureRequest(DynamicConfig(dict(run.mocks.config), run.mocks.project)))
+        provider.delete(item.id, dict(item.outputs))
+
+
+def comparable_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The emulator's ``/_emulator/state`` without its clock, "never set" WS-Addressing as the defaults.
+
+    Destroying an ``EndpointWsa`` writes the spec's defaults (WS-Addressing off) to an operation that
+    had none: the gateway behaves as before, and the API cannot tell the two apart (it has no read).
+    """
+    result = copy.deepcopy({key: value for key, value in state.items() if key != "now"})
+    wsa_defaults = WsaSettings().to_api()
+    for project in result["projects"]:
+        for proxy in project["apiProxies"]:
+            for endpoint in proxy["endpoints"]:
+                if endpoint.get("wsaSettings") is None:
+                    endpoint["wsaSettings"] = wsa_defaults
+    return result
 
 
 def stack_config(project_dir: Path, stack: str) -> dict[str, str]:

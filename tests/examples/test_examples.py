@@ -11,7 +11,7 @@ import pytest
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient
 
-from .harness import EXAMPLES, stack_config
+from .harness import EXAMPLES, comparable_state, destroy, stack_config
 
 
 def example_config(name: str, emulator_url: str, token: str) -> dict[str, str]:
@@ -167,6 +167,30 @@ def test_adopt_existing_takes_over_without_recreating(program_runner, emulator_u
     # The next up of the same stack finds nothing to do.
     again = program_runner(EXAMPLES / "adopt-existing", config, previous=run)
     assert again.mocks.steps() == {"create": 0, "same": len(run.mocks.registrations), "update": 0}
+
+
+@pytest.mark.parametrize("name", ["quickstart", "caching", "soap-ws-addressing", "rate-limits"])
+def test_destroying_an_example_leaves_the_fixture(name, program_runner, emulator_url, admin_token, inspect):
+    initial = inspect("state")
+    run = program_runner(EXAMPLES / name, example_config(name, emulator_url, admin_token))
+    assert comparable_state(inspect("state")) != comparable_state(initial)
+
+    destroy(run)
+
+    assert comparable_state(inspect("state")) == comparable_state(initial)
+
+
+def test_destroying_adopted_endpoints_deletes_them(program_runner, emulator_url, admin_token, client):
+    """Adopted means managed: destroy removes them from the gateway, as the example's docstring warns."""
+    run = program_runner(
+        EXAMPLES / "adopt-existing", example_config("adopt-existing", emulator_url, admin_token)
+    )
+
+    destroy(run)
+
+    assert client.endpoints.find("Demo", "PetStore", "/pets", "GET") is None
+    assert client.endpoints.find("Demo", "Orders", "/orders", "GET") is None
+    assert [e.http_method.value for e in client.endpoints.list("Demo", "PetStore")] == ["POST"]
 
 
 @pytest.fixture

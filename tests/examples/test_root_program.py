@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from .harness import ROOT, stack_config
+from .harness import ROOT, comparable_state, destroy, stack_config
 
 EXPECTED_ENDPOINTS = {
     # output key: (proxy, path, method, backend URL, description)
@@ -154,6 +154,16 @@ def test_changed_config_updates_in_place(program_runner, emulator_url, admin_tok
     assert sorted(e["permittedMessageCount"] for e in entries) == [12, 120, 1200]
     live = client.endpoints.get("Demo", "Orders", "/orders/{orderId}", "GET")
     assert live.id == dev.outputs["endpointIds"]["Orders GET /orders/{orderId}"]
+
+
+def test_destroy_returns_the_gateway_to_the_fixture(program_runner, emulator_url, admin_token, inspect):
+    initial = inspect("state")
+    run = program_runner(ROOT, root_config("dev", emulator_url, admin_token), stack="dev")
+    assert comparable_state(inspect("state")) != comparable_state(initial)
+
+    destroy(run)
+
+    assert comparable_state(inspect("state")) == comparable_state(initial)
 
 
 def _reset_stats(base_url: str) -> None:
