@@ -87,6 +87,13 @@ def load_provider(serialized: str) -> DynamicProvider:
     return result
 
 
+def configured_provider(serialized: str, config: Mapping[str, str], project: str) -> DynamicProvider:
+    """The provider of a resource, configured with the stack config as the provider server does it."""
+    provider = load_provider(serialized)
+    provider.configure(ConfigureRequest(DynamicConfig(dict(config), project)))
+    return provider
+
+
 @dataclasses.dataclass
 class Registration:
     """One resource the program registered, and what its provider made of it."""
@@ -132,8 +139,7 @@ class EngineMocks(pulumi.runtime.Mocks):
         serialized = inputs.get(PROVIDER_KEY)
         if not isinstance(serialized, str):
             raise ProgramError(f"{args.name}: no serialized provider in the resource's inputs")
-        provider = load_provider(serialized)
-        provider.configure(ConfigureRequest(DynamicConfig(dict(self.config), self.project)))
+        provider = configured_provider(serialized, self.config, self.project)
         kind = args.typ.removeprefix(DYNAMIC_PREFIX)
         old = self.previous.get((kind, args.name))
         checked = provider.check(dict(old.inputs) if old else {}, inputs)
@@ -186,6 +192,28 @@ class ProgramRun:
     mocks: EngineMocks
 
 
+def _configured(run: ProgramRun, item: Registration) -> DynamicProvider:
+    return configured_provider(item.outputs[PROVIDER_KEY], run.mocks.config, run.mocks.project)
+
+
+def refresh(run: ProgramRun) -> dict[str, str]:
+    """``pulumi refresh`` of what ``run`` made: each resource read back and compared with its state.
+
+    Returns each resource's verdict by name: "same", "update" (the read outputs differ from the recorded
+    ones: drift) or "delete" (the read found nothing, so the engine drops it from the state).
+    """
+    verdicts: dict[str, str] = {}
+    for item in run.mocks.registrations:
+        read = _configured(run, item).read(item.id, dict(item.outputs))
+        recorded = {key: value for key, value in item.outputs.items() if key != PROVIDER_KEY}
+        live = {key: value for key, value in plain(read.outs or {}).items() if key != PROVIDER_KEY}
+        if not read.id:
+            verdicts[item.name] = "delete"
+        else:
+            verdicts[item.name] = "same" if live == recorded and read.id == item.id else "update"
+    return verdicts
+
+
 def destroy(run: ProgramRun) -> None:
     """``pulumi destroy`` of what ``run`` made: each provider's delete, dependents first.
 
@@ -193,9 +221,7 @@ def destroy(run: ProgramRun) -> None:
     order deletes every resource before the ones it depends on, as the engine does.
     """
     for item in reversed(run.mocks.registrations):
-        provider = load_provider(item.outputs[PROVIDER_KEY])
-        provider.configure(ConfigureRequest(DynamicConfig(dict(run.mocks.config), run.mocks.project)))
-        provider.delete(item.id, dict(item.outputs))
+        _configured(run, item).delete(item.id, dict(item.outputs))
 
 
 def comparable_state(state: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import httpx
 
-from .harness import ROOT, comparable_state, destroy, stack_config
+from .harness import ROOT, comparable_state, destroy, refresh, stack_config
 
 EXPECTED_ENDPOINTS = {
     # output key: (proxy, path, method, backend URL, description)
@@ -154,6 +154,22 @@ def test_changed_config_updates_in_place(program_runner, emulator_url, admin_tok
     assert sorted(e["permittedMessageCount"] for e in entries) == [12, 120, 1200]
     live = client.endpoints.get("Demo", "Orders", "/orders/{orderId}", "GET")
     assert live.id == dev.outputs["endpointIds"]["Orders GET /orders/{orderId}"]
+
+
+def test_refresh_reports_only_what_changed_outside_pulumi(
+    program_runner, emulator_url, admin_token, client, inspect
+):
+    run = program_runner(ROOT, root_config("dev", emulator_url, admin_token), stack="dev")
+    assert set(refresh(run).values()) == {"same"}
+
+    # Edited in the console, and deleted in the console.
+    client.endpoints.update("Demo", "PetStore", "/pets/search", "GET", description="edited by hand")
+    client.endpoints.delete("Demo", "PetStore", "/pets/{id}", "PUT")
+
+    verdicts = refresh(run)
+    assert verdicts.pop("petstore-search-pets") == "update"
+    assert verdicts.pop("petstore-update-pet") == "delete"
+    assert set(verdicts.values()) == {"same"}
 
 
 def test_destroy_returns_the_gateway_to_the_fixture(program_runner, emulator_url, admin_token, inspect):
