@@ -177,14 +177,27 @@ class Endpoints(_Resource):
         body = models.EndpointIdentifier(name=name, http_method=models.HttpMethod(http_method)).to_api()
         self._write("POST", path, body, idempotent=False)
 
+    def _patch_target(
+        self,
+        suffix: str,
+        project: str,
+        proxy: str,
+        name: str,
+        http_method: models.HttpMethod | str,
+        body: type[models.EndpointTarget],
+        **fields: Any,
+    ) -> None:
+        """PATCH a body addressed by ``identifierName``/``identifierHttpMethod`` (status, cache, wsa)."""
+        target = body(identifier_name=name, identifier_http_method=models.HttpMethod(http_method), **fields)
+        self._write("PATCH", self._path(project, proxy, suffix), target.to_api(), idempotent=True)
+
     def set_status(
         self, project: str, proxy: str, name: str, http_method: models.HttpMethod | str, active: bool
     ) -> None:
         """``PATCH .../endpoints/status/``: enable (``active=True``) or disable the endpoint."""
-        body = models.EndpointStatusUpdate(
-            identifier_name=name, identifier_http_method=models.HttpMethod(http_method), active=active
-        ).to_api()
-        self._write("PATCH", self._path(project, proxy, "status/"), body, idempotent=True)
+        self._patch_target(
+            "status/", project, proxy, name, http_method, models.EndpointStatusUpdate, active=active
+        )
 
     def set_cache(
         self,
@@ -195,12 +208,10 @@ class Endpoints(_Resource):
         cache_settings: models.CacheSettings | Mapping[str, Any],
     ) -> None:
         """``PATCH .../endpoints/cache/``: endpoint-level cache settings (they override the proxy's)."""
-        body = models.EndpointCacheUpdate(
-            identifier_name=name,
-            identifier_http_method=models.HttpMethod(http_method),
-            cache_settings=_coerce(models.CacheSettings, cache_settings),
-        ).to_api()
-        self._write("PATCH", self._path(project, proxy, "cache/"), body, idempotent=True)
+        settings = _coerce(models.CacheSettings, cache_settings)
+        self._patch_target(
+            "cache/", project, proxy, name, http_method, models.EndpointCacheUpdate, cache_settings=settings
+        )
 
     def set_wsa(
         self,
@@ -211,12 +222,10 @@ class Endpoints(_Resource):
         wsa_settings: models.WsaSettings | Mapping[str, Any],
     ) -> None:
         """``PATCH .../endpoints/wsa/``: WS-Addressing settings of a SOAP proxy's endpoint."""
-        body = models.EndpointWsaUpdate(
-            identifier_name=name,
-            identifier_http_method=models.HttpMethod(http_method),
-            wsa_settings=_coerce(models.WsaSettings, wsa_settings),
-        ).to_api()
-        self._write("PATCH", self._path(project, proxy, "wsa/"), body, idempotent=True)
+        settings = _coerce(models.WsaSettings, wsa_settings)
+        self._patch_target(
+            "wsa/", project, proxy, name, http_method, models.EndpointWsaUpdate, wsa_settings=settings
+        )
 
 
 class Rlcl(_Resource):
