@@ -12,8 +12,6 @@ from apinizer_emulator.testing import EmulatorServer
 
 ADMIN_TOKEN = "dev-admin-token"
 DEVELOPER_TOKEN = "dev-developer-token"
-ANALYST_TOKEN = "dev-analyst-token"
-GUEST_TOKEN = "dev-guest-token"
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from .backend import Backend, TokenInfo
 from .errors import EmulatorError
 from .fixtures import FixtureError, expiry_timestamp, load_fixture
-from .server import ReadyServer, base_url, build, uvicorn_config
 from .store import MEMORY, Store
 
 DEFAULT_DB = ".apinizer/emulator.db"
@@ -61,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # Imported here: the token commands need no web framework.
+    from .server import ReadyServer, base_url, build, uvicorn_config
+
     _, app = build(args.db, args.fixtures)
     server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level))
 

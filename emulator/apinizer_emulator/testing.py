@@ -104,6 +104,7 @@ def start_subprocess(
     """``python -m apinizer_emulator serve`` in a child process; returns it and its base URL once ready.
 
     Stop it with ``proc.terminate()`` (graceful) or ``proc.kill()`` (a crash), then ``proc.wait()``.
+    The child's stderr is inherited (its log); its stdout carries only the ready line.
     """
     cmd = [
         sys.executable,
@@ -135,11 +136,14 @@ def start_subprocess(
                 break
             match = READY_LINE.search(line)
             if match:
+                # The server writes nothing else to stdout; closing our end leaves no pipe to leak.
+                proc.stdout.close()
                 return proc, match.group(1)
     finally:
         selector.close()
     proc.kill()
     proc.wait()
+    proc.stdout.close()
     raise RuntimeError(
         f"the emulator subprocess did not start (exit code {proc.returncode}): {' '.join(cmd)}"
     )

@@ -1,0 +1,165 @@
+"""Bad input of every kind gets a 400 in the API's error shape, never a 500 or FastAPI's 422."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import pytest
+
+from .conftest import Api, assert_error, endpoints_path, new_endpoint, rlcl_path
+
+JSON_OPERATIONS = [
+    ("POST", endpoints_path()),
+    ("PATCH", endpoints_path()),
+    ("POST", endpoints_path("details")),
+    ("POST", endpoints_path("policies")),
+    ("POST", endpoints_path("delete")),
+    ("PATCH", endpoints_path("status")),
+    ("PATCH", endpoints_path("cache")),
+    ("PATCH", endpoints_path("wsa", proxy="Calculator")),
+    ("POST", rlcl_path()),
+    ("PUT", rlcl_path()),
+    ("DELETE", rlcl_path()),
+]
+
+RAW_BODIES = [
+    (b"", "Request body is missing"),
+    (b"   ", "Request body is missing"),
+    (b"{", "Request body is not valid JSON"),
+    (b"{'name': 'x'}", "Request body is not valid JSON"),
+    (b'{"name": NaN}', "Request body is not valid JSON"),
+    (b"\xff\xfe\x00", "Request body is not valid JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "Request body is not valid JSON"),
+    (b"[]", "Request body must be a JSON object"),
+    (b'"text"', "Request body must be a JSON object"),
+    (b"42", "Request body must be a JSON object"),
+    (b"null", "Request body must be a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("method", "path"), JSON_OPERATIONS)
+@pytest.mark.parametrize(("raw", "message"), RAW_BODIES, ids=range(len(RAW_BODIES)))
+def test_unparseable_bodies_are_400(api: Api, method, path, raw, message):
+    response = api.client.request(
+        method, path, content=raw, headers={**api.headers(), "Content-Type": "application/json"}
+    )
+    assert_error(response, 400, "bad_request", message)
+
+
+def test_a_body_over_one_mebibyte_is_400(api: Api):
+    body = new_endpoint(description="x" * (1 << 20))
+    assert_error(api.create(body), 400, "bad_request", "Request body is larger than 1048576 bytes")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("name", 42),
+        ("name", ["/x"]),
+        ("name", {"a": 1}),
+        ("name", True),
+        ("description", 3.5),
+        ("backendResourceUrl", False),
+        ("httpMethod", ["GET"]),
+        ("httpMethod", None),
+    ],
+)
+def test_wrong_types_are_400(api: Api, field, value):
+    response = api.create(new_endpoint(**{field: value}))
+    assert_error(response, 400, "bad_request")
+    assert field in response.json()["error_description"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("name", "/x\x00y", "name must not contain control characters"),
+        ("name", "/x\ny", "name must not contain control characters"),
+        ("name", "/" + "a" * 3000, "name must be at most 2048 characters"),
+        ("backendResourceUrl", "/b\r\n", "backendResourceUrl must not contain control characters"),
+        ("description", "nul\x00", "description must not contain control characters"),
+        ("description", "d" * 9000, "description must be at most 8192 characters"),
+    ],
+)
+def test_odd_or_huge_strings_are_400(api: Api, field, value, message):
+    assert_error(api.create(new_endpoint(**{field: value})), 400, "bad_request", message)
+
+
+def test_unicode_and_spaces_in_names_are_fine(api: Api):
+    name = "/päts/ünïcödé/日本/{id} with space"
+    assert api.create(new_endpoint(name, description="multi\nline ✓")).status_code == 200
+    assert api.get(name, "GET").json()["endpoint"] == name
+
+
+def test_unknown_routes_and_methods_answer_in_the_error_shape(api: Api):
+    assert_error(
+        api.request("GET", "/apiops/nothing/here"), 404, "not_found", "No route for GET /apiops/nothing/here"
+    )
+    assert_error(api.request("PUT", endpoints_path("details"), {}), 405, "method_not_allowed")
+    # the spec's paths end with a slash; without it there is no such route
+    assert_error(api.request("GET", endpoints_path().rstrip("/")), 404, "not_found")
+
+
+def test_unknown_fields_are_ignored(api: Api):
+    assert api.create(new_endpoint(colour="blue", id="ffffffffffffffffffffffff")).status_code == 200
+    assert api.get("/toys", "GET").json()["id"] != "ffffffffffffffffffffffff"
+
+
+def _random_value(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(9 if depth < 2 else 6)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.choice([True, False])
+    if kind == 2:
+        return rng.choice([0, -1, 2**63, 3.14, 1e308])
+    if kind == 3:
+        return "".join(rng.choice(string.printable) for _ in range(rng.randrange(12)))
+    if kind == 4:
+        return rng.choice(
+            ["GET", "ALL", "STOP", "CUSTOM", "HEADER", "ONE_MINUTE", "FIXED", "FAIL", "V200508"]
+        )
+    if kind == 5:
+        return rng.choice(["/pets", "Add", "PetStore", "Calculator", "ALL"])
+    if kind in (6, 7):
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(3))]
+    return {k: _random_value(rng, depth + 1) for k in rng.sample(FIELDS, rng.randrange(4))}
+
+
+FIELDS = [
+    "name",
+    "httpMethod",
+    "backendResourceUrl",
+    "backendHttpMethod",
+    "description",
+    "identifierName",
+    "identifierHttpMethod",
+    "active",
+    "cacheSettings",
+    "wsaSettings",
+    "handlingAction",
+    "cacheKeyType",
+    "variableList",
+    "type",
+    "headerName",
+    "endpointRateLimitList",
+    "apiProxyName",
+    "endpointName",
+    "endpointHTTPMethod",
+    "permittedMessageCount",
+    "targetVariable",
+    "wsaTo",
+    "wsaEnabled",
+]
+
+
+def test_random_bodies_never_cause_a_server_error(api: Api):
+    rng = random.Random(20261122)
+    for _ in range(300):
+        method, path = rng.choice(JSON_OPERATIONS)
+        body = {k: _random_value(rng) for k in rng.sample(FIELDS, rng.randrange(1, 8))}
+        response = api.request(method, path, content=json.dumps(body).encode())
+        assert response.status_code in (200, 400, 404), (method, path, body, response.text)
+        assert response.status_code == 200 or set(response.json()) == {"error", "error_description"}
