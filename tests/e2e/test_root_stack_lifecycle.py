@@ -100,7 +100,7 @@ def test_preview_up_refresh_update_destroy(stack: auto.Stack, emulator_url: str,
 
         # Someone edits an endpoint behind Pulumi's back: refresh reports it.
         with ApinizerClient(emulator_url, token=admin_token) as client:
-            client.endpoints.update(*DRIFTED, description="edited in the console")
+            client.endpoints.update("Demo", *DRIFTED, description="edited in the console")
             refreshed = counts(stack.refresh(on_output=print).summary.resource_changes)
             assert refreshed.get("update") == 1, refreshed
 
