@@ -80,6 +80,11 @@ running_pid() {
 }
 
 if pid="$(running_pid)"; then
+  if ! healthy; then
+    echo "error: the emulator started from this folder (pid $pid) does not answer at $URL;" \
+      "stop it with 'bash scripts/down.sh' (it may be on another APINIZER_EMULATOR_PORT) and retry" >&2
+    exit 1
+  fi
   echo "==> emulator already running (pid $pid) at $URL"
 elif healthy; then
   echo "==> a gateway already answers at $URL (not started by this script); using it"
