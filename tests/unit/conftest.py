@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +17,18 @@ def _no_apinizer_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in list(os.environ):
         if name.startswith("APINIZER_"):
             monkeypatch.delenv(name)
+
+
+@pytest.fixture(autouse=True)
+def _no_sockets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unit tests talk to MockTransport only; an outgoing connection is a bug in the test."""
+
+    def refuse(self: socket.socket, address: object) -> None:
+        self.close()
+        raise RuntimeError(f"unit tests must not open network connections (tried {address!r})")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
 
 
 @pytest.fixture

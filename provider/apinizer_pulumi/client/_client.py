@@ -9,6 +9,7 @@ calls ``httpx.Client.send`` with this client's auth flow) -> a 2xx response, or 
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import logging
 import os
@@ -49,7 +50,15 @@ __all__ = ["ApinizerClient"]
 
 logger = logging.getLogger("apinizer_pulumi.client")
 
-_USER_AGENT = "apinizer-pulumi/0.1 (httpx)"
+def _user_agent() -> str:
+    try:
+        version = importlib.metadata.version("apinizer-pulumi")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return f"apinizer-pulumi/{version} httpx/{httpx.__version__}"
+
+
+_USER_AGENT = _user_agent()
 _M = TypeVar("_M", bound=pydantic.BaseModel)
 
 
