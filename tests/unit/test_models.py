@@ -664,6 +664,24 @@ def test_rate_limit_target_variable_uses_the_rate_limit_rules() -> None:
     assert entry.to_api()["targetVariable"] == {"name": "v", "type": "HEADER", "headerName": "X-Api-Key"}
 
 
+def test_rate_limit_target_accepts_a_plain_variable_under_the_stricter_rules() -> None:
+    entry = EndpointRateLimit(
+        **_snake(RL_BASE),
+        endpoint_name="ALL",
+        target_variable=Variable(name="v", type="HEADER", header_name="X"),
+    )
+    assert isinstance(entry.target_variable, RateLimitVariable)
+    assert entry.target_variable.header_name == "X"
+    with pytest.raises(ValidationError) as caught:
+        EndpointRateLimit(
+            **_snake(RL_BASE), endpoint_name="ALL", target_variable=Variable(name="v", type="CUSTOM")
+        )
+    assert [e["loc"] for e in caught.value.errors()] == [
+        ("target_variable", "script_language"),
+        ("target_variable", "script_body"),
+    ]
+
+
 def test_rate_limit_target_identity_and_flags() -> None:
     data = {
         **RL_BASE,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from ._base import ApiModel, PositiveInt, field_errors
 from ._enums import CacheErrorHandlingType, HttpMethod, IntervalWindowType, RateLimitTimeInterval
-from ._variable import RateLimitVariable
+from ._variable import RateLimitVariable, Variable
 
 ALL = "ALL"
 
@@ -33,6 +33,14 @@ class EndpointRateLimit(ApiModel):
     time_interval_window_type: IntervalWindowType
     show_rate_limit_statistics_in_response_header: bool = False
     enabled: bool = True
+
+    @field_validator("target_variable", mode="before")
+    @classmethod
+    def _plain_variable_as_rate_limit_variable(cls, value: Any) -> Any:
+        # A plain Variable is welcome here, but must pass the stricter rate-limit rules.
+        if isinstance(value, Variable) and not isinstance(value, RateLimitVariable):
+            return value.model_dump(exclude_none=True)
+        return value
 
     @model_validator(mode="after")
     def _all_rules(self) -> Self:
