@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pulumi
 import pytest
 from pulumi.runtime import rpc
+from pulumi.runtime.settings import reset_options
 
 import apinizer_pulumi as apinizer
 
@@ -25,9 +28,33 @@ class Mocks(pulumi.runtime.Mocks):
 
 
 @pytest.fixture(autouse=True)
-def mocks() -> None:
+def mocks() -> Iterator[None]:
+    """Pulumi's mocks on a fresh event loop, and the SDK's global settings put back afterwards."""
     REGISTERED.clear()
+    loop = asyncio.new_event_loop()
+    # The mock monitor runs in the loop's executor and gives each worker thread its own event
+    # loop; one worker lets the teardown close that loop too.
+    executor = ThreadPoolExecutor(max_workers=1)
+    loop.set_default_executor(executor)
+    asyncio.set_event_loop(loop)
     pulumi.runtime.set_mocks(Mocks(), project="apinizer-tests", stack="test", preview=False)
+    try:
+        yield
+    finally:
+        reset_options()
+        executor.submit(_close_thread_loop).result()
+        asyncio.set_event_loop(None)
+        loop.close()
+
+
+def _close_thread_loop() -> None:
+    policy = asyncio.get_event_loop_policy()
+    try:
+        thread_loop = policy.get_event_loop()
+    except RuntimeError:
+        return
+    policy.set_event_loop(None)
+    thread_loop.close()
 
 
 def _registered(name: str) -> pulumi.runtime.MockResourceArgs:

@@ -1,0 +1,114 @@
+"""Where the connection comes from, and one token request for many parallel creates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+import pytest
+
+from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
+from apinizer_pulumi.resources._connection import resolve
+
+from .conftest import Gateway
+from .engine import Engine, ProviderServer
+from .test_endpoint import USERS
+
+
+def test_connection_input_wins_over_config_and_env() -> None:
+    settings = resolve(
+        {"url": "http://input", "token": "t-input"},
+        {"url": "http://config", "token": "t-config"},
+        environ={"APINIZER_URL": "http://env", "APINIZER_TOKEN": "t-env"},
+    )
+    assert (settings.url, settings.token) == ("http://input", "t-input")
+
+
+def test_each_field_falls_back_but_credentials_stay_together() -> None:
+    settings = resolve({"url": "http://input"}, {"username": "admin", "password": "pw"},
+                       environ={"APINIZER_TOKEN": "t-env"})
+    assert (settings.url, settings.username, settings.password, settings.token) == (
+        "http://input", "admin", "pw", None)
+
+    from_env = resolve(None, {}, environ={"APINIZER_URL": "http://env", "APINIZER_TOKEN": "t-env"})
+    assert (from_env.url, from_env.token) == ("http://env", "t-env")
+    assert "t-env" not in repr(from_env)
+
+
+def test_nothing_set_names_all_three_sources() -> None:
+    with pytest.raises(ApinizerResourceError) as missing_url:
+        resolve(None, None, environ={})
+    text = str(missing_url.value)
+    assert all(source in text for source in ("connection.url", "apinizer:url", "APINIZER_URL"))
+
+    with pytest.raises(ApinizerResourceError) as missing_credentials:
+        resolve({"url": "http://gw"}, None, environ={})
+    text = str(missing_credentials.value)
+    assert all(source in text for source in ("connection.token", "apinizer:token", "APINIZER_TOKEN"))
+
+
+@pytest.fixture
+def bare_server(emulator: Any) -> Iterator[ProviderServer]:
+    """A provider server with no stack config and no APINIZER_* environment."""
+    provider_server = ProviderServer({})
+    try:
+        yield provider_server
+    finally:
+        provider_server.stop()
+
+
+def test_unconfigured_provider_fails_with_the_three_sources(bare_server: ProviderServer,
+                                                            emulator_url: str) -> None:
+    engine = Engine(bare_server, EndpointProvider(), "Endpoint")
+
+    with pytest.raises(grpc.RpcError) as failure:
+        engine.up(USERS)
+
+    last = failure.value.details().strip().splitlines()[-1]
+    assert "connection.url" in last and "apinizer:url" in last and "APINIZER_URL" in last
+
+    # The connection input alone is enough.
+    id_, _ = engine.up({**USERS, "connection": {"url": emulator_url, "token": "dev-developer-token"}})
+    assert id_ == "Demo/PetStore/GET//api/users"
+
+
+def test_environment_is_the_last_fallback(emulator: Any, emulator_url: str, gateway: Gateway) -> None:
+    env = {"APINIZER_URL": emulator_url, "APINIZER_TOKEN": "dev-admin-token"}
+    provider_server = ProviderServer({}, env=env)
+    try:
+        Engine(provider_server, EndpointProvider(), "Endpoint").up(USERS)
+    finally:
+        provider_server.stop()
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is not None
+
+
+def test_connection_input_overrides_stack_config(endpoints: Engine, gateway: Gateway) -> None:
+    as_guest = {**USERS, "connection": {"url": gateway.url, "token": "dev-guest-token"}}
+
+    with pytest.raises(grpc.RpcError) as failure:
+        endpoints.up(as_guest)
+
+    details = failure.value.details()
+    assert details.strip().splitlines()[-1].startswith(
+        "ApinizerResourceError: apinizer:Endpoint GET /api/users in Demo/PetStore: 403")
+    assert "dev-guest-token" not in details
+
+
+def test_fifty_parallel_creates_make_one_token_request(emulator: Any, emulator_url: str,
+                                                       gateway: Gateway) -> None:
+    provider_server = ProviderServer({"apinizer:url": emulator_url, "apinizer:username": "admin",
+                                      "apinizer:password": "admin"})
+    try:
+        engine = Engine(provider_server, EndpointProvider(), "Endpoint")
+        futures = [engine.create_future(engine.checked({**USERS, "name": f"/parallel/{index}"}), f"r{index}")
+                   for index in range(50)]
+        ids = sorted(future.result().id for future in futures)
+    finally:
+        provider_server.stop()
+
+    assert ids == sorted(f"Demo/PetStore/GET//parallel/{index}" for index in range(50))
+    requests = gateway.stats()["requests"]
+    assert requests["POST /apiops/auth/token"] == 1, json.dumps(requests)
+    assert requests["POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"] == 50
