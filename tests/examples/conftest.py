@@ -39,10 +39,13 @@ def program_runner(monkeypatch: pytest.MonkeyPatch) -> Callable[..., ProgramRun]
         stack: str = "test",
         secret_keys: list[str] | None = None,
         previous: ProgramRun | None = None,
+        preview: bool = False,
     ) -> ProgramRun:
         monkeypatch.setenv("PULUMI_CONFIG", json.dumps(dict(config)))
         monkeypatch.setenv("PULUMI_CONFIG_SECRET_KEYS", json.dumps(secret_keys or []))
-        return run_program(project_dir, config, stack=stack, secret_keys=secret_keys, previous=previous)
+        return run_program(
+            project_dir, config, stack=stack, secret_keys=secret_keys, previous=previous, preview=preview
+        )
 
     return runner
 

@@ -114,13 +114,21 @@ class EngineMocks(pulumi.runtime.Mocks):
 
     Given the registrations of an earlier run (``previous``), it does what the engine does for a stack
     that exists: check against the old inputs, diff against the old outputs, and update or leave alone.
+    With ``preview``, it plans without acting, as ``pulumi preview`` does: check and diff only, and the
+    checked inputs stand in for the outputs of what would be created or updated.
     """
 
     def __init__(
-        self, project: str, config: Mapping[str, str], previous: list[Registration] | None = None
+        self,
+        project: str,
+        config: Mapping[str, str],
+        previous: list[Registration] | None = None,
+        *,
+        preview: bool = False,
     ) -> None:
         self.project = project
         self.config = dict(config)
+        self.preview = preview
         self.previous = {(item.type, item.name): item for item in previous or []}
         self.registrations: list[Registration] = []
         self.thread_loops: set[asyncio.AbstractEventLoop] = set()
@@ -148,7 +156,9 @@ class EngineMocks(pulumi.runtime.Mocks):
             raise ProgramError(f"{args.typ} {args.name}: check failed: {reasons}")
         news = dict(checked.inputs)
         news[PROVIDER_KEY] = serialized
-        if old is None:
+        if old is None and self.preview:
+            step = Registration(type=kind, name=args.name, id="", inputs=news, outputs=dict(news))
+        elif old is None:
             created = provider.create(news)
             step = Registration(type=kind, name=args.name, id=created.id, inputs=news,
                                 outputs=dict(created.outs or {}))
@@ -157,9 +167,9 @@ class EngineMocks(pulumi.runtime.Mocks):
             if diff.replaces:
                 raise ProgramError(f"{args.typ} {args.name}: would be replaced because of {diff.replaces}")
             if diff.changes:
-                updated = provider.update(old.id, dict(old.outputs), news)
+                outs = news if self.preview else provider.update(old.id, dict(old.outputs), news).outs
                 step = Registration(type=kind, name=args.name, id=old.id, inputs=news,
-                                    outputs=dict(updated.outs or {}), step="update")
+                                    outputs=dict(outs or {}), step="update")
             else:
                 step = Registration(type=kind, name=args.name, id=old.id, inputs=news,
                                     outputs=dict(old.outputs), step="same")
@@ -286,7 +296,7 @@ def _resolve(value: Any) -> Any:
 def _run_in_fresh_runtime(
     path: Path, mocks: EngineMocks, stack: str, config: Mapping[str, str], secret_keys: list[str]
 ) -> dict[str, Any]:
-    pulumi.runtime.set_mocks(mocks, project=mocks.project, stack=stack, preview=False)
+    pulumi.runtime.set_mocks(mocks, project=mocks.project, stack=stack, preview=mocks.preview)
     pulumi.runtime.set_all_config(dict(config), secret_keys)
 
     def program() -> None:
@@ -305,10 +315,13 @@ def run_program(
     stack: str = "test",
     secret_keys: list[str] | None = None,
     previous: ProgramRun | None = None,
+    preview: bool = False,
 ) -> ProgramRun:
-    """Run a project's program once, as ``pulumi up`` of a new stack (or of ``previous``'s stack)."""
+    """Run a project's program once, as ``pulumi up`` (or ``preview``) of a new stack or of ``previous``'s."""
     path = program_path(project_dir)
-    mocks = EngineMocks(project_name(project_dir), config, previous.mocks.registrations if previous else None)
+    mocks = EngineMocks(
+        project_name(project_dir), config, previous.mocks.registrations if previous else None, preview=preview
+    )
     outputs: list[dict[str, Any]] = []
     errors: list[BaseException] = []
 

@@ -229,3 +229,19 @@ def test_multiple_gateways(program_runner, emulator_url, admin_token, second_gat
         "secondary-order-status": second_gateway.base_url,
         "secondary-order-status-cache": second_gateway.base_url,
     }
+
+
+@pytest.mark.parametrize(
+    "name", ["quickstart", "caching", "soap-ws-addressing", "rate-limits", "adopt-existing"]
+)
+def test_preview_of_an_example_plans_everything_and_calls_nothing(
+    name, program_runner, emulator_url, admin_token, inspect
+):
+    initial = inspect("state")
+
+    plan = program_runner(EXAMPLES / name, example_config(name, emulator_url, admin_token), preview=True)
+
+    assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) > 0
+    # Checks and plans are offline: not one request reached the gateway.
+    assert inspect("stats")["total"] == 0
+    assert comparable_state(inspect("state")) == comparable_state(initial)

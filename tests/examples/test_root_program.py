@@ -101,6 +101,38 @@ def test_dev_stack_makes_every_declared_object(program_runner, emulator_url, adm
     assert inspect("projects/Demo/rlcl/Premium/endpoints")["endpointRateLimitList"] == []
 
 
+def test_preview_of_a_new_stack_plans_everything_and_writes_nothing(
+    program_runner, emulator_url, admin_token, inspect
+):
+    initial = inspect("state")
+
+    plan = program_runner(ROOT, root_config("dev", emulator_url, admin_token), stack="dev", preview=True)
+
+    # 5 endpoints, 2 caches, 1 WS-Addressing setting and 1 rate-limit list, all planned as creates.
+    assert plan.mocks.steps() == {"create": 9, "same": 0, "update": 0}
+    # The endpoints' ids are unknown before they exist (None here); the report is read (a lookup).
+    assert plan.outputs["endpointIds"] is None
+    assert plan.outputs["externallySharedProxies"] == ["Calculator", "PetStore"]
+    assert inspect("stats")["requests"] == {"GET /apiops/reports/organization-api-data-model-access": 1}
+    assert comparable_state(inspect("state")) == comparable_state(initial)
+
+
+def test_preview_after_an_input_change_plans_updates_in_place(
+    program_runner, emulator_url, admin_token, inspect, emulator
+):
+    dev = program_runner(ROOT, root_config("dev", emulator_url, admin_token), stack="dev")
+    before = inspect("state")
+    _reset_stats(emulator.base_url)
+
+    plan = program_runner(
+        ROOT, root_config("prod", emulator_url, admin_token), stack="dev", previous=dev, preview=True
+    )
+
+    assert plan.mocks.steps() == {"create": 0, "same": 6, "update": 3}
+    assert inspect("stats")["requests"] == {"GET /apiops/reports/organization-api-data-model-access": 1}
+    assert _without_clock(inspect("state")) == _without_clock(before)
+
+
 def test_second_up_changes_nothing_and_writes_nothing(
     program_runner, emulator_url, admin_token, inspect, emulator
 ):
