@@ -173,7 +173,7 @@ apinizer.RlclEndpoints(
                 name="client-ip", type="CONTEXT_VALUES", context_value="REQUEST_REMOTE_ADDRESS"
             ),
         ),
-        # Placing orders, counted per API key: a tenth of the read budget.
+        # Placing orders, counted per API key: a tenth of a client's PetStore budget.
         per_minute(
             "Orders",
             order_create.name,
