@@ -149,7 +149,6 @@ class ApinizerClient:
         self.timeout = float(timeout)
         self.max_retries = max_retries
         self._auth: BearerTokenAuth | ClientCredentialsAuth
-        self._username = username
         self._password = password
         self._token = token
         if token is not None:
