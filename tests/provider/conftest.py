@@ -15,8 +15,7 @@ from apinizer_pulumi.resources import (
     EndpointWsaProvider,
     RlclEndpointsProvider,
 )
-
-from .engine import Engine, ProviderServer
+from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 ADMIN_TOKEN = "dev-admin-token"
 

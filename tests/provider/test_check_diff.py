@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, UNKNOWN, Engine
+
 from .conftest import Gateway
-from .engine import DIFF_NONE, DIFF_SOME, UNKNOWN, Engine
 from .test_endpoint import USERS
 from .test_endpoint_cache import CACHE
 from .test_endpoint_wsa import WSA

@@ -11,9 +11,9 @@ import pytest
 
 from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
 from apinizer_pulumi.resources._connection import resolve
+from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 from .conftest import Gateway
-from .engine import Engine, ProviderServer
 from .test_endpoint import USERS
 
 

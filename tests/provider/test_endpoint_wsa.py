@@ -8,9 +8,9 @@ import grpc
 import pytest
 
 from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
 
 from .conftest import Gateway
-from .engine import DIFF_NONE, DIFF_SOME, Engine
 
 WSA: dict[str, Any] = {
     "project_name": "Demo",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
 
 from .conftest import Gateway
-from .engine import DIFF_NONE, DIFF_SOME, Engine
 
 
 def entry(name: str, method: str = "GET", proxy: str = "PetStore", count: int = 10) -> dict[str, Any]:

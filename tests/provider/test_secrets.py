@@ -19,9 +19,9 @@ from apinizer_pulumi.resources import (
     EndpointWsaProvider,
     RlclEndpointsProvider,
 )
+from apinizer_pulumi.resources.testing import Engine
 
 from .conftest import Gateway
-from .engine import Engine
 from .test_endpoint import USERS
 
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]

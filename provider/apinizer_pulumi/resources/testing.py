@@ -1,5 +1,8 @@
 """Drive the SDK's dynamic provider server over gRPC the way the Pulumi engine does.
 
+For tests and benchmarks, without the Pulumi CLI: :class:`ProviderServer` starts the server,
+:class:`Engine` plays the engine's part for one resource kind.
+
 The server is the process the engine launches for ``pulumi-python:dynamic`` resources:
 ``python -m pulumi.dynamic``, which prints its port and serves the ResourceProvider service.
 Properties go through the SDK's own ``rpc.serialize_properties`` / ``deserialize_properties``
