@@ -188,3 +188,19 @@ def test_gateway_errors_reach_the_user_as_one_clean_line(endpoints: Engine) -> N
     assert "During handling" not in details
     assert "httpx" not in details
     assert "dev-admin-token" not in details
+
+
+def test_removing_the_description_clears_it(endpoints: Engine, gateway: Gateway) -> None:
+    id_, outs = endpoints.up(USERS)
+    without = {key: value for key, value in USERS.items() if key != "description"}
+    news = endpoints.checked(without)
+    assert "description" not in news
+
+    assert endpoints.diff(id_, outs, news).changes == DIFF_SOME
+    updated = endpoints.update(id_, outs, news)
+
+    live = gateway.endpoint("Demo", "PetStore", "GET", "/api/users")
+    assert live is not None and not live["description"]
+    assert "description" not in updated
+    read_id, read_outs, _ = endpoints.read(id_, updated)
+    assert endpoints.diff(read_id, read_outs, news).changes == DIFF_NONE
