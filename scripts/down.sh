@@ -6,7 +6,8 @@
 #
 # The database survives a stop, so the next `scripts/up.sh` finds everything as it was and reports no
 # changes. To start from the emulator's default fixture again: `bash scripts/down.sh --destroy`, or stop
-# it and delete the .apinizer/ folder (which also forgets the dev stack's state).
+# it and delete the .apinizer/ folder (which also forgets the dev stack's state). Honours the same
+# APINIZER_STATE_DIR, PULUMI_BACKEND_URL and PULUMI_CONFIG_PASSPHRASE(_FILE) as scripts/up.sh.
 set -euo pipefail
 
 destroy=false
@@ -14,7 +15,7 @@ for arg in "$@"; do
   case "$arg" in
     --destroy) destroy=true ;;
     -h|--help)
-      sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+      sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
       exit 0
       ;;
     *)
@@ -25,7 +26,7 @@ for arg in "$@"; do
 done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-STATE_DIR="$ROOT/.apinizer"
+STATE_DIR="${APINIZER_STATE_DIR:-$ROOT/.apinizer}"
 PID_FILE="$STATE_DIR/emulator.pid"
 STACK=dev
 DEV_PASSPHRASE=apinizer-local-dev-only

@@ -14,9 +14,10 @@
 # Run it again: nothing new is started and `pulumi up` reports every resource unchanged.
 # `bash scripts/down.sh` stops the emulator (`--destroy` first removes what the stack made).
 #
-# Environment: APINIZER_EMULATOR_PORT (default 18080), PULUMI_CONFIG_PASSPHRASE (default: the dev-only
+# Environment: APINIZER_EMULATOR_PORT (default 18080), APINIZER_STATE_DIR (default .apinizer: the emulator's
+# database, log and pid file, and the Pulumi state), PULUMI_CONFIG_PASSPHRASE (default: the dev-only
 # passphrase below) or PULUMI_CONFIG_PASSPHRASE_FILE, PULUMI_BACKEND_URL (default: the file backend in
-# .apinizer/state).
+# $APINIZER_STATE_DIR/state).
 set -euo pipefail
 
 # Installers put the CLI in ~/.pulumi/bin and add it to PATH only for new shells.
@@ -41,7 +42,7 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 
-STATE_DIR="$ROOT/.apinizer"
+STATE_DIR="${APINIZER_STATE_DIR:-$ROOT/.apinizer}"
 PORT="${APINIZER_EMULATOR_PORT:-18080}"
 DEFAULT_PORT=18080
 URL="http://127.0.0.1:$PORT"
