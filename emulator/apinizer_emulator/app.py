@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from apinizer_pulumi.models import (
     AccessReport,
+    ApiErrorBody,
     CacheSettings,
     Endpoint,
     EndpointIdentifier,
@@ -187,8 +188,6 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
 
 
 def _component_schemas() -> dict[str, Any]:
-    from apinizer_pulumi.models import ApiErrorBody
-
     schemas: dict[str, Any] = {}
     models = {m for _, _, _, _, body, result in API_ROUTES for m in (body, result) if m is not None}
     for model in sorted(models | {ApiErrorBody}, key=lambda m: m.__name__):

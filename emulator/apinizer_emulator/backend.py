@@ -189,7 +189,7 @@ class Backend:
                     if ep.cache_settings is not None:
                         db.execute(
                             "UPDATE endpoints SET cache_settings = ? WHERE id = ?",
-                            (json.dumps(_cache_json(ep.cache_settings)), endpoint_id),
+                            (json.dumps(ep.cache_settings.to_api()), endpoint_id),
                         )
                     if ep.wsa_settings is not None:
                         db.execute(
@@ -304,10 +304,11 @@ class Backend:
         self, *, token_id: int | None = None, username: str | None = None, name: str | None = None
     ) -> list[TokenInfo]:
         """Revoke by id, or by user and name; returns the tokens revoked (none is an error)."""
+        args: tuple[object, ...]
         if token_id is not None:
             where, args = "id = ?", (token_id,)
         elif username is not None and name is not None:
-            where, args = "kind = 'personal' AND username = ? AND name = ?", (username, name)  # type: ignore[assignment]
+            where, args = "kind = 'personal' AND username = ? AND name = ?", (username, name)
         else:
             raise BadRequestError("give a token id, or a user and a token name")
         now = self.now()
@@ -492,7 +493,7 @@ class Backend:
                 raise CacheEndpointNotFoundError(name, method.value)
             db.execute(
                 "UPDATE endpoints SET cache_settings = ? WHERE id = ?",
-                (json.dumps(_cache_json(settings)), record.id),
+                (json.dumps(settings.to_api()), record.id),
             )
 
     def set_wsa(
@@ -660,10 +661,6 @@ class Backend:
         body["cacheSettings"] = record.cache_settings
         body["wsaSettings"] = record.wsa_settings
         return body
-
-
-def _cache_json(settings: CacheSettings) -> dict[str, Any]:
-    return settings.to_api()
 
 
 def _entry_json(row: sqlite3.Row, with_endpoint_id: bool) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -32,8 +33,8 @@ class ReadyServer(uvicorn.Server):
         self.ready = threading.Event()
         self.port: int | None = None
 
-    async def startup(self, sockets: list[object] | None = None) -> None:  # type: ignore[override]
-        await super().startup(sockets)  # type: ignore[arg-type]
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
         for server in self.servers:
             for sock in server.sockets:
                 self.port = int(sock.getsockname()[1])
