@@ -92,7 +92,7 @@ def test_connection_input_overrides_stack_config(endpoints: Engine, gateway: Gat
 
     details = failure.value.details()
     assert details.strip().splitlines()[-1].startswith(
-        "ApinizerResourceError: apinizer:Endpoint GET /api/users in Demo/PetStore: 403")
+        "apinizer_pulumi.ApinizerResourceError: apinizer:Endpoint GET /api/users in Demo/PetStore: 403")
     assert "dev-guest-token" not in details
 
 

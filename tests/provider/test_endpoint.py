@@ -182,7 +182,7 @@ def test_gateway_errors_reach_the_user_as_one_clean_line(endpoints: Engine) -> N
 
     details = failure.value.details()
     assert details.strip().splitlines()[-1] == (
-        "ApinizerResourceError: apinizer:Endpoint GET /api/users in Demo/Calculator: "
+        "apinizer_pulumi.ApinizerResourceError: apinizer:Endpoint GET /api/users in Demo/Calculator: "
         "400 bad_request: Endpoint can only be added to REST API Proxies!"
     )
     assert "During handling" not in details

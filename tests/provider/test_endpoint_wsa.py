@@ -76,4 +76,5 @@ def test_rest_endpoint_error_is_one_line(wsas: Engine) -> None:
                  "endpoint_http_method": "GET"})
 
     last = failure.value.details().strip().splitlines()[-1]
-    assert last.startswith("ApinizerResourceError: apinizer:EndpointWsa GET /pets in Demo/PetStore: 400")
+    assert last.startswith(
+        "apinizer_pulumi.ApinizerResourceError: apinizer:EndpointWsa GET /pets in Demo/PetStore: 400")

@@ -184,9 +184,6 @@ class ApinizerProvider(dyn.ResourceProvider):
     #: Inputs that never make a diff: they say how to reach or take over, not what to configure.
     ignored_fields: ClassVar[tuple[str, ...]] = (CONNECTION,)
 
-    def __init__(self) -> None:
-        super().__init__()
-
     def __getstate__(self) -> dict[str, Any]:
         return {}
 
@@ -288,18 +285,19 @@ class ApinizerProvider(dyn.ResourceProvider):
             changes=True,
             replaces=replaces,
             stables=[],
-            delete_before_replace=self.delete_before_replace(olds, news) if replaces else False,
+            delete_before_replace=bool(replaces) and self.delete_before_replace(olds, news),
         )
 
     def delete_before_replace(self, olds: dict[str, Any], news: dict[str, Any]) -> bool:
-        """Whether the replacement would be the same gateway object as the one it replaces.
+        """Whether the replacement must wait for the old resource to be deleted first.
 
-        A replacement is created before the old one is deleted unless both would address the
-        same gateway object; a replace happens only when an identifier changes, so that is when
-        every identifier compares equal after normalization (never, for exact identifiers).
+        Only when both would address the same gateway object. A replace happens only when an
+        identifier changes, and every kind's gateway object is named by exactly its identifiers
+        (an endpoint by project, proxy, name and method; settings by the endpoint's four; an
+        RLCL list by project and RLCL), so the new one never collides with the old one and
+        Pulumi's create-before-delete is safe.
         """
-        return all(same(olds.get(name), news.get(name)) and not is_unknown(news.get(name))
-                   for name in self.replace_fields)
+        return False
 
     # --- outputs ----------------------------------------------------------------------------
 

@@ -31,8 +31,8 @@ class ApinizerResourceError(Exception):
         return self.message
 
 
-# The traceback's last line names the type as "<module>.<qualname>"; a builtins module keeps it short.
-ApinizerResourceError.__module__ = "builtins"
+# The traceback's last line names the type as "<module>.<qualname>": name it where users import it.
+ApinizerResourceError.__module__ = "apinizer_pulumi"
 
 
 def describe(error: ApinizerError) -> str:
