@@ -62,6 +62,8 @@ def stack(project_copy: Path, tmp_path: Path, emulator_url: str) -> Iterator[aut
     backend = tmp_path / "state"
     backend.mkdir()
     env = {
+        # The dynamic provider's plugin runs `python3` from PATH when no virtualenv is handed to it.
+        "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
         "PULUMI_BACKEND_URL": f"file://{backend}",
         "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
         "PULUMI_SKIP_UPDATE_CHECK": "true",
