@@ -41,6 +41,17 @@ class TokenFixture(_Strict):
     expires: dt.datetime | dt.date | Literal["never"] | None = None
     revoked: bool = False
 
+    @field_validator("expires", mode="before")
+    @classmethod
+    def _date_only_string_is_a_date(cls, value: Any) -> Any:
+        # "2030-12-31" quoted in YAML must mean the whole day, not its first instant.
+        if isinstance(value, str) and len(value) == 10:
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                return value
+        return value
+
     def expires_at(self) -> float | None:
         return expiry_timestamp(self.expires)
 
