@@ -57,8 +57,7 @@ def main() -> None:
             config["apinizer:token"] = "dev-admin-token"
         else:
             config.update({"apinizer:username": "admin", "apinizer:password": "admin"})
-        server = ProviderServer(config)
-        try:
+        with ProviderServer(config) as server:
             engine = Engine(server, EndpointProvider(), "Endpoint")
             counters(url)
             print(f"{args.count} Endpoint resources, {args.auth} auth, "
@@ -83,8 +82,6 @@ def main() -> None:
             for id_, outs in outputs:
                 engine.read(id_, outs)
             report("refresh (Read)", url, start)
-        finally:
-            server.stop()
 
 
 if __name__ == "__main__":

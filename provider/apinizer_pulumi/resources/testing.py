@@ -65,7 +65,8 @@ class ProviderServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "pulumi.dynamic"],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            # Inherited: a pipe nobody reads could fill up and stall the server.
+            stderr=None,
             env=environ,
         )
         assert self.process.stdout is not None
@@ -75,7 +76,11 @@ class ProviderServer:
             raise RuntimeError(f"dynamic provider server did not start: {line!r}")
         self.channel = grpc.insecure_channel(f"127.0.0.1:{line}")
         self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
-        self.configure(config)
+        try:
+            self.configure(config)
+        except BaseException:
+            self.stop()
+            raise
 
     def configure(self, config: dict[str, str]) -> None:
         """Configure as the engine does: config as variables and as args, namespaced keys."""
@@ -83,7 +88,14 @@ class ProviderServer:
             variables=config, args=serialize(dict(config)), acceptSecrets=True, acceptResources=True,
         ))
 
+    def __enter__(self) -> ProviderServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
     def stop(self) -> None:
+        """Close the channel and end the server process."""
         if hasattr(self, "channel"):
             self.channel.close()
         self.process.terminate()
@@ -92,9 +104,8 @@ class ProviderServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 class Engine:
