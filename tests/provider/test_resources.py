@@ -106,6 +106,10 @@ def test_resources_register_typed_nested_inputs_as_snake_case_dicts() -> Any:
         assert b"apinizer_pulumi.resources.endpoint" in blob and b"EndpointProvider" in blob
         assert b"tok-123" not in blob
 
+    def verify_name(name: str) -> None:
+        assert name == "/api/users"
+
+    endpoint.name.apply(verify_name)
     return pulumi.Output.all(endpoint.endpoint_id, cache.cache_settings, rlcl.endpoints, wsa.wsa_settings
                              ).apply(lambda values: verify(values[:3]))
 
