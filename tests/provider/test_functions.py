@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Iterator
 
 import pulumi
@@ -69,3 +70,16 @@ def test_usable_inside_apply(emulator_url: str) -> None:
 
     asyncio.run(run())
     assert names == ["/orders"]
+
+
+def test_stack_config_wins_over_the_environment(emulator_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("APINIZER_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("APINIZER_TOKEN", "not-a-token")
+
+    def program() -> list[str]:
+        # What the language host does for `pulumi config set [--secret] apinizer:...`.
+        pulumi.runtime.set_all_config({"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"},
+                                      ["apinizer:token"])
+        return [item.endpoint for item in apinizer.get_endpoints("Demo", "Orders")]
+
+    assert contextvars.copy_context().run(program) == ["/orders"]
