@@ -313,7 +313,7 @@ class EmulatorApp:
                     return
             elif path.startswith("/apiops/"):
                 method: str = scope["method"]
-                self.stats.count(method, self.template({**scope, "method": method}))
+                self.stats.count(method, self.template(scope))
                 rule = self.faults.take(method, path)
                 if rule is not None and await self._apply(rule, scope, receive, send):
                     return

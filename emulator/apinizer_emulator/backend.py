@@ -39,6 +39,7 @@ from .errors import (
     CacheEndpointNotFoundError,
     EndpointAlreadyExistsError,
     EndpointNotFoundError,
+    InvalidFieldError,
     InvalidTokenError,
     NotRestProxyError,
     NotSoapProxyError,
@@ -83,10 +84,10 @@ def check_text(field: str, value: str | None, *, max_length: int, single_line: b
     if value is None:
         return
     if len(value) > max_length:
-        raise BadRequestError(f"{field} must be at most {max_length} characters")
+        raise InvalidFieldError(field, f"must be at most {max_length} characters")
     bad = _CONTROL.search(value) if single_line else ("\x00" in value)
     if bad:
-        raise BadRequestError(f"{field} must not contain control characters")
+        raise InvalidFieldError(field, "must not contain control characters")
 
 
 class Backend:
@@ -671,6 +672,8 @@ def _entry_json(row: sqlite3.Row, with_endpoint_id: bool) -> dict[str, Any]:
 
 
 def _check_endpoint_texts(name: str | None, description: str | None, backend_url: str | None) -> None:
+    if name is not None and not name.strip():
+        raise InvalidFieldError("name", "must not be blank")
     check_text("name", name, max_length=MAX_NAME_LENGTH, single_line=True)
     check_text("description", description, max_length=MAX_DESCRIPTION_LENGTH, single_line=False)
     check_text("backendResourceUrl", backend_url, max_length=MAX_NAME_LENGTH, single_line=True)

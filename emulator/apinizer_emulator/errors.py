@@ -3,9 +3,11 @@
 Handlers never build error JSON themselves; the backend raises one of these and the app's
 exception handler turns it into a response::
 
-    EmulatorError                      status, error, error_description
+    EmulatorError                           status, error, error_description
      ├── BadRequestError                    400 bad_request
-     │    ├── IdentifierMissingError        "Endpoint identifier (name and httpMethod) must be provided ..."
+     │    ├── FieldRequiredError            "<field> is required"
+     │    ├── InvalidFieldError             "<field> <problem>"
+     │    ├── IdentifierMissingError        "Endpoint identifier (name and httpMethod) must be ..."
      │    ├── EndpointNotFoundError         "Endpoint with name (<n>) and HTTP method (<m>) is not found!"
      │    ├── EndpointAlreadyExistsError    duplicate (name, httpMethod)
      │    ├── NotRestProxyError             create/delete on a SOAP proxy
@@ -14,9 +16,14 @@ exception handler turns it into a response::
      │    ├── EmptyRateLimitListError       "endpointRateLimitList value can not be empty!"
      │    ├── RlclProxyNotFoundError        "API Proxy with name (<n>) is not found in project!"
      │    └── RlclEndpointNotFoundError     "API Endpoint with name (<n>) and method type ..."
-     ├── InvalidRequestError / UnsupportedGrantTypeError   400, RFC 6749 codes of the token endpoint
-     ├── UnauthorizedError                  401 unauthorized_client ("Invalid token", "Bad credentials", ...)
-     ├── ForbiddenError                     403 forbidden (a missing role; the spec does not show it)
+     ├── InvalidRequestError                400 invalid_request (RFC 6749, the token request)
+     ├── UnsupportedGrantTypeError          400 unsupported_grant_type (RFC 6749)
+     ├── UnauthorizedError                  401 unauthorized_client
+     │    ├── InvalidTokenError             "Invalid token"
+     │    ├── BadCredentialsError           "Bad credentials"
+     │    └── UnauthorizedApiAccessError    "Unauthorized API Access!"
+     ├── ForbiddenError                     403 forbidden (not shown; the product's documentation)
+     │    └── MissingRoleError              a role the endpoint and RLCL operations need
      ├── NotFoundError                      404 not_found
      │    ├── ProxyNotFoundError            "ApiProxy (name: <n>) was not found!"
      │    ├── CacheEndpointNotFoundError    the cache and WS-Addressing operations' endpoint-not-found
@@ -49,6 +56,16 @@ class EmulatorError(Exception):
 class BadRequestError(EmulatorError):
     status = 400
     error = "bad_request"
+
+
+class FieldRequiredError(BadRequestError):
+    def __init__(self, field: str) -> None:
+        super().__init__(f"{field} is required")
+
+
+class InvalidFieldError(BadRequestError):
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field} {problem}")
 
 
 class IdentifierMissingError(BadRequestError):

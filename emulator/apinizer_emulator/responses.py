@@ -34,8 +34,10 @@ from .backend import Backend
 from .errors import (
     BadRequestError,
     EmptyRateLimitListError,
+    FieldRequiredError,
     HandlingActionRequiredError,
     IdentifierMissingError,
+    InvalidFieldError,
     InvalidRequestError,
     UnsupportedGrantTypeError,
 )
@@ -168,9 +170,9 @@ def require_identifier(body: dict[str, Any], name_key: str, method_key: str) -> 
 def _settings_object(body: dict[str, Any], key: str) -> dict[str, Any]:
     value = body.get(key)
     if value is None:
-        raise BadRequestError(f"{key} is required")
+        raise FieldRequiredError(key)
     if not isinstance(value, dict):
-        raise BadRequestError(f"{key} must be a JSON object")
+        raise InvalidFieldError(key, "must be a JSON object")
     return value
 
 
@@ -297,7 +299,7 @@ async def _settings_target(request: Request) -> tuple[dict[str, Any], SettingsTa
 async def update_status(request: Request) -> Response:
     body, target = await _settings_target(request)
     if body.get("active") is None:
-        raise BadRequestError("active is required")
+        raise FieldRequiredError("active")
     update = parse_model(EndpointStatusUpdate, body)
     _backend(request).set_status(
         _path(request, "projectName"),
@@ -358,7 +360,7 @@ async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> Endp
     if entries is None or entries == []:
         raise EmptyRateLimitListError()
     if not isinstance(entries, list):
-        raise BadRequestError("endpointRateLimitList must be an array")
+        raise InvalidFieldError("endpointRateLimitList", "must be an array")
     if keys_only:
         entries = [{**_DELETE_FILL, **item} if isinstance(item, dict) else item for item in entries]
     return parse_model(EndpointRateLimitList, {"endpointRateLimitList": entries})

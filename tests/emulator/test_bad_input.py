@@ -81,6 +81,7 @@ def test_wrong_types_are_400(api: Api, field, value):
         ("backendResourceUrl", "/b\r\n", "backendResourceUrl must not contain control characters"),
         ("description", "nul\x00", "description must not contain control characters"),
         ("description", "d" * 9000, "description must be at most 8192 characters"),
+        ("name", "   ", "name must not be blank"),
     ],
 )
 def test_odd_or_huge_strings_are_400(api: Api, field, value, message):
