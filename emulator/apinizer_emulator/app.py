@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -41,6 +42,8 @@ from .stats import UNMATCHED, RequestStats
 
 Handler = Callable[[Request], Awaitable[Response]]
 
+TOKEN_PATH = "/apiops/auth/token"
+HEALTH_PATH = "/apiops/test/healthcheck"
 PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
 RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
 
@@ -48,7 +51,7 @@ RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
 API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
     (
         "POST",
-        "/apiops/auth/token",
+        TOKEN_PATH,
         r.token,
         "Obtain an access token (form-encoded client credentials)",
         None,
@@ -118,7 +121,7 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
     ("DELETE", RLCL, r.rlcl_delete, "Delete endpoints from an RLCL", EndpointRateLimitList, SuccessResponse),
     (
         "GET",
-        "/apiops/test/healthcheck",
+        HEALTH_PATH,
         r.healthcheck,
         "Health check (unauthenticated, text/plain OK)",
         None,
@@ -153,7 +156,7 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
             "required": True,
             "content": {"application/json": {"schema": _body_schema(path, body)}},
         }
-    elif path == "/apiops/auth/token":
+    elif path == TOKEN_PATH:
         extra["requestBody"] = {
             "required": True,
             "content": {
@@ -173,17 +176,28 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
     ok: dict[str, Any] = {"description": "Success"}
     if result is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": f"#/components/schemas/{result.__name__}"}}}
-    elif path.endswith("healthcheck"):
+    elif path == HEALTH_PATH:
         ok["content"] = {"text/plain": {"schema": {"type": "string", "const": "OK"}}}
     extra["responses"]["200"] = ok
     error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ApiErrorBody"}}}}
-    for status, text in (
-        ("400", "Bad request"),
-        ("401", "Unauthorized"),
-        ("403", "Missing role"),
-        ("404", "Not found"),
-    ):
+    if path == TOKEN_PATH:
+        statuses = [("400", "Malformed token request"), ("401", "Bad credentials")]
+    elif path == HEALTH_PATH:
+        statuses = []
+    else:
+        extra["security"] = [{"bearer": []}]
+        statuses = [
+            ("400", "Bad request"),
+            ("401", "Invalid token"),
+            ("403", "Missing role"),
+            ("404", "Not found"),
+        ]
+    for status, text in statuses:
         extra["responses"][status] = {"description": text, **error}
+    extra["parameters"] = [
+        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        for name in re.findall(r"{(\w+)}", path)
+    ]
     return extra
 
 

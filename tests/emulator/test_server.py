@@ -53,6 +53,12 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "$ref": "#/components/schemas/EndpointSpec"
     }
     assert "EndpointSpec" in doc["components"]["schemas"]
+    assert [p["name"] for p in create["parameters"]] == ["projectName", "apiProxyName"]
+    assert create["security"] == [{"bearer": []}]
+    assert "security" not in paths["/apiops/auth/token"]["post"]
+    assert "security" not in paths["/apiops/test/healthcheck"]["get"]
+    form = paths["/apiops/auth/token"]["post"]["requestBody"]["content"]
+    assert list(form) == ["application/x-www-form-urlencoded"]
     assert "Variable" in doc["components"]["schemas"]
 
 
