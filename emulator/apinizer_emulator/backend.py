@@ -487,30 +487,35 @@ class Backend:
     def set_cache(
         self, project: str, proxy_name: str, name: str, method: HttpMethod, settings: CacheSettings
     ) -> None:
-        with self.store.write() as db:
-            proxy = self._proxy(db, project, proxy_name)
-            record = self._find_endpoint(db, proxy, name, method.value)
-            if record is None:
-                raise CacheEndpointNotFoundError(name, method.value)
-            db.execute(
-                "UPDATE endpoints SET cache_settings = ? WHERE id = ?",
-                (json.dumps(settings.to_api()), record.id),
-            )
+        self._store_settings(project, proxy_name, name, method, "cache_settings", settings.to_api())
 
     def set_wsa(
         self, project: str, proxy_name: str, name: str, method: HttpMethod, settings: WsaSettings
     ) -> None:
+        self._store_settings(
+            project, proxy_name, name, method, "wsa_settings", settings.to_api(), soap_only=True
+        )
+
+    def _store_settings(
+        self,
+        project: str,
+        proxy_name: str,
+        name: str,
+        method: HttpMethod,
+        column: str,
+        body: dict[str, Any],
+        *,
+        soap_only: bool = False,
+    ) -> None:
+        """Cache or WS-Addressing settings of one endpoint; an unknown endpoint is a 404 here."""
         with self.store.write() as db:
             proxy = self._proxy(db, project, proxy_name)
-            if proxy.is_rest:
+            if soap_only and proxy.is_rest:
                 raise NotSoapProxyError()
             record = self._find_endpoint(db, proxy, name, method.value)
             if record is None:
                 raise CacheEndpointNotFoundError(name, method.value)
-            db.execute(
-                "UPDATE endpoints SET wsa_settings = ? WHERE id = ?",
-                (json.dumps(settings.to_api()), record.id),
-            )
+            db.execute(f"UPDATE endpoints SET {column} = ? WHERE id = ?", (json.dumps(body), record.id))
 
     # -- RLCL endpoint lists ---------------------------------------------------------------------
 

@@ -176,8 +176,14 @@ def _settings_object(body: dict[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
-def _path(request: Request, name: str) -> str:
-    return str(request.path_params[name])
+def _proxy_ref(request: Request) -> tuple[str, str]:
+    """(projectName, apiProxyName) of the request's path."""
+    return str(request.path_params["projectName"]), str(request.path_params["apiProxyName"])
+
+
+def _rlcl_ref(request: Request) -> tuple[str, str]:
+    """(projectName, rlclName) of the request's path."""
+    return str(request.path_params["projectName"]), str(request.path_params["rlclName"])
 
 
 def _backend(request: Request) -> Backend:
@@ -233,9 +239,7 @@ async def organization_report(request: Request) -> Response:
 
 async def list_endpoints(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
-    endpoints = _backend(request).list_endpoints(
-        _path(request, "projectName"), _path(request, "apiProxyName")
-    )
+    endpoints = _backend(request).list_endpoints(*_proxy_ref(request))
     return json_response(
         {"success": True, "resultList": [endpoint_json(e) for e in endpoints], "resultCount": len(endpoints)}
     )
@@ -244,7 +248,7 @@ async def list_endpoints(request: Request) -> Response:
 async def create_endpoint(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
     spec = parse_model(EndpointSpec, _without_nulls(await read_object(request)))
-    _backend(request).create_endpoint(_path(request, "projectName"), _path(request, "apiProxyName"), spec)
+    _backend(request).create_endpoint(*_proxy_ref(request), spec)
     return success()
 
 
@@ -253,7 +257,7 @@ async def update_endpoint(request: Request) -> Response:
     body = await read_object(request)
     require_identifier(body, "name", "httpMethod")
     update = parse_model(EndpointUpdate, _without_nulls(body))
-    _backend(request).update_endpoint(_path(request, "projectName"), _path(request, "apiProxyName"), update)
+    _backend(request).update_endpoint(*_proxy_ref(request), update)
     return success()
 
 
@@ -266,25 +270,19 @@ async def _identified(request: Request) -> EndpointIdentifier:
 
 async def get_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    endpoint = _backend(request).get_endpoint(
-        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
-    )
+    endpoint = _backend(request).get_endpoint(*_proxy_ref(request), target.name, target.http_method)
     return json_response(endpoint_json(endpoint))
 
 
 async def endpoint_policies(request: Request) -> Response:
     target = await _identified(request)
-    policies = _backend(request).endpoint_policies(
-        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
-    )
+    policies = _backend(request).endpoint_policies(*_proxy_ref(request), target.name, target.http_method)
     return json_response(policies.model_dump(mode="json", by_alias=True))
 
 
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    _backend(request).delete_endpoint(
-        _path(request, "projectName"), _path(request, "apiProxyName"), target.name, target.http_method
-    )
+    _backend(request).delete_endpoint(*_proxy_ref(request), target.name, target.http_method)
     return success()
 
 
@@ -302,8 +300,7 @@ async def update_status(request: Request) -> Response:
         raise FieldRequiredError("active")
     update = parse_model(EndpointStatusUpdate, body)
     _backend(request).set_status(
-        _path(request, "projectName"),
-        _path(request, "apiProxyName"),
+        *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
         update.active,
@@ -318,8 +315,7 @@ async def update_cache(request: Request) -> Response:
         raise HandlingActionRequiredError()
     settings = parse_model(CacheSettings, raw, "cacheSettings")
     _backend(request).set_cache(
-        _path(request, "projectName"),
-        _path(request, "apiProxyName"),
+        *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
         settings,
@@ -331,8 +327,7 @@ async def update_wsa(request: Request) -> Response:
     body, target = await _settings_target(request)
     settings = parse_model(WsaSettings, _settings_object(body, "wsaSettings"), "wsaSettings")
     _backend(request).set_wsa(
-        _path(request, "projectName"),
-        _path(request, "apiProxyName"),
+        *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
         settings,
@@ -368,25 +363,19 @@ async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> Endp
 
 async def rlcl_add(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_add(
-        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
-    )
+    _backend(request).rlcl_add(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_replace(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_replace(
-        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
-    )
+    _backend(request).rlcl_replace(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_delete(request: Request) -> Response:
     entries = await _rate_limit_list(request, keys_only=True)
-    _backend(request).rlcl_delete(
-        _path(request, "projectName"), _path(request, "rlclName"), entries.endpoint_rate_limit_list
-    )
+    _backend(request).rlcl_delete(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
     return success()
 
 
