@@ -80,13 +80,15 @@ class TokenInfo:
 
 
 def check_text(field: str, value: str | None, *, max_length: int, single_line: bool) -> None:
-    """Refuse strings that no gateway would store: too long, or with control characters."""
+    """Refuse strings that no gateway would store: too long, or (single-line fields) with control characters.
+
+    NUL characters and huge strings in any field are refused earlier, when the body is read.
+    """
     if value is None:
         return
     if len(value) > max_length:
         raise InvalidFieldError(field, f"must be at most {max_length} characters")
-    bad = _CONTROL.search(value) if single_line else ("\x00" in value)
-    if bad:
+    if single_line and _CONTROL.search(value):
         raise InvalidFieldError(field, "must not contain control characters")
 
 

@@ -44,6 +44,9 @@ from .errors import (
 from .models import endpoint_json
 
 MAX_BODY_BYTES = 1 << 20
+#: Bounds the spec does not give (section 8): no field of the API needs more.
+MAX_STRING_LENGTH = 65_536
+MAX_DEPTH = 16
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 #: The spec does not name the RLCL operations' role; they manage proxies' traffic, so the same one.
@@ -150,7 +153,31 @@ async def read_object(request: Request) -> dict[str, Any]:
         raise BadRequestError("Request body is not valid JSON") from exc
     if not isinstance(data, dict):
         raise BadRequestError("Request body must be a JSON object")
+    check_json_values(data)
     return data
+
+
+def check_json_values(body: dict[str, Any]) -> None:
+    """Refuse what no field of the API can hold: absurd nesting, huge strings, NUL characters.
+
+    Iterative, so a deeply nested body cannot exhaust the stack; the path in a message is the
+    JSON path of the value (``cacheSettings.variableList[0].scriptBody``).
+    """
+    # A stack of reversed children walks the body in document order: the first bad value is named.
+    stack: list[tuple[str, Any, int]] = [(key, value, 1) for key, value in reversed(body.items())]
+    while stack:
+        path, value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BadRequestError(f"Request body is nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, str):
+            if len(value) > MAX_STRING_LENGTH:
+                raise InvalidFieldError(path, f"must be at most {MAX_STRING_LENGTH} characters")
+            if "\x00" in value:
+                raise InvalidFieldError(path, "must not contain NUL characters")
+        elif isinstance(value, dict):
+            stack.extend((f"{path}.{key}", item, depth + 1) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", value[i], depth + 1) for i in reversed(range(len(value))))
 
 
 def _without_nulls(body: dict[str, Any]) -> dict[str, Any]:

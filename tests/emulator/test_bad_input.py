@@ -75,17 +75,96 @@ def test_wrong_types_are_400(api: Api, field, value):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("name", "/x\x00y", "name must not contain control characters"),
+        ("name", "/x\x00y", "name must not contain NUL characters"),
         ("name", "/x\ny", "name must not contain control characters"),
         ("name", "/" + "a" * 3000, "name must be at most 2048 characters"),
         ("backendResourceUrl", "/b\r\n", "backendResourceUrl must not contain control characters"),
-        ("description", "nul\x00", "description must not contain control characters"),
+        ("description", "nul\x00", "description must not contain NUL characters"),
         ("description", "d" * 9000, "description must be at most 8192 characters"),
         ("name", "   ", "name must not be blank"),
     ],
 )
 def test_odd_or_huge_strings_are_400(api: Api, field, value, message):
     assert_error(api.create(new_endpoint(**{field: value})), 400, "bad_request", message)
+
+
+def test_huge_or_nul_strings_anywhere_in_a_body_are_400_naming_the_path(api: Api):
+    settings = {
+        "name": "c",
+        "handlingAction": "STOP",
+        "cacheKeyType": "CUSTOM",
+        "variableList": [
+            {
+                "name": "v",
+                "type": "CUSTOM",
+                "initWithScript": True,
+                "scriptLanguage": "GROOVY",
+                "scriptBody": "x" * 70_000,
+            }
+        ],
+    }
+    body = {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": settings}
+    assert_error(
+        api.request("PATCH", endpoints_path("cache"), body),
+        400,
+        "bad_request",
+        "cacheSettings.variableList[0].scriptBody must be at most 65536 characters",
+    )
+    settings["variableList"][0]["scriptBody"] = "return\x00"
+    assert_error(
+        api.request("PATCH", endpoints_path("cache"), body),
+        400,
+        "bad_request",
+        "cacheSettings.variableList[0].scriptBody must not contain NUL characters",
+    )
+    entry = {"apiProxyName": "Pet\x00Store"}
+    assert_error(
+        api.request("POST", rlcl_path(), {"endpointRateLimitList": [entry]}),
+        400,
+        "bad_request",
+        "endpointRateLimitList[0].apiProxyName must not contain NUL characters",
+    )
+
+
+def test_a_long_script_within_the_bound_is_accepted(api: Api):
+    settings = {
+        "name": "c",
+        "handlingAction": "STOP",
+        "cacheKeyType": "CUSTOM",
+        "variableList": [
+            {
+                "name": "v",
+                "type": "CUSTOM",
+                "initWithScript": True,
+                "scriptLanguage": "GROOVY",
+                "scriptBody": "x" * 60_000,
+            }
+        ],
+    }
+    response = api.request(
+        "PATCH",
+        endpoints_path("cache"),
+        {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": settings},
+    )
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("depth", [17, 500, 5000])
+def test_deeply_nested_bodies_are_400(api: Api, depth):
+    nested: object = "leaf"
+    for _ in range(depth):
+        nested = {"a": nested}
+    raw = (
+        json.dumps({"name": nested}).encode()
+        if depth < 900
+        else (b'{"name": ' + b'{"a": ' * depth + b"1" + b"}" * depth + b"}")
+    )
+    response = api.request("POST", endpoints_path(), content=raw)
+    assert_error(response, 400, "bad_request")
+    assert response.json()["error_description"] in (
+        "Request body is nested deeper than 16 levels",
+        "Request body is not valid JSON",
+    )
 
 
 def test_unicode_and_spaces_in_names_are_fine(api: Api):
