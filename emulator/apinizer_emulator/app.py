@@ -301,7 +301,6 @@ class EmulatorApp:
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
-        self.backend: Backend = app.state.backend
         self.stats: RequestStats = app.state.stats
         self.faults: FaultInjector = app.state.faults
         self._api_routes: list[BaseRoute] = [

@@ -128,12 +128,15 @@ class Backend:
 
     def reset(self) -> None:
         """Back to the fixture: every stored object is replaced by what the fixture declares."""
-        with self.store.write() as db:
-            for table in DATA_TABLES:
-                db.execute(f"DELETE FROM {table}")
-            self._offset = 0.0
-            self._load_fixture(db)
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialized', '1')")
+        try:
+            with self.store.write() as db:
+                for table in DATA_TABLES:
+                    db.execute(f"DELETE FROM {table}")
+                self._offset = 0.0
+                self._load_fixture(db)
+                db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialized', '1')")
+        except sqlite3.IntegrityError as exc:  # the fixture declares something twice
+            raise FixtureError(f"the fixture declares an object twice ({exc})") from exc
 
     def _load_fixture(self, db: sqlite3.Connection) -> None:
         fx, now = self.fixture, self.now()

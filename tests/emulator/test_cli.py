@@ -159,6 +159,11 @@ def test_serve_prints_its_url_and_uses_the_given_fixture(tmp_path):
         ("projects: [{name: P, api_proxies: [{name: X, type: GRPC}]}]\n", "type"),
         ("users: [\n", "not valid YAML"),
         (
+            "projects: [{name: P, api_proxies: [{name: X, endpoints: [{name: /a, http_method: GET},"
+            " {name: /a, http_method: GET}]}]}]\n",
+            "the fixture declares an object twice (UNIQUE constraint failed: endpoints.proxy_id",
+        ),
+        (
             "projects: [{name: P, rlcls: [{name: R, endpoint_rate_limit_list: [{apiProxyName: Ghost,"
             " endpointName: ALL, permittedMessageCount: 1, timeIntervalPeriodLength: 1,"
             " timeInterval: ONE_SECOND, cacheConnectionTimeoutInSeconds: 1, cacheErrorHandlingType: FAIL,"
