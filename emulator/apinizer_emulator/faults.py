@@ -50,7 +50,10 @@ class FaultRule(BaseModel):
 
     def error_body(self) -> dict[str, str]:
         assert self.status is not None
-        phrase = HTTPStatus(self.status).phrase if self.status in HTTPStatus._value2member_map_ else "Error"
+        try:
+            phrase = HTTPStatus(self.status).phrase
+        except ValueError:  # a status without a registered phrase, such as 599
+            phrase = "Error"
         return {
             "error": self.error or phrase.lower().replace(" ", "_").replace("-", "_"),
             "error_description": self.error_description or f"Fault injected by the emulator ({self.status})",

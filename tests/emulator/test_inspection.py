@@ -150,6 +150,11 @@ def test_status_fault_with_custom_error_and_path_filter(api: Api):
     assert api.get("/pets", "GET").status_code == 200
 
 
+def test_a_status_without_a_phrase_gets_a_generic_error(api: Api):
+    add_fault(api, status=599)
+    assert_error(api.list(), 599, "error", "Fault injected by the emulator (599)")
+
+
 def test_method_filter_and_faults_do_not_touch_the_inspection_namespace(api: Api):
     add_fault(api, status=500, method="POST", count=1)
     assert api.client.get("/_emulator/state").status_code == 200
