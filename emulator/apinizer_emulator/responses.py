@@ -122,8 +122,13 @@ def validation_message(exc: ValidationError, prefix: str = "") -> str:
 
 
 def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
+    """``data`` validated as ``model`` under the API's names only.
+
+    The shared models also take their snake_case names (for Pulumi programs); the wire does
+    not: a body that writes ``http_method`` lacks ``httpMethod``, as on the real gateway.
+    """
     try:
-        return model.model_validate(data)
+        return model.model_validate(data, by_alias=True, by_name=False)
     except ValidationError as exc:
         raise BadRequestError(validation_message(exc, prefix)) from exc
 
@@ -338,7 +343,7 @@ async def update_status(request: Request) -> Response:
 async def update_cache(request: Request) -> Response:
     body, target = await _settings_target(request)
     raw = _settings_object(body, "cacheSettings")
-    if raw.get("handlingAction") is None and raw.get("handling_action") is None:
+    if raw.get("handlingAction") is None:
         raise HandlingActionRequiredError()
     settings = parse_model(CacheSettings, raw, "cacheSettings")
     _backend(request).set_cache(

@@ -243,3 +243,35 @@ def test_random_bodies_never_cause_a_server_error(api: Api):
         response = api.request(method, path, content=json.dumps(body).encode())
         assert response.status_code in (200, 400, 404), (method, path, body, response.text)
         assert response.status_code == 200 or set(response.json()) == {"error", "error_description"}
+
+
+def test_snake_case_field_names_are_not_the_apis_names(api: Api):
+    # The spec's names are camelCase; a body that spells them otherwise lacks the field.
+    body = {
+        "name": "/snake",
+        "http_method": "GET",
+        "backend_resource_url": "/x",
+        "backend_http_method": "GET",
+    }
+    assert_error(api.create(body), 400, "bad_request")
+    assert "httpMethod is required" in api.create(body).json()["error_description"]
+    settings = {"name": "c", "handling_action": "STOP"}
+    response = api.request(
+        "PATCH",
+        endpoints_path("cache"),
+        {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": settings},
+    )
+    assert_error(response, 400, "bad_request", "handlingAction is required")
+    entry = {
+        "api_proxy_name": "PetStore",
+        "endpointName": "ALL",
+        "permittedMessageCount": 1,
+        "timeIntervalPeriodLength": 1,
+        "timeInterval": "ONE_MINUTE",
+        "cacheConnectionTimeoutInSeconds": 1,
+        "cacheErrorHandlingType": "FAIL",
+        "timeIntervalWindowType": "FIXED",
+    }
+    response = api.request("POST", rlcl_path(), {"endpointRateLimitList": [entry]})
+    assert_error(response, 400, "bad_request", "endpointRateLimitList[0].apiProxyName is required")
+
