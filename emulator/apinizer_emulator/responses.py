@@ -122,13 +122,15 @@ def validation_message(exc: ValidationError, prefix: str = "") -> str:
 
 
 def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
-    """``data`` validated as ``model`` under the API's names only.
+    """``data`` validated as ``model`` under the API's names only, with JSON's types as they are.
 
     The shared models also take their snake_case names (for Pulumi programs); the wire does
     not: a body that writes ``http_method`` lacks ``httpMethod``, as on the real gateway.
+    Validation is pydantic's strict JSON mode, so ``"yes"`` or ``1`` is no boolean and ``"60"``
+    no integer (a wrong type is a 400, not a guess); enum values are still read from strings.
     """
     try:
-        return model.model_validate(data, by_alias=True, by_name=False)
+        return model.model_validate_json(json.dumps(data), strict=True, by_alias=True, by_name=False)
     except ValidationError as exc:
         raise BadRequestError(validation_message(exc, prefix)) from exc
 

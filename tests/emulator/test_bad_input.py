@@ -275,3 +275,33 @@ def test_snake_case_field_names_are_not_the_apis_names(api: Api):
     response = api.request("POST", rlcl_path(), {"endpointRateLimitList": [entry]})
     assert_error(response, 400, "bad_request", "endpointRateLimitList[0].apiProxyName is required")
 
+
+_PETS = {"identifierName": "/pets", "identifierHttpMethod": "GET"}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        (endpoints_path("status"), {**_PETS, "active": "yes"}, "active"),
+        (endpoints_path("status"), {**_PETS, "active": 0}, "active"),
+        (
+            endpoints_path("cache"),
+            {**_PETS, "cacheSettings": {"name": "c", "handlingAction": "STOP", "ttl": "60"}},
+            "cacheSettings.ttl",
+        ),
+        (
+            endpoints_path("cache"),
+            {**_PETS, "cacheSettings": {"name": "c", "handlingAction": "STOP", "cacheActive": "true"}},
+            "cacheSettings.cacheActive",
+        ),
+        (
+            endpoints_path("wsa", proxy="Calculator"),
+            {"identifierName": "Add", "identifierHttpMethod": "POST", "wsaSettings": {"wsaEnabled": 1}},
+            "wsaSettings.wsaEnabled",
+        ),
+    ],
+)
+def test_strings_and_numbers_are_not_coerced_to_booleans_or_integers(api: Api, path, body, field):
+    response = api.request("PATCH", path, body)
+    assert_error(response, 400, "bad_request")
+    assert response.json()["error_description"].startswith(f"{field}:"), response.json()
