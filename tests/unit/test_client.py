@@ -67,6 +67,22 @@ def test_base_url_with_credentials_is_refused_without_echoing_them() -> None:
     assert "hunter2" not in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://admin:hunter2@gateway.test",
+        "http://admin:hunter2@",
+        "admin:hunter2@gateway.test",
+        "http://admin:hunter2@gateway.test:port",
+    ],
+)
+def test_a_bad_base_url_is_never_echoed_with_its_credentials(url: str) -> None:
+    with pytest.raises(ConfigurationError, match="base_url") as caught:
+        ApinizerClient(url, token="t", transport=mock())
+    assert "hunter2" not in str(caught.value)
+    assert "hunter2" not in repr(caught.value)
+
+
 def test_no_credentials_names_every_way() -> None:
     with pytest.raises(ConfigurationError) as caught:
         ApinizerClient(BASE_URL, transport=mock())

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import random
+import re
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -95,6 +96,14 @@ def _resolve_credentials(
     )
 
 
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)?[^/?#]*@")
+
+
+def _shown_url(base_url: str) -> str:
+    """``base_url`` fit for a message: whatever stands before an ``@`` (a user and password) masked."""
+    return _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", base_url)
+
+
 def _resolve_base_url(base_url: str | None) -> str:
     base_url = base_url or _env(ENV_URL)
     if not base_url:
@@ -106,7 +115,9 @@ def _resolve_base_url(base_url: str | None) -> str:
     except httpx.InvalidURL as exc:
         raise ConfigurationError(f"base_url is not a valid URL: {exc}") from None
     if url.scheme not in ("http", "https") or not url.host:
-        raise ConfigurationError(f"base_url must be an http:// or https:// URL with a host, got {base_url!r}")
+        raise ConfigurationError(
+            f"base_url must be an http:// or https:// URL with a host, got {_shown_url(base_url)!r}"
+        )
     if url.userinfo:
         raise ConfigurationError("base_url must not carry credentials; pass username= and password= instead")
     if url.query or url.fragment:
