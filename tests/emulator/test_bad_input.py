@@ -88,21 +88,20 @@ def test_odd_or_huge_strings_are_400(api: Api, field, value, message):
     assert_error(api.create(new_endpoint(**{field: value})), 400, "bad_request", message)
 
 
-def test_huge_or_nul_strings_anywhere_in_a_body_are_400_naming_the_path(api: Api):
-    settings = {
-        "name": "c",
-        "handlingAction": "STOP",
-        "cacheKeyType": "CUSTOM",
-        "variableList": [
-            {
-                "name": "v",
-                "type": "CUSTOM",
-                "initWithScript": True,
-                "scriptLanguage": "GROOVY",
-                "scriptBody": "x" * 70_000,
-            }
-        ],
+def _scripted_cache_settings(script_body: str) -> dict:
+    """Cache settings keyed by one CUSTOM variable whose script is ``script_body``."""
+    variable = {
+        "name": "v",
+        "type": "CUSTOM",
+        "initWithScript": True,
+        "scriptLanguage": "GROOVY",
+        "scriptBody": script_body,
     }
+    return {"name": "c", "handlingAction": "STOP", "cacheKeyType": "CUSTOM", "variableList": [variable]}
+
+
+def test_huge_or_nul_strings_anywhere_in_a_body_are_400_naming_the_path(api: Api):
+    settings = _scripted_cache_settings("x" * 70_000)
     body = {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": settings}
     assert_error(
         api.request("PATCH", endpoints_path("cache"), body),
@@ -127,20 +126,7 @@ def test_huge_or_nul_strings_anywhere_in_a_body_are_400_naming_the_path(api: Api
 
 
 def test_a_long_script_within_the_bound_is_accepted(api: Api):
-    settings = {
-        "name": "c",
-        "handlingAction": "STOP",
-        "cacheKeyType": "CUSTOM",
-        "variableList": [
-            {
-                "name": "v",
-                "type": "CUSTOM",
-                "initWithScript": True,
-                "scriptLanguage": "GROOVY",
-                "scriptBody": "x" * 60_000,
-            }
-        ],
-    }
+    settings = _scripted_cache_settings("x" * 60_000)
     response = api.request(
         "PATCH",
         endpoints_path("cache"),
