@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from apinizer_pulumi.client import (
+    APIConnectionError,
     ApinizerClient,
     AuthenticationError,
     BadRequestError,
@@ -139,3 +141,19 @@ def test_the_client_gives_up_on_a_persistent_429(emulator_url: str, admin_token:
     ).raise_for_status()
     with ApinizerClient(emulator_url, token=admin_token, max_retries=1) as c, pytest.raises(RateLimitError):
         c.endpoints.list("Demo", "PetStore")
+
+
+@pytest.mark.parametrize("suffix", ["\n", "\r\nX-Injected: 1"])
+def test_a_token_the_http_stack_refuses_is_not_shown_in_the_error(
+    emulator_url: str, admin_token: str, suffix: str
+):
+    # A token read from a file keeps its newline; h11 refuses the header and quotes its value.
+    with (
+        ApinizerClient(emulator_url, token=admin_token + suffix, max_retries=0) as c,
+        pytest.raises(APIConnectionError) as caught,
+    ):
+        c.endpoints.list("Demo", "PetStore")
+    assert "LocalProtocolError" in str(caught.value)
+    shown = "".join(traceback.format_exception(caught.value))
+    assert admin_token not in shown
+    assert admin_token not in repr(caught.value)

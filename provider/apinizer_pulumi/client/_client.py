@@ -42,6 +42,7 @@ from ._exceptions import (
     APITimeoutError,
     ConfigurationError,
     make_status_error,
+    redact_secrets,
 )
 from ._resources import Endpoints, Reports, Rlcl
 from ._retry import parse_retry_after, send_with_retries
@@ -254,8 +255,11 @@ class ApinizerClient:
             except RuntimeError:
                 pass
             cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
-            detail = str(exc) or "no detail"
-            raise cls(method, failed_path, f"{type(exc).__name__}: {detail}") from exc
+            # httpx may quote what it refused to send (a header value holding the token): then
+            # the message is redacted and the original, which a traceback would print, dropped.
+            detail = redact_secrets(str(exc), self._secrets())
+            error = cls(method, failed_path, f"{type(exc).__name__}: {detail or 'no detail'}")
+            raise error from (exc if detail == str(exc) else None)
         if is_token_request(response.request):
             # The token request failed on the way; report it, not the operation behind it.
             method, path = "POST", TOKEN_PATH

@@ -23,7 +23,7 @@ Exception tree::
 
 No exception holds or prints a credential: the method and path are those of the request (the
 token request's form body is never part of them), and the client redacts its own secrets from
-any server text it quotes.
+any server text it quotes and from the text of a transport error (h11 quotes a refused header).
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ __all__ = [
     "RateLimitError",
     "is_endpoint_not_found",
     "make_status_error",
+    "redact_secrets",
 ]
 
 
@@ -214,6 +215,20 @@ def _error_fields(response: httpx.Response) -> tuple[str, str, Any]:
     return "unknown", _snippet(text), body
 
 
+def redact_secrets(text: str, secrets: tuple[str, ...]) -> str:
+    """``text`` with every secret replaced by ``***``, also where it is quoted as a Python or
+    bytes literal (``b'Bearer tok\\n'``, as h11 quotes a header value it refuses)."""
+    forms = {
+        form
+        for secret in secrets
+        if secret
+        for form in (secret, repr(secret)[1:-1], repr(secret.encode())[2:-1])
+    }
+    for form in sorted(forms, key=len, reverse=True):
+        text = text.replace(form, "***")
+    return text
+
+
 def make_status_error(
     response: httpx.Response,
     method: str,
@@ -227,10 +242,7 @@ def make_status_error(
     ``redact`` lists secrets that must not reach the message even if the server echoes them.
     """
     error, description, _ = _error_fields(response)
-    for secret in redact:
-        if secret:
-            error = error.replace(secret, "***")
-            description = description.replace(secret, "***")
+    error, description = redact_secrets(error, redact), redact_secrets(description, redact)
     cls = _error_class(response.status_code)
     return cls(
         status_code=response.status_code,
