@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from apinizer_pulumi.client import (
+    APIConnectionError,
     ApinizerClient,
     APIResponseValidationError,
     AuthenticationError,
@@ -294,3 +295,37 @@ def test_no_secret_in_log_lines(gateway: FakeGateway, caplog: pytest.LogCaptureF
     assert "retrying GET" in text
     for secret in (PASSWORD, "fetched-token-1", "fetched-token-2"):
         assert secret not in text
+
+
+def _reachable_text(exc: BaseException) -> str:
+    """What an error reporter could find on an exception: its text, its chain, the requests it holds."""
+    seen: list[str] = []
+    current: BaseException | None = exc
+    while current is not None:
+        seen.append(repr(current) + str(current))
+        for holder in (getattr(current, "response", None), current):
+            try:
+                request = holder.request if holder is not None else None  # type: ignore[union-attr]
+            except (RuntimeError, AttributeError):
+                request = None
+            if isinstance(request, httpx.Request):
+                seen.append(request.content.decode(errors="replace"))
+        current = current.__cause__ or current.__context__
+    return "\n".join(seen)
+
+
+def test_a_refused_token_request_leaves_no_password_on_the_error(gateway: FakeGateway) -> None:
+    client = make_client(gateway, username=USERNAME, password=PASSWORD + "x")
+    with client, pytest.raises(AuthenticationError) as caught:
+        client.endpoints.list("Demo", "PetStore")
+    assert PASSWORD not in _reachable_text(caught.value)
+
+
+def test_a_failed_token_connection_leaves_no_password_on_the_error(gateway: FakeGateway) -> None:
+    gateway.script("POST", TOKEN_PATH, httpx.ConnectError("refused"))
+    with (
+        make_client(gateway, credentials=True, max_retries=0) as client,
+        pytest.raises(APIConnectionError) as caught,
+    ):
+        client.endpoints.list("Demo", "PetStore")
+    assert PASSWORD not in _reachable_text(caught.value)

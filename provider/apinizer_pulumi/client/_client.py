@@ -9,6 +9,7 @@ calls ``httpx.Client.send`` with this client's auth flow) -> a 2xx response, or 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 import logging
@@ -238,6 +239,8 @@ class ApinizerClient:
         if self._closed:
             raise ApinizerError("this ApinizerClient is closed")
         http = self._http
+        failure: ApinizerError | None = None
+        cause: BaseException | None = None
         try:
             response = send_with_retries(
                 build,
@@ -248,27 +251,44 @@ class ApinizerClient:
                 random=self._random,
             )
         except httpx.TransportError as exc:
-            failed_path = path
-            try:
-                if is_token_request(exc.request):
-                    method, failed_path = "POST", TOKEN_PATH
-            except RuntimeError:
-                pass
-            cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
-            # httpx may quote what it refused to send (a header value holding the token): then
-            # the message is redacted and the original, which a traceback would print, dropped.
-            detail = redact_secrets(str(exc), self._secrets())
-            error = cls(method, failed_path, f"{type(exc).__name__}: {detail or 'no detail'}")
-            raise error from (exc if detail == str(exc) else None)
-        if is_token_request(response.request):
+            failure, cause = self._connection_error(exc, method, path)
+        if failure is not None:
+            # Raised outside the handler, so that a dropped cause is not kept as the context either.
+            raise failure from cause
+        token_request = is_token_request(response.request)
+        if token_request:
             # The token request failed on the way; report it, not the operation behind it.
             method, path = "POST", TOKEN_PATH
         logger.debug("%s %s -> %d", method, path, response.status_code)
         if response.is_success:
             return response
+        # The token request's body holds the password: its response (and request) stay off the error.
         raise make_status_error(
-            response, method, path, retry_after=parse_retry_after(response), redact=self._secrets()
+            response,
+            method,
+            path,
+            retry_after=parse_retry_after(response),
+            redact=self._secrets(),
+            attach_response=not token_request,
         )
+
+    def _connection_error(
+        self, exc: httpx.TransportError, method: str, path: str
+    ) -> tuple[APIConnectionError, httpx.TransportError | None]:
+        """The error for a request that got no answer, and the cause it may keep.
+
+        The httpx error is kept as the cause unless it holds a secret: the token request (its body
+        is the password) or a message quoting one (h11 quotes a header value it refused to send).
+        """
+        token_request = False
+        with contextlib.suppress(RuntimeError):  # an httpx error raised without a request
+            token_request = is_token_request(exc.request)
+        if token_request:
+            method, path = "POST", TOKEN_PATH
+        cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+        detail = redact_secrets(str(exc), self._secrets())
+        error = cls(method, path, f"{type(exc).__name__}: {detail or 'no detail'}")
+        return error, (exc if detail == str(exc) and not token_request else None)
 
     def _request(
         self,

@@ -236,10 +236,12 @@ def make_status_error(
     *,
     retry_after: float | None = None,
     redact: tuple[str, ...] = (),
+    attach_response: bool = True,
 ) -> APIStatusError:
     """The exception for an error ``response`` to ``method path``, its class chosen by status.
 
-    ``redact`` lists secrets that must not reach the message even if the server echoes them.
+    ``redact`` lists secrets that must not reach the message even if the server echoes them;
+    ``attach_response=False`` keeps the response (and the request it holds) off the exception.
     """
     error, description, _ = _error_fields(response)
     error, description = redact_secrets(error, redact), redact_secrets(description, redact)
@@ -251,7 +253,7 @@ def make_status_error(
         method=method,
         path=path,
         retry_after=retry_after,
-        response=response,
+        response=response if attach_response else None,
     )
 
 
