@@ -12,6 +12,7 @@ import pytest
 from apinizer_pulumi.client import (
     APIConnectionError,
     ApinizerClient,
+    ApinizerError,
     APIResponseValidationError,
     AuthenticationError,
     BearerTokenAuth,
@@ -329,3 +330,21 @@ def test_a_failed_token_connection_leaves_no_password_on_the_error(gateway: Fake
     ):
         client.endpoints.list("Demo", "PetStore")
     assert PASSWORD not in _reachable_text(caught.value)
+
+
+def test_an_error_answer_leaves_no_token_on_the_error(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("GET", EP, error(400, "bad_request", "no"))
+    with pytest.raises(ApinizerError) as caught:
+        client.endpoints.list("Demo", "PetStore")
+    assert caught.value.response is not None  # type: ignore[attr-defined]
+    held = caught.value.response.request.headers  # type: ignore[attr-defined]
+    assert all(STATIC_TOKEN not in value for value in held.values())
+
+
+def test_a_failed_connection_leaves_no_token_on_the_error(gateway: FakeGateway) -> None:
+    gateway.script("GET", EP, httpx.ReadError("reset"))
+    with make_client(gateway, max_retries=0) as client, pytest.raises(APIConnectionError) as caught:
+        client.endpoints.list("Demo", "PetStore")
+    cause = caught.value.__cause__
+    assert isinstance(cause, httpx.ReadError)
+    assert all(STATIC_TOKEN not in value for value in cause.request.headers.values())

@@ -69,6 +69,11 @@ def _env(name: str) -> str | None:
     return os.environ.get(name) or None
 
 
+def _forget_authorization(request: httpx.Request) -> None:
+    """Drop the bearer token from a request that is done with, before an error keeps it."""
+    request.headers.pop("Authorization", None)
+
+
 def _resolve_credentials(
     token: str | None, username: str | None, password: str | None
 ) -> tuple[str | None, str | None, str | None]:
@@ -262,7 +267,9 @@ class ApinizerClient:
         logger.debug("%s %s -> %d", method, path, response.status_code)
         if response.is_success:
             return response
-        # The token request's body holds the password: its response (and request) stay off the error.
+        # The token request's body holds the password: its response (and request) stay off the
+        # error; another request's bearer token is taken off the request the error keeps.
+        _forget_authorization(response.request)
         raise make_status_error(
             response,
             method,
@@ -283,6 +290,7 @@ class ApinizerClient:
         token_request = False
         with contextlib.suppress(RuntimeError):  # an httpx error raised without a request
             token_request = is_token_request(exc.request)
+            _forget_authorization(exc.request)
         if token_request:
             method, path = "POST", TOKEN_PATH
         cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
