@@ -44,6 +44,7 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
+REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
 PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
 RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
 
@@ -59,7 +60,7 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
     ),
     (
         "GET",
-        "/apiops/reports/organization-api-data-model-access",
+        REPORT_PATH,
         r.organization_report,
         "Organization access report",
         None,
@@ -184,6 +185,9 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
         statuses = [("400", "Malformed token request"), ("401", "Bad credentials")]
     elif path == HEALTH_PATH:
         statuses = []
+    elif path == REPORT_PATH:
+        extra["security"] = [{"bearer": []}]
+        statuses = [("401", "Invalid token, or no system administrator or analyzer role")]
     else:
         extra["security"] = [{"bearer": []}]
         statuses = [
@@ -192,6 +196,8 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
             ("403", "Missing role"),
             ("404", "Not found"),
         ]
+        if body is None:  # the list reads no body: nothing in it can be bad
+            statuses = statuses[1:]
     for status, text in statuses:
         extra["responses"][status] = {"description": text, **error}
     extra["parameters"] = [

@@ -65,3 +65,17 @@ def test_openapi_document_lists_every_operation(emulator_url):
 def test_docs_pages_are_off(emulator_url):
     for path in ("/docs", "/redoc", "/openapi.json"):
         assert httpx.get(f"{emulator_url}{path}").status_code == 404
+
+
+def test_openapi_error_statuses_are_those_each_operation_can_answer(emulator_url):
+    paths = httpx.get(f"{emulator_url}/apiops/openapi.json").json()["paths"]
+    base = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
+
+    def statuses(path: str, method: str) -> list[str]:
+        return sorted(paths[path][method]["responses"])
+
+    # the report has no body and no proxy: a bad token or a missing system role, both 401
+    assert statuses("/apiops/reports/organization-api-data-model-access", "get") == ["200", "401"]
+    # the list has no body, so no 400
+    assert statuses(base, "get") == ["200", "401", "403", "404"]
+    assert statuses(base, "post") == ["200", "400", "401", "403", "404"]
