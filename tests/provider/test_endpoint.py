@@ -6,9 +6,10 @@ import grpc
 import pytest
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
+from apinizer_pulumi.resources import EndpointProvider
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
-from .conftest import Gateway
+from .conftest import ADMIN_TOKEN, Gateway
 
 ENDPOINTS = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
 USERS = {
@@ -204,3 +205,23 @@ def test_removing_the_description_clears_it(endpoints: Engine, gateway: Gateway)
     assert "description" not in updated
     read_id, read_outs, _ = endpoints.read(id_, updated)
     assert endpoints.diff(read_id, read_outs, news).changes == DIFF_NONE
+
+
+def test_destroy_of_an_adopted_soap_endpoint_releases_it_with_a_warning(
+    emulator_url: str, gateway: Gateway, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A server of its own, started here, so that its stderr (where the warning goes) is captured.
+    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}) as server:
+        engine = Engine(server, EndpointProvider(), "Endpoint")
+        add = {"project_name": "Demo", "api_proxy_name": "Calculator", "name": "Add", "http_method": "POST",
+               "backend_resource_url": "/add", "backend_http_method": "POST", "adopt": True}
+        id_, outs = engine.up(add)
+        gateway.reset_stats()
+
+        engine.delete(id_, outs)
+
+    assert gateway.endpoint("Demo", "Calculator", "POST", "Add") is not None
+    warning = capfd.readouterr().err
+    assert "warning: apinizer:Endpoint POST Add in Demo/Calculator: left on the gateway" in warning
+    assert "service description" in warning
+    assert ADMIN_TOKEN not in warning

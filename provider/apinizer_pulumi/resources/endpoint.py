@@ -22,6 +22,9 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, translated
 
+#: The gateway's answer to a delete on a SOAP proxy (spec 4.8), which no retry can change.
+SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
+
 
 class EndpointInputs(EndpointSpec):
     """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
@@ -167,13 +170,24 @@ class EndpointProvider(ApinizerProvider):
             client.endpoints.delete(project, proxy, name, method)
         except NotFoundError:
             return  # the proxy is gone, and its endpoints with it
-        except BadRequestError:
+        except BadRequestError as error:
             try:
                 gone = client.endpoints.find(project, proxy, name, method) is None
             except NotFoundError:
                 gone = True
-            if not gone:
+            if gone:
+                return
+            if SOAP_DELETE_REFUSED not in (error.error_description or ""):
                 raise
+            # An adopted endpoint of a SOAP proxy: the gateway never deletes those (they come
+            # from the service description), so destroy releases it from the stack instead of
+            # failing on every attempt. The dynamic provider server has no engine connection:
+            # this lands on its stderr, which the engine shows in the operation's output.
+            pulumi.log.warn(
+                f"{_subject(props, id_)}: left on the gateway and removed from the stack only: "
+                "endpoints of a SOAP proxy come from its service description and the gateway "
+                "refuses to delete them; re-import the service description to remove it"
+            )
 
 
 class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
@@ -184,7 +198,9 @@ class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
     change in place. Destroy deletes it from the gateway, with the policies attached to it.
 
     With ``adopt=True``, an endpoint that already exists with this (name, method) is taken over
-    (brought to these inputs) instead of failing the create.
+    (brought to these inputs) instead of failing the create. That works on a SOAP proxy's
+    endpoint too, but the gateway never deletes those: destroy then only removes it from the
+    stack, with a warning.
     """
 
     project_name: pulumi.Output[str]
