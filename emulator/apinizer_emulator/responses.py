@@ -12,20 +12,19 @@ import re
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 import apinizer_pulumi.models as api
 from apinizer_pulumi.models import (
-    ApiModel,
     CacheSettings,
     EndpointIdentifier,
     EndpointRateLimitList,
     EndpointSpec,
     EndpointStatusUpdate,
+    EndpointTarget,
     EndpointUpdate,
-    HttpMethod,
     WsaSettings,
 )
 
@@ -55,13 +54,6 @@ RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 M = TypeVar("M", bound=BaseModel)
 
 
-class SettingsTarget(ApiModel):
-    """The identifier pair of the status, cache and WS-Addressing bodies."""
-
-    identifier_name: str = Field(min_length=1)
-    identifier_http_method: HttpMethod
-
-
 # -- serialization ------------------------------------------------------------------------------
 
 
@@ -88,8 +80,6 @@ def _alias_map() -> dict[str, str]:
         if isinstance(cls, type) and issubclass(cls, BaseModel):
             for field_name, info in cls.model_fields.items():
                 aliases[field_name] = info.alias or field_name
-    for field_name, info in SettingsTarget.model_fields.items():
-        aliases[field_name] = info.alias or field_name
     return aliases
 
 
@@ -320,11 +310,11 @@ async def delete_endpoint(request: Request) -> Response:
     return success()
 
 
-async def _settings_target(request: Request) -> tuple[dict[str, Any], SettingsTarget]:
+async def _settings_target(request: Request) -> tuple[dict[str, Any], EndpointTarget]:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
     body = await read_object(request)
     require_identifier(body, "identifierName", "identifierHttpMethod")
-    target = parse_model(SettingsTarget, {k: body[k] for k in ("identifierName", "identifierHttpMethod")})
+    target = parse_model(EndpointTarget, {k: body[k] for k in ("identifierName", "identifierHttpMethod")})
     return body, target
 
 
