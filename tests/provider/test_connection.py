@@ -15,6 +15,8 @@ from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 from .conftest import Gateway
 from .test_endpoint import USERS
+from .test_endpoint_cache import CACHE
+from .test_rlcl_endpoints import RLCL
 
 
 def test_connection_input_wins_over_config_and_env() -> None:
@@ -112,3 +114,42 @@ def test_fifty_parallel_creates_make_one_token_request(emulator: Any, emulator_u
     requests = gateway.stats()["requests"]
     assert requests["POST /apiops/auth/token"] == 1, json.dumps(requests)
     assert requests["POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"] == 50
+
+
+def test_refresh_and_destroy_survive_a_revoked_connection_token(
+    endpoints: Engine, caches: Engine, rlcls: Engine, gateway: Gateway
+) -> None:
+    """A token rotated in the program is no diff, so the state keeps the old one (the engine's
+    same step keeps the old outputs): read and delete fall back to the stack config's credentials."""
+    connection = {"url": gateway.url, "token": "dev-developer-token"}
+    revoked = {"url": gateway.url, "token": "revoked-token"}
+    resources = [
+        (endpoints, {**USERS, "connection": connection}),
+        (caches, {**CACHE, "connection": connection}),
+        (rlcls, {**RLCL, "connection": connection}),
+    ]
+    for engine, declared in resources:
+        id_, outs = engine.up(declared)
+        recorded = {**outs, "connection": revoked}
+
+        read_id, read_outs, _ = engine.read(id_, recorded)
+        assert read_id == id_ and read_outs["connection"] == revoked
+        engine.delete(id_, recorded)
+
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is None
+    assert gateway.rlcl("Demo", "Standard") == []
+    live = gateway.endpoint("Demo", "PetStore", "GET", "/pets")
+    assert live is not None and live["cacheSettings"]["cacheActive"] is False
+
+
+def test_a_refused_connection_without_other_credentials_still_fails(bare_server: ProviderServer,
+                                                                    emulator_url: str) -> None:
+    engine = Engine(bare_server, EndpointProvider(), "Endpoint")
+    id_, outs = engine.up({**USERS, "connection": {"url": emulator_url, "token": "dev-developer-token"}})
+
+    with pytest.raises(grpc.RpcError) as failure:
+        engine.delete(id_, {**outs, "connection": {"url": emulator_url, "token": "revoked-token"}})
+
+    last = failure.value.details().strip().splitlines()[-1]
+    assert "apinizer:Endpoint GET /api/users in Demo/PetStore: 401" in last
+    assert "revoked-token" not in failure.value.details()

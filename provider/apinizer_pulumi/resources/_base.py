@@ -8,22 +8,24 @@ A kind declares a pydantic model of its inputs (``inputs_model``), which fields 
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Union, get_args, get_origin
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import pulumi.dynamic as dyn
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.client import ApinizerClient, AuthenticationError
 
-from ._connection import client_for, provider_stack_config, resolve, unwrap_secret
+from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
+from ._errors import ApinizerResourceError
 
 PROVIDER_KEY = "__provider"
 CONNECTION = "connection"
 
 Path = tuple[str, ...]
+R = TypeVar("R")
 
 
 class ConnectionInput(BaseModel):
@@ -197,10 +199,34 @@ class ApinizerProvider(dyn.ResourceProvider):
 
     def client(self, props: Mapping[str, Any]) -> ApinizerClient:
         """The shared client for the connection these props resolve to."""
+        return client_for(self._settings(props))
+
+    def _settings(self, props: Mapping[str, Any], *, recorded_credentials: bool = True) -> Settings:
         connection = unwrap_secret(props.get(CONNECTION))
-        settings = resolve(connection if isinstance(connection, Mapping) else None,
-                           getattr(self, "_stack_config", None))
-        return client_for(settings)
+        given = dict(connection) if isinstance(connection, Mapping) else {}
+        if not recorded_credentials:
+            given = {key: value for key, value in given.items() if key == "url"}
+        return resolve(given, getattr(self, "_stack_config", None))
+
+    def with_recorded_client(self, props: Mapping[str, Any], operation: Callable[[ApinizerClient], R]) -> R:
+        """Run ``operation`` (a read or a delete) with the connection recorded in the state.
+
+        A change of credentials alone is no diff, so the engine keeps the outputs, and with them
+        the credentials of the last create or update: after a token given as ``connection`` is
+        rotated, those are refused. Then ``operation`` runs once more with the credentials of
+        the stack config or the environment (at the recorded URL), when there are any.
+        """
+        settings = self._settings(props)
+        try:
+            return operation(client_for(settings))
+        except AuthenticationError:
+            try:
+                fallback = self._settings(props, recorded_credentials=False)
+            except ApinizerResourceError:
+                fallback = settings  # no credentials elsewhere: the refusal stands
+            if fallback.cache_key == settings.cache_key:
+                raise
+        return operation(client_for(fallback))
 
     # --- check ------------------------------------------------------------------------------
 

@@ -95,7 +95,7 @@ class EndpointSettingsProvider(ApinizerProvider):
     @translated(lambda self, id_, props: _subject(self.kind, props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         target = _identity(id_, props)
-        if self._endpoint_gone(self.client(props), target):
+        if self.with_recorded_client(props, lambda client: self._endpoint_gone(client, target)):
             return dyn.ReadResult(None, {})
         # The API cannot read these settings back: what was last written is what is known.
         return dyn.ReadResult(id_, self.outputs(props))
@@ -103,13 +103,16 @@ class EndpointSettingsProvider(ApinizerProvider):
     @translated(lambda self, id_, props: _subject(self.kind, props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         target = _identity(id_, props)
-        client = self.client(props)
-        try:
-            self.send(client, target, self.defaults(props))
-        except APIStatusError as error:
-            # Settings of an endpoint (or proxy) that no longer exists are gone with it.
-            if error.status_code not in (400, 404) or not self._endpoint_gone(client, target):
-                raise
+
+        def reset(client: ApinizerClient) -> None:
+            try:
+                self.send(client, target, self.defaults(props))
+            except APIStatusError as error:
+                # Settings of an endpoint (or proxy) that no longer exists are gone with it.
+                if error.status_code not in (400, 404) or not self._endpoint_gone(client, target):
+                    raise
+
+        self.with_recorded_client(props, reset)
 
 
 class EndpointSettingsResource(dyn.Resource):

@@ -149,10 +149,14 @@ class EndpointProvider(ApinizerProvider):
     @translated(lambda self, id_, props: _subject(props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         project, proxy, method, name = _identity(id_, props)
-        try:
-            live = self.client(props).endpoints.find(project, proxy, name, method)
-        except NotFoundError:
-            live = None
+
+        def find(client: ApinizerClient) -> LiveEndpoint | None:
+            try:
+                return client.endpoints.find(project, proxy, name, method)
+            except NotFoundError:
+                return None
+
+        live = self.with_recorded_client(props, find)
         if live is None:
             # No id and no outputs: the engine drops the resource from the state.
             return dyn.ReadResult(None, {})
@@ -164,8 +168,11 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
+        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         project, proxy, method, name = _identity(id_, props)
-        client = self.client(props)
         try:
             client.endpoints.delete(project, proxy, name, method)
         except NotFoundError:

@@ -14,7 +14,7 @@ import pulumi
 import pulumi.dynamic as dyn
 from pydantic import Field
 
-from apinizer_pulumi.client import BadRequestError, NotFoundError
+from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
 from apinizer_pulumi.models import ApiModel, EndpointRateLimit
 
 from ._args import VariableArgs, connection_props, resource_options, resource_props
@@ -111,11 +111,14 @@ class RlclEndpointsProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
-        project, rlcl = _identity(id_, props)
-        client = self.client(props)
         entries = _entries(props)
-        if not entries:
-            return
+        if entries:
+            self.with_recorded_client(props, lambda client: self._delete(client, id_, props, entries))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any],
+                entries: list[EndpointRateLimit]) -> None:
+        project, rlcl = _identity(id_, props)
         try:
             client.rlcl.delete_endpoints(project, rlcl, entries)
         except NotFoundError:
