@@ -21,7 +21,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import translated
-from .endpoint import endpoint_id
+from .endpoint import endpoint_id, identity, subject
 
 IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
 
@@ -36,20 +36,11 @@ class EndpointSettingsInputs(ApiModel):
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str, str]:
-    """(project, proxy, METHOD, name) from the state, or from the id when the state lacks them."""
-    if all(props.get(key) for key in IDENTIFIERS):
-        return (str(props["project_name"]), str(props["api_proxy_name"]),
-                str(props["endpoint_http_method"]), str(props["endpoint_name"]))
-    project, proxy, method, name = id_.split("/", 3)
-    return project, proxy, method, name
+    return identity(id_, props, IDENTIFIERS)
 
 
 def _subject(kind: str, props: Mapping[str, Any], id_: str = "") -> str:
-    try:
-        project, proxy, method, name = _identity(id_, props)
-    except ValueError:
-        return f"apinizer:{kind}"
-    return f"apinizer:{kind} {method} {name} in {project}/{proxy}"
+    return subject(kind, props, id_, IDENTIFIERS)
 
 
 class EndpointSettingsProvider(ApinizerProvider):

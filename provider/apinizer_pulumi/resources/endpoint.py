@@ -40,21 +40,29 @@ def endpoint_id(project: str, proxy: str, method: str, name: str) -> str:
     return f"{project}/{proxy}/{method}/{name}"
 
 
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str, str]:
-    """(project, proxy, METHOD, name) from the state, or from the id when the state lacks them."""
-    if all(props.get(key) for key in ("project_name", "api_proxy_name", "name", "http_method")):
-        return (str(props["project_name"]), str(props["api_proxy_name"]),
-                str(props["http_method"]), str(props["name"]))
+#: The inputs that name an endpoint, in the order (project, proxy, name, method).
+ENDPOINT_KEYS = ("project_name", "api_proxy_name", "name", "http_method")
+
+
+def identity(
+    id_: str, props: Mapping[str, Any], keys: tuple[str, str, str, str] = ENDPOINT_KEYS
+) -> tuple[str, str, str, str]:
+    """(project, proxy, METHOD, name) from the state's ``keys``, or from the id when the state lacks them."""
+    if all(props.get(key) for key in keys):
+        project, proxy, name, method = (str(props[key]) for key in keys)
+        return project, proxy, method, name
     project, proxy, method, name = id_.split("/", 3)
     return project, proxy, method, name
 
 
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+def subject(kind: str, props: Mapping[str, Any], id_: str = "",
+            keys: tuple[str, str, str, str] = ENDPOINT_KEYS) -> str:
+    """How messages name a resource of an endpoint, e.g. ``apinizer:Endpoint GET /pets in Demo/PetStore``."""
     try:
-        project, proxy, method, name = _identity(id_, props)
+        project, proxy, method, name = identity(id_, props, keys)
     except ValueError:
-        return "apinizer:Endpoint"
-    return f"apinizer:Endpoint {method} {name} in {project}/{proxy}"
+        return f"apinizer:{kind}"
+    return f"apinizer:{kind} {method} {name} in {project}/{proxy}"
 
 
 def _description(value: Any) -> str:
@@ -96,7 +104,7 @@ class EndpointProvider(ApinizerProvider):
     @staticmethod
     def _converge(client: ApinizerClient, props: Mapping[str, Any], current: Mapping[str, Any]) -> None:
         """Bring the endpoint from ``current`` to ``props`` with only the calls that differ."""
-        project, proxy, method, name = _identity("", props)
+        project, proxy, method, name = identity("", props)
         changes: dict[str, str] = {}
         if _description(props.get("description")) != _description(current.get("description")):
             changes["description"] = _description(props.get("description"))
@@ -109,9 +117,9 @@ class EndpointProvider(ApinizerProvider):
         if active != bool(current.get("active", True)):
             client.endpoints.set_status(project, proxy, name, method, active)
 
-    @translated(lambda self, props: _subject(props))
+    @translated(lambda self, props: subject("Endpoint", props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        project, proxy, method, name = _identity("", props)
+        project, proxy, method, name = identity("", props)
         client = self.client(props)
         existing = client.endpoints.find(project, proxy, name, method) if props.get("adopt") else None
         if existing is not None:
@@ -131,7 +139,7 @@ class EndpointProvider(ApinizerProvider):
                 if client.endpoints.find(project, proxy, name, method) is None:
                     raise
                 raise ApinizerResourceError(
-                    f"{_subject(props)}: already exists on the gateway ({error.status_code} "
+                    f"{subject('Endpoint', props)}: already exists on the gateway ({error.status_code} "
                     f"{error.error}: {error.error_description}); set adopt=True to take it over"
                 ) from None
             # The create answer is only {success}: the id comes from a read.
@@ -141,14 +149,14 @@ class EndpointProvider(ApinizerProvider):
         outs = self.outputs(props, endpoint_id=gateway_id)
         return dyn.CreateResult(endpoint_id(project, proxy, method, name), outs)
 
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    @translated(lambda self, id_, olds, news: subject("Endpoint", news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         self._converge(self.client(news), news, olds)
         return dyn.UpdateResult(self.outputs(news, endpoint_id=olds.get("endpoint_id")))
 
-    @translated(lambda self, id_, props: _subject(props, id_))
+    @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        project, proxy, method, name = _identity(id_, props)
+        project, proxy, method, name = identity(id_, props)
 
         def find(client: ApinizerClient) -> LiveEndpoint | None:
             try:
@@ -166,13 +174,13 @@ class EndpointProvider(ApinizerProvider):
             inputs[CONNECTION] = props[CONNECTION]
         return dyn.ReadResult(id_, self.outputs(inputs, endpoint_id=live.id), inputs_of(inputs))
 
-    @translated(lambda self, id_, props: _subject(props, id_))
+    @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
         self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
 
     @staticmethod
     def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        project, proxy, method, name = _identity(id_, props)
+        project, proxy, method, name = identity(id_, props)
         try:
             client.endpoints.delete(project, proxy, name, method)
         except NotFoundError:
@@ -191,7 +199,7 @@ class EndpointProvider(ApinizerProvider):
             # failing on every attempt. The dynamic provider server has no engine connection:
             # this lands on its stderr, which the engine shows in the operation's output.
             pulumi.log.warn(
-                f"{_subject(props, id_)}: left on the gateway and removed from the stack only: "
+                f"{subject('Endpoint', props, id_)}: left on the gateway and removed from the stack only: "
                 "endpoints of a SOAP proxy come from its service description and the gateway "
                 "refuses to delete them; re-import the service description to remove it"
             )
