@@ -348,3 +348,25 @@ def test_a_failed_connection_leaves_no_token_on_the_error(gateway: FakeGateway) 
     cause = caught.value.__cause__
     assert isinstance(cause, httpx.ReadError)
     assert all(STATIC_TOKEN not in value for value in cause.request.headers.values())
+
+
+@pytest.mark.parametrize("status", [201, 202])
+def test_a_token_answered_with_another_2xx_is_used(gateway: FakeGateway, status: int) -> None:
+    answer = {"access_token": "fetched-token-9", "token_type": "Bearer", "expires_in": 3600}
+    gateway.valid_tokens.add("fetched-token-9")
+    gateway.script("POST", TOKEN_PATH, httpx.Response(status, json=answer))
+    gateway.script("GET", EP, httpx.Response(200, json={**LISTED, "resultCount": 0}))
+    with make_client(gateway, credentials=True) as client:
+        assert client.endpoints.list("Demo", "PetStore") == []
+    assert gateway.last.headers["authorization"] == "Bearer fetched-token-9"
+
+
+def test_a_token_answer_without_a_token_is_never_taken_for_the_operations(gateway: FakeGateway) -> None:
+    gateway.script("POST", TOKEN_PATH, httpx.Response(204))
+    with (
+        make_client(gateway, credentials=True) as client,
+        pytest.raises(APIResponseValidationError) as caught,
+    ):
+        client.endpoints.list("Demo", "PetStore")
+    assert caught.value.path == TOKEN_PATH
+    assert gateway.api_requests == []

@@ -138,7 +138,7 @@ class ClientCredentialsAuth(httpx.Auth):
         yield request
 
     def _valid_token(self, stale: str | None) -> Generator[httpx.Request, httpx.Response, str | None]:
-        """The cached token, or a fresh one; None when the token request failed.
+        """The cached token, or a fresh one; None when the token request got an error status.
 
         ``stale`` is a token the server just refused: it is replaced unless another thread has
         already replaced it. The lock is held across the fetch so that concurrent callers wait
@@ -150,8 +150,10 @@ class ClientCredentialsAuth(httpx.Auth):
                 return token
             asked_at = self._clock()
             response = yield self.token_request()
-            if response.status_code != 200:
+            if not response.is_success:
                 return None
+            # Any 2xx must carry a token: were it passed on, the client would take the token
+            # request's answer for the operation's (a 201 would read as an empty endpoint list).
             parsed = self.parse_token_response(response)
             lifetime = float(parsed.expires_in)
             margin = min(TOKEN_REFRESH_MARGIN, lifetime * TOKEN_REFRESH_FRACTION)
