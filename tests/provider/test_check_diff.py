@@ -105,3 +105,21 @@ def test_a_preview_makes_no_gateway_request(endpoints: Engine, caches: Engine, w
         assert engine.check({**declared, "project_name": UNKNOWN}).failures == {}
 
     assert gateway.stats()["total"] == 0
+
+
+def test_defaults_are_filled_around_unknown_values(caches: Engine, rlcls: Engine, endpoints: Engine) -> None:
+    """A preview with a computed identifier still sees the nested defaults, so its diff shows no
+    phantom removal of them."""
+    full = caches.checked(CACHE)["cache_settings"]
+
+    unknown_project = caches.check({**CACHE, "project_name": UNKNOWN})
+    assert unknown_project.failures == {}
+    assert unknown_project.inputs["cache_settings"] == full
+
+    unknown_ttl = caches.check({**CACHE, "cache_settings": {**CACHE["cache_settings"], "ttl": UNKNOWN}})
+    assert unknown_ttl.inputs["cache_settings"] == {**full, "ttl": UNKNOWN}
+
+    entries = rlcls.check({**RLCL, "endpoints": [UNKNOWN, entry("/pets", "POST")]}).inputs["endpoints"]
+    assert entries[0] == UNKNOWN and entries[1] == rlcls.checked(RLCL)["endpoints"][1]
+
+    assert endpoints.check({**USERS, "name": UNKNOWN}).inputs == {**endpoints.checked(USERS), "name": UNKNOWN}

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
 import pulumi.dynamic as dyn
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError
 
@@ -124,6 +124,40 @@ def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Pat
         elif not in_list:
             found.extend(unknown_keys(nested, value, (*path, str(key))))
     return found
+
+
+def fill_known(model: type[BaseModel], data: Any, unknown: Sequence[Path], path: Path = ()) -> Any:
+    """``data`` (inputs that could not be validated whole) with ``model``'s defaults filled in.
+
+    Every part without an unknown value is validated and dumped like whole inputs are; around
+    unknown values, missing fields get their defaults. A preview thus diffs against the same
+    shape that ``up`` records. Parts that fail validation stay as given (check reports them).
+    """
+    if not isinstance(data, Mapping):
+        return data
+    if not any(found[:len(path)] == path for found in unknown):
+        try:
+            return model.model_validate(data).model_dump(mode="json", exclude_none=True)
+        except ValidationError:
+            return data
+    filled = dict(data)
+    for name, info in model.model_fields.items():
+        if name not in filled:
+            default = None if info.is_required() else info.get_default(call_default_factory=True)
+            if default is not None:
+                adapter: TypeAdapter[Any] = TypeAdapter(info.annotation or Any)
+                filled[name] = adapter.dump_python(default, mode="json", exclude_none=True)
+            continue
+        nested, in_list = _nested_model(info.annotation)
+        value = filled[name]
+        if nested is None or is_unknown(value):
+            continue
+        if in_list and isinstance(value, list):
+            filled[name] = [fill_known(nested, item, unknown, (*path, name, str(index)))
+                            for index, item in enumerate(value)]
+        elif not in_list:
+            filled[name] = fill_known(nested, value, unknown, (*path, name))
+    return filled
 
 
 def _under(path: Path, prefixes: Sequence[Path]) -> bool:
@@ -248,7 +282,7 @@ class ApinizerProvider(dyn.ResourceProvider):
             if not unknown:
                 normalized = self.normalize(model)
         if normalized is None:
-            normalized = self.fill_defaults(given)
+            normalized = fill_known(self.inputs_model, given, unknown)
         failures.extend(self._check_connection(connection))
         inputs = encode_unknowns(normalized)
         if connection is not None:
@@ -263,14 +297,6 @@ class ApinizerProvider(dyn.ResourceProvider):
     def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
         """Rules that span more than one model (a kind overrides this when it has any)."""
         return []
-
-    def fill_defaults(self, given: dict[str, Any]) -> dict[str, Any]:
-        """Top-level scalar defaults for inputs that could not be validated whole."""
-        filled = dict(given)
-        for name, info in self.inputs_model.model_fields.items():
-            if name not in filled and not info.is_required() and isinstance(info.default, bool | int | str):
-                filled[name] = info.default
-        return filled
 
     @staticmethod
     def _check_connection(connection: Any) -> list[dyn.CheckFailure]:
