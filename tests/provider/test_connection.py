@@ -153,3 +153,28 @@ def test_a_refused_connection_without_other_credentials_still_fails(bare_server:
     last = failure.value.details().strip().splitlines()[-1]
     assert "apinizer:Endpoint GET /api/users in Demo/PetStore: 401" in last
     assert "revoked-token" not in failure.value.details()
+
+
+def test_a_wrong_url_is_an_error_not_a_resource_gone(endpoints: Engine, caches: Engine, rlcls: Engine,
+                                                     gateway: Gateway) -> None:
+    """A 404 that is not the gateway saying the proxy (or RLCL) does not exist, here a URL with
+    a wrong path, must not drop resources from the state on refresh nor pass destroy."""
+    wrong = {"url": f"{gateway.url}/wrong", "token": "dev-admin-token"}
+    resources = [(endpoints, USERS), (caches, CACHE), (rlcls, RLCL)]
+    for engine, declared in resources:
+        id_, outs = engine.up(declared)
+        misdirected = {**outs, "connection": wrong}
+
+        failures = []
+        if engine is not rlcls:  # its refresh makes no request
+            with pytest.raises(grpc.RpcError) as refresh:
+                engine.read(id_, misdirected)
+            failures.append(refresh)
+        with pytest.raises(grpc.RpcError) as destroy:
+            engine.delete(id_, misdirected)
+        failures.append(destroy)
+        for failure in failures:
+            assert ": 404 not_found: No route for" in failure.value.details().strip().splitlines()[-1]
+
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is not None
+    assert len(gateway.rlcl("Demo", "Standard")) == 2

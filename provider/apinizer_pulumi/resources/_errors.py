@@ -11,10 +11,11 @@ added to REST API Proxies!``.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from apinizer_pulumi.client import ApinizerError, APIStatusError
+from apinizer_pulumi.client import ApinizerError, APIStatusError, NotFoundError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -64,3 +65,17 @@ def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callab
         return wrapper
 
     return decorate
+
+
+# The gateway's own answers about a missing container: "ApiProxy (name: X) was not found!",
+# "API Proxy with name (X) is not found in project!", "RLCL (name: X) was not found in project!".
+_CONTAINER_NOT_FOUND = re.compile(r"\b(api\s*proxy|project|rlcl)\b.*\bnot found\b", re.IGNORECASE | re.DOTALL)
+
+
+def container_gone(error: NotFoundError) -> bool:
+    """True when a 404 is the gateway saying the proxy, project or RLCL does not exist.
+
+    Any other 404 (a URL with a wrong path, a reverse proxy's page) is an error: taken for
+    "gone", it would drop resources from the state on refresh and let destroy pass untouched.
+    """
+    return bool(_CONTAINER_NOT_FOUND.search(error.error_description or ""))

@@ -20,7 +20,7 @@ from apinizer_pulumi.models import ApiModel, HttpMethod
 from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
-from ._errors import translated
+from ._errors import container_gone, translated
 from .endpoint import endpoint_id, identity, subject
 
 IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
@@ -80,8 +80,10 @@ class EndpointSettingsProvider(ApinizerProvider):
         project, proxy, method, name = target
         try:
             return client.endpoints.find(project, proxy, name, method) is None
-        except NotFoundError:
-            return True
+        except NotFoundError as error:
+            if container_gone(error):
+                return True
+            raise
 
     @translated(lambda self, id_, props: _subject(self.kind, props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:

@@ -20,7 +20,7 @@ from apinizer_pulumi.models import EndpointSpec, HttpMethod
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, container_gone, translated
 
 #: The gateway's answer to a delete on a SOAP proxy (spec 4.8), which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
@@ -161,8 +161,10 @@ class EndpointProvider(ApinizerProvider):
         def find(client: ApinizerClient) -> LiveEndpoint | None:
             try:
                 return client.endpoints.find(project, proxy, name, method)
-            except NotFoundError:
-                return None
+            except NotFoundError as error:
+                if container_gone(error):
+                    return None
+                raise
 
         live = self.with_recorded_client(props, find)
         if live is None:
@@ -183,12 +185,16 @@ class EndpointProvider(ApinizerProvider):
         project, proxy, method, name = identity(id_, props)
         try:
             client.endpoints.delete(project, proxy, name, method)
-        except NotFoundError:
-            return  # the proxy is gone, and its endpoints with it
+        except NotFoundError as error:
+            if container_gone(error):
+                return  # the proxy is gone, and its endpoints with it
+            raise
         except BadRequestError as error:
             try:
                 gone = client.endpoints.find(project, proxy, name, method) is None
-            except NotFoundError:
+            except NotFoundError as missing:
+                if not container_gone(missing):
+                    raise
                 gone = True
             if gone:
                 return

@@ -20,7 +20,7 @@ from apinizer_pulumi.models import ApiModel, EndpointRateLimit
 from ._args import VariableArgs, connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
-from ._errors import translated
+from ._errors import container_gone, translated
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -121,8 +121,10 @@ class RlclEndpointsProvider(ApinizerProvider):
         project, rlcl = _identity(id_, props)
         try:
             client.rlcl.delete_endpoints(project, rlcl, entries)
-        except NotFoundError:
-            return  # the RLCL is gone, and its list with it
+        except NotFoundError as error:
+            if container_gone(error):
+                return  # the RLCL is gone, and its list with it
+            raise
         except BadRequestError:
             # One entry names an endpoint or proxy deleted since; its entry went with it. Remove
             # the others one by one so that exactly the managed entries that still exist go.
