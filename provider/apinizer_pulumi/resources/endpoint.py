@@ -241,7 +241,7 @@ class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
     active: pulumi.Output[bool]
     """Whether the endpoint serves traffic (a disabled one answers 404)."""
     adopt: pulumi.Output[bool]
-    """Whether create took over an endpoint that already existed."""
+    """The adopt input: whether create may take over an endpoint that already exists."""
     endpoint_id: pulumi.Output[str]
     """The gateway's id of the endpoint."""
     connection: pulumi.Output[dict[str, Any] | None]
