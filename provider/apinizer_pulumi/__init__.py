@@ -7,24 +7,34 @@
                       backend_resource_url="/users", backend_http_method="GET")
 
 The typed client is ``apinizer_pulumi.client``; the API's models are ``apinizer_pulumi.models``.
+
+The Pulumi names below are loaded on first use, so that ``apinizer_pulumi.models`` and
+``apinizer_pulumi.client`` (which the emulator and plain scripts import) do not pay for importing
+the Pulumi SDK and gRPC.
 """
 
-from .resources import (
-    ApinizerResourceError,
-    CacheSettingsArgs,
-    ConnectionArgs,
-    Endpoint,
-    EndpointCache,
-    EndpointRateLimitArgs,
-    EndpointWsa,
-    RlclEndpoints,
-    VariableArgs,
-    WsaSettingsArgs,
-    get_endpoint,
-    get_endpoint_policies,
-    get_endpoints,
-    get_organization_access_report,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .resources import (
+        ApinizerResourceError,
+        CacheSettingsArgs,
+        ConnectionArgs,
+        Endpoint,
+        EndpointCache,
+        EndpointRateLimitArgs,
+        EndpointWsa,
+        RlclEndpoints,
+        VariableArgs,
+        WsaSettingsArgs,
+        get_endpoint,
+        get_endpoint_policies,
+        get_endpoints,
+        get_organization_access_report,
+    )
 
 __all__ = [
     "ApinizerResourceError",
@@ -42,3 +52,15 @@ __all__ = [
     "get_endpoints",
     "get_organization_access_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        value = getattr(importlib.import_module(".resources", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
