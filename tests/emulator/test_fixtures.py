@@ -12,7 +12,7 @@ from apinizer_emulator.backend import Backend
 from apinizer_emulator.fixtures import FixtureError, TokenFixture, load_fixture, parse_fixture
 from apinizer_emulator.store import Store
 
-README = Path(__file__).resolve().parents[2] / "docs" / "_readme_emulator.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_default_fixture_holds_what_the_readme_promises():
@@ -46,7 +46,7 @@ def test_default_fixture_holds_what_the_readme_promises():
 
 
 def test_the_readme_fixture_example_loads():
-    example = re.search(r"```yaml\n(.*?)```", README.read_text(), re.S)
+    example = re.search(r"### Fixture files\n.*?```yaml\n(.*?)```", README.read_text(), re.S)
     assert example is not None
     backend = Backend(Store(), parse_fixture(example.group(1)))
     try:
