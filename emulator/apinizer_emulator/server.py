@@ -28,10 +28,18 @@ def build(
 class ReadyServer(uvicorn.Server):
     """A uvicorn server that signals once it listens, with the port it really bound."""
 
-    def __init__(self, config: uvicorn.Config) -> None:
+    def __init__(self, config: uvicorn.Config, on_shutdown: Callable[[], None] | None = None) -> None:
         super().__init__(config)
         self.ready = threading.Event()
         self.port: int | None = None
+        self._on_shutdown = on_shutdown
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        # Here, not after run(): on SIGTERM uvicorn re-raises the signal as run() ends, so code after
+        # it never runs in the CLI.
+        if self._on_shutdown is not None:
+            self._on_shutdown()
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
