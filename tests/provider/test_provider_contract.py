@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from apinizer_pulumi.models import CacheSettings, WsaSettings
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, UNKNOWN, Engine
 
 from .conftest import Gateway
 from .test_endpoint import USERS
@@ -161,3 +161,43 @@ def test_refresh_of_an_unchanged_endpoint_reports_no_drift(endpoints: Engine) ->
         assert read_inputs is not None
         assert endpoints.diff(read_id, read_outs, endpoints.checked(declared)).changes == DIFF_NONE
         endpoints.delete(id_, outs)
+
+
+def test_read_and_delete_find_the_endpoint_from_the_id_alone(endpoints: Engine, gateway: Gateway) -> None:
+    id_, outs = endpoints.up(USERS)
+
+    read_id, read_outs, _ = endpoints.read(id_, {})
+
+    assert read_id == id_
+    assert (read_outs["name"], read_outs["http_method"]) == ("/api/users", "GET")
+    assert read_outs["endpoint_id"] == outs["endpoint_id"]
+    endpoints.delete(id_, {})
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is None
+
+
+def test_an_unknown_connection_passes_check(endpoints: Engine, rlcls: Engine) -> None:
+    checked = endpoints.check({**USERS, "connection": UNKNOWN})
+    assert checked.failures == {}
+    assert checked.inputs["connection"] == UNKNOWN
+    assert rlcls.check({**RLCL, "connection": {"url": UNKNOWN, "token": "t"}}).failures == {}
+
+
+def test_a_connection_url_with_blanks_and_a_trailing_slash_works(endpoints: Engine, gateway: Gateway) -> None:
+    connection = {"url": f"  {gateway.url}/ ", "token": "dev-admin-token"}
+    id_, outs = endpoints.up({**USERS, "connection": connection})
+
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is not None
+    assert endpoints.read(id_, outs)[0] == id_
+
+
+def test_settings_and_rlcl_whose_container_is_gone(caches: Engine, wsas: Engine, rlcls: Engine) -> None:
+    # Refresh drops them, destroy passes: the proxy (or RLCL) took them along.
+    for engine, declared, field in ((caches, CACHE, "api_proxy_name"), (wsas, WSA, "api_proxy_name")):
+        _, outs = engine.up(declared)
+        gone = {**outs, field: "NoSuchProxy"}
+        gone_id = "Demo/NoSuchProxy/{endpoint_http_method}/{endpoint_name}".format(**outs)
+        assert engine.read(gone_id, gone)[:2] == ("", {})
+        engine.delete(gone_id, gone)
+
+    _, outs = rlcls.up(RLCL)
+    rlcls.delete("Demo/NoSuchRlcl", {**outs, "rlcl_name": "NoSuchRlcl"})
