@@ -132,3 +132,33 @@ def test_connection_secrets_are_marked_secret() -> Any:
         assert b"pw-123" not in base64.b64decode(inputs["__provider"])
 
     return pulumi.Output.from_input(asyncio.ensure_future(verify()))
+
+
+@pulumi.runtime.test
+def test_resource_options_and_enum_values_reach_the_engine() -> Any:
+    from apinizer_pulumi.models import CacheHandlingAction, HttpMethod
+
+    parent = pulumi.ComponentResource("acme:gateway:Routes", "routes")
+    endpoint = apinizer.Endpoint(
+        "users", project_name="Demo", api_proxy_name="PetStore", name="/api/users",
+        http_method=HttpMethod.GET, backend_resource_url="/users", backend_http_method=HttpMethod.POST,
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    apinizer.EndpointCache(
+        "users-cache", project_name="Demo", api_proxy_name="PetStore", endpoint_name="/api/users",
+        endpoint_http_method=HttpMethod.GET,
+        cache_settings=apinizer.CacheSettingsArgs(name="users", handling_action=CacheHandlingAction.STOP),
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+
+    def verify(urn: str) -> None:
+        # The caller's options are kept (here the parent, which shows in the URN).
+        assert urn.endswith("::acme:gateway:Routes$pulumi-python:dynamic/apinizer:Endpoint::users")
+        inputs = _registered("users").inputs
+        assert (inputs["http_method"], inputs["backend_http_method"]) == ("GET", "POST")
+        cache = _registered("users-cache").inputs
+        assert cache["endpoint_http_method"] == "GET"
+        # Args fields left out are left out, not sent as nulls that check would refuse.
+        assert cache["cache_settings"] == {"name": "users", "handling_action": "STOP"}
+
+    return endpoint.urn.apply(verify)
