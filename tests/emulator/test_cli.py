@@ -118,6 +118,22 @@ def test_revoke_by_id_and_errors(tmp_path):
     assert memory.returncode == 2
 
 
+def test_revoke_by_user_and_name_leaves_other_users_tokens_of_that_name(tmp_path):
+    db = tmp_path / "emulator.db"
+    kept = cli("token", "create", "--db", str(db), "--user", "admin", "--name", "ci").stdout.strip()
+    gone = cli("token", "create", "--db", str(db), "--user", "developer", "--name", "ci").stdout.strip()
+
+    revoked = cli("token", "revoke", "--db", str(db), "--user", "developer", "--name", "ci")
+
+    assert len(revoked.stdout.strip().splitlines()) == 1 and "developer" in revoked.stdout
+    states = {t["username"]: t["revoked_at"] for t in token_list(db) if t["name"] == "ci"}
+    assert states["developer"] is not None and states["admin"] is None
+    with EmulatorServer(db=db) as server, httpx.Client(base_url=server.base_url) as client:
+        assert client.get(endpoints_path(), headers={"Authorization": f"Bearer {kept}"}).status_code == 200
+        refused = client.get(endpoints_path(), headers={"Authorization": f"Bearer {gone}"})
+        assert_error(refused, 401, "unauthorized_client", "Invalid token")
+
+
 def test_access_tokens_are_listed_only_with_all(tmp_path):
     db = tmp_path / "emulator.db"
     with EmulatorServer(db=db) as server:
