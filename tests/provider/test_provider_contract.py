@@ -201,3 +201,15 @@ def test_settings_and_rlcl_whose_container_is_gone(caches: Engine, wsas: Engine,
 
     _, outs = rlcls.up(RLCL)
     rlcls.delete("Demo/NoSuchRlcl", {**outs, "rlcl_name": "NoSuchRlcl"})
+
+
+def test_refresh_keeps_the_adopt_input(endpoints: Engine) -> None:
+    pets = {**USERS, "name": "/pets", "backend_resource_url": "/pets", "adopt": True}
+    id_, outs = endpoints.up(pets)
+    assert outs["adopt"] is True
+
+    read_id, read_outs, read_inputs = endpoints.read(id_, outs)
+
+    assert read_id == id_ and read_inputs is not None
+    assert read_outs["adopt"] is True and read_inputs["adopt"] is True
+    assert read_outs == outs
