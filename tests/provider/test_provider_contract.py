@@ -213,3 +213,12 @@ def test_refresh_keeps_the_adopt_input(endpoints: Engine) -> None:
     assert read_id == id_ and read_inputs is not None
     assert read_outs["adopt"] is True and read_inputs["adopt"] is True
     assert read_outs == outs
+
+
+def test_create_without_a_description_sends_none(endpoints: Engine, gateway: Gateway) -> None:
+    without = {key: value for key, value in USERS.items() if key != "description"}
+
+    endpoints.up(without)
+
+    live = gateway.endpoint("Demo", "PetStore", "GET", "/api/users")
+    assert live is not None and live["description"] is None
