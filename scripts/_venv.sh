@@ -21,7 +21,7 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV"
 fi
 STAMP="$VENV/.apinizer-installed"
-WANT="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+WANT="$(sha256sum < "$ROOT/pyproject.toml" | cut -d' ' -f1)"
 if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$WANT" ]; then
   echo "==> installing apinizer-pulumi[dev] into $VENV"
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
