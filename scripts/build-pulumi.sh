@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Builds the pinned Pulumi CLI from its Go module into a cache outside the work tree, once per machine.
+#
+#   bash scripts/build-pulumi.sh          # build (or find) it and print the directory of its bin/
+#   bash scripts/build-pulumi.sh --force  # build again even when the cache holds it
+#
+# The version is pinned in tools/pulumi-cli/go.mod (the one place to change it; see tools/pulumi-cli/README.md).
+# The result is ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/bin/ with:
+#   pulumi                         the CLI, `go build` of github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+#   pulumi-language-python         the Python language host (tools/pulumi-cli/language_host.py)
+#   pulumi-resource-pulumi-python  starts `python -u -m pulumi.dynamic`, the SDK's dynamic provider server
+# The engine finds both plugins beside the `pulumi` binary. Progress goes to stderr; the last line on
+# stdout is the bin/ directory. Needs `go` (1.25 or newer) and the Go module proxy.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/tools/pulumi-cli"
+force=false
+for arg in "$@"; do
+  case "$arg" in
+    --force) force=true ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown argument '$arg' (expected --force or --help)" >&2; exit 2 ;;
+  esac
+done
+
+VERSION="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' "$TOOLS/go.mod")"
+if [ -z "$VERSION" ]; then
+  echo "error: no github.com/pulumi/pulumi/pkg/v3 requirement in $TOOLS/go.mod" >&2
+  exit 1
+fi
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-${VERSION#v}"
+BIN="$CACHE/bin"
+mkdir -p "$BIN"
+
+# The launchers are a few lines each: (re)written on every run so a changed host reaches the cache at once.
+install_launchers() {
+  cp "$TOOLS/language_host.py" "$BIN/language_host.py"
+  cat >"$BIN/pulumi-language-python" <<EOF
+#!/bin/sh
+# Pulumi's engine starts this as the Python language host. The host needs the pulumi SDK and grpcio:
+# the first python3 on PATH that has them (scripts put the project's .venv/bin first).
+export APINIZER_PULUMI_HOST_VERSION="${VERSION#v}"
+exec python3 -u "\$(dirname "\$0")/language_host.py" "\$@"
+EOF
+  cat >"$BIN/pulumi-resource-pulumi-python" <<'EOF'
+#!/bin/sh
+# Pulumi's engine starts this for the "pulumi-python" resource plugin, which serves every Python dynamic
+# provider. The project's `virtualenv` runtime option reaches it as PULUMI_RUNTIME_VIRTUALENV.
+venv="${PULUMI_RUNTIME_VIRTUALENV:-}"
+if [ -n "$venv" ]; then
+  case "$venv" in
+    /*) ;;
+    *) [ -n "${PULUMI_ROOT_DIRECTORY:-}" ] && [ ! -d "$venv" ] && venv="$PULUMI_ROOT_DIRECTORY/$venv" ;;
+  esac
+  if [ -x "$venv/bin/python" ]; then
+    exec "$venv/bin/python" -u -m pulumi.dynamic "$@"
+  fi
+  echo "pulumi-resource-pulumi-python: virtualenv $venv has no bin/python" >&2
+  exit 1
+fi
+exec python3 -u -m pulumi.dynamic "$@"
+EOF
+  chmod +x "$BIN/pulumi-language-python" "$BIN/pulumi-resource-pulumi-python"
+}
+
+if [ -x "$BIN/pulumi" ] && ! "$force"; then
+  install_launchers
+  echo "$BIN"
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "error: building the Pulumi CLI needs Go (https://go.dev/dl/), which is not on PATH" >&2
+  exit 127
+fi
+
+started=$(date +%s)
+progress() { echo "==> [pulumi $VERSION, $(($(date +%s) - started)) s] $*" >&2; }
+# A heartbeat while `go` is silent: the compile alone takes several minutes on two cores.
+( while sleep 30; do progress "still building..."; done ) &
+heartbeat=$!
+trap 'kill "$heartbeat" 2>/dev/null || true' EXIT
+
+cd "$TOOLS"
+progress "downloading the Go modules of the Pulumi CLI $VERSION (cached in $(go env GOMODCACHE))"
+# Only the modules the CLI's packages need: `go mod download` would also ask for test-only modules.
+go list -deps github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >/dev/null
+progress "compiling github.com/pulumi/pulumi/pkg/v3/cmd/pulumi into $BIN (Go build cache: $(go env GOCACHE))"
+go build -trimpath -o "$BIN/pulumi.tmp" \
+  -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$VERSION" \
+  github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+mv "$BIN/pulumi.tmp" "$BIN/pulumi"
+install_launchers
+progress "done: $("$BIN/pulumi" version) in $BIN ($(du -sh "$BIN" | cut -f1))"
+echo "$BIN"
