@@ -115,7 +115,7 @@ def _resolve_base_url(base_url: str | None) -> str:
     base_url = base_url or _env(ENV_URL)
     if not base_url:
         raise ConfigurationError(
-            f"base_url is missing: pass base_url= or set {ENV_URL} (e.g. http://127.0.0.1:8080)"
+            f"base_url is missing: pass base_url= or set {ENV_URL} (e.g. http://127.0.0.1:18080)"
         )
     try:
         url = httpx.URL(base_url)
@@ -135,7 +135,7 @@ def _resolve_base_url(base_url: str | None) -> str:
 class ApinizerClient:
     """A typed, thread-safe client of the Apinizer management API.
 
-    ``base_url`` is the gateway's root (``http://127.0.0.1:8080``; the spec's ``/apiops/...``
+    ``base_url`` is the gateway's root (``http://127.0.0.1:18080``; the spec's ``/apiops/...``
     paths are appended). Authenticate with a personal ``token`` from the console, or with
     ``username`` and ``password``, exchanged for a token (spec 4.1) that is refreshed before it
     expires. Missing arguments fall back to ``APINIZER_URL``, and, when no credential argument is
