@@ -135,11 +135,12 @@ def _resolve_base_url(base_url: str | None) -> str:
 class ApinizerClient:
     """A typed, thread-safe client of the Apinizer management API.
 
-    ``base_url`` is the gateway's root (``http://127.0.0.1:18080``; the spec's ``/apiops/...``
+    ``base_url`` is the gateway's root (``http://127.0.0.1:18080``; the API's ``/apiops/...``
     paths are appended). Authenticate with a personal ``token`` from the console, or with
-    ``username`` and ``password``, exchanged for a token (spec 4.1) that is refreshed before it
-    expires. Missing arguments fall back to ``APINIZER_URL``, and, when no credential argument is
-    given at all, to ``APINIZER_TOKEN`` or ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
+    ``username`` and ``password``, exchanged for a token (``POST /apiops/auth/token``) that is
+    refreshed before it expires. Missing arguments fall back to ``APINIZER_URL``, and, when no
+    credential argument is given at all, to ``APINIZER_TOKEN`` or
+    ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
 
     ``timeout`` bounds each attempt (seconds); ``max_retries`` counts the extra attempts for
     transient failures. ``transport`` replaces the network (``httpx.MockTransport`` in tests)
@@ -370,7 +371,7 @@ class ApinizerClient:
         return True
 
     def request_token(self) -> models.TokenResponse:
-        """``POST /apiops/auth/token`` (spec 4.1) with the configured username and password."""
+        """``POST /apiops/auth/token`` (client credentials) with the configured username and password."""
         if not isinstance(self._auth, ClientCredentialsAuth):
             raise ConfigurationError("request_token needs username and password; this client has a token")
         auth = self._auth

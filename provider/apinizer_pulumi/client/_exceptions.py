@@ -306,7 +306,7 @@ def make_status_error(
 
 
 _ENDPOINT_NOT_FOUND = (
-    # Spec 7, the get/policies/delete/status/update answer.
+    # The documented answer of get, policies, delete, status and update.
     re.compile(r"^Endpoint with name \(.*\) and HTTP method \(.*\) is not found!?$", re.DOTALL),
     # Any other wording that starts with the endpoint (the cache operation answers 404 for it).
     re.compile(r"^(api\s*)?endpoint\b.*\bnot found\b", re.IGNORECASE | re.DOTALL),
