@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
@@ -121,3 +123,17 @@ def test_a_fresh_shell_needs_the_activation_the_docs_ask_for(tmp_path: Path):
     getting_started = (ROOT / "docs" / "getting-started.md").read_text()
     assert "source .venv/bin/activate" in getting_started
     assert "source .venv/bin/activate" in (ROOT / "README.md").read_text()
+
+
+def test_the_documented_fault_rules_are_accepted_by_the_emulator(emulator_url: str):
+    """The rules shown on the emulator page, in blocks and inline, are rules the emulator takes as written."""
+    page = (ROOT / "docs" / "emulator.md").read_text()
+    section = page.split("### Fault rules", 1)[1].split("\n## ", 1)[0]
+    examples = section.split("Examples, each one rule:", 1)[1].split("\n\n", 1)[0]
+    rules = [json.loads(code) for code in re.findall(r"`(\{[^`]*\})`", examples)]
+    rules += [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)][:1]
+    assert len(rules) == 5
+    for rule in rules:
+        response = httpx.post(f"{emulator_url}/_emulator/faults", json=rule, timeout=10)
+        assert response.status_code == 200, (rule, response.text)
+    httpx.delete(f"{emulator_url}/_emulator/faults", timeout=10).raise_for_status()

@@ -28,6 +28,8 @@ def test_mkdocs_build_strict(tmp_path: Path):
     assert "backend_resource_url" in endpoint_page and "Take over an existing endpoint" in endpoint_page
     functions_page = (tmp_path / "site" / "functions" / "get-endpoints" / "index.html").read_text()
     assert "The API proxy (or project) does not exist." in functions_page
+    for page in (tmp_path / "site").rglob("*.html"):
+        assert not re.search(r"\bspec(ification)? \d", page.read_text()), page  # docstrings included
 
 
 def test_every_docs_page_is_in_the_nav():
