@@ -152,5 +152,7 @@ The gateway emulator keeps running at $URL. To run Pulumi commands on this stack
   export PULUMI_BACKEND_URL='$PULUMI_BACKEND_URL'
   $passphrase_hint
   pulumi preview --stack $STACK
+This script put .venv/bin on its own PATH only; for apinizer-emulator and the project's python in your shell:
+  source $VENV/bin/activate
 Stop the emulator with: bash scripts/down.sh   (add --destroy to remove the stack's resources first)
 EOF

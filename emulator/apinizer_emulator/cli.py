@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import importlib.metadata
 import json
 import sys
 import threading
@@ -15,17 +16,38 @@ from .fixtures import FixtureError, expiry_timestamp, load_fixture
 from .store import MEMORY, Store
 
 DEFAULT_DB = ".apinizer/emulator.db"
+#: The one default port of the project: `serve`, scripts/up.sh, the dev stacks, the examples and the docs.
+DEFAULT_PORT = 18080
+
+
+def _version() -> str:
+    # One source for the version: the installed distribution's metadata, as apinizer_pulumi.__version__.
+    try:
+        return importlib.metadata.version("apinizer-pulumi")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def _expiry_date(text: str) -> dt.date:
+    """``--expires``: a calendar date, the last day (UTC) on which the token is valid."""
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date of the form YYYY-MM-DD") from None
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="apinizer-emulator", description="A local, persistent Apinizer management API."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="serve the management API")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="port (0 picks a free one; default 8080)")
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (0 picks a free one; default {DEFAULT_PORT})"
+    )
     serve.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file, or :memory: (default {DEFAULT_DB})")
     serve.add_argument(
         "--fixtures", default=None, help="fixture YAML (default: the packaged default fixture)"
@@ -41,10 +63,10 @@ def _parser() -> argparse.ArgumentParser:
     create.add_argument("--name", required=True)
     create.add_argument(
         "--expires",
-        type=dt.date.fromisoformat,
+        type=_expiry_date,
         default=None,
         metavar="YYYY-MM-DD",
-        help="last day the token is valid (UTC); default: never expires",
+        help="last day the token is valid, through 23:59:59 UTC; today or later; default: never expires",
     )
     listing = token_sub.add_parser("list", help="list tokens (never their values)")
     listing.add_argument("--all", action="store_true", help="include access tokens from the token request")
@@ -82,9 +104,18 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _when(timestamp: float | None) -> str:
+    """When a token stops working, as its last valid second.
+
+    Tokens are valid while the clock is before ``expires_at``; a date expiry is stored as the
+    midnight that ends the day, which is shown as that day's ``23:59:59Z`` so that
+    ``--expires 2026-12-31`` lists as ``2026-12-31T23:59:59Z``, the day the user gave.
+    """
     if timestamp is None:
         return "never"
-    return dt.datetime.fromtimestamp(timestamp, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    moment = dt.datetime.fromtimestamp(timestamp, dt.UTC)
+    if moment.time() == dt.time():
+        moment -= dt.timedelta(seconds=1)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _show(info: TokenInfo) -> str:
@@ -103,6 +134,15 @@ def _token(args: argparse.Namespace) -> int:
     try:
         if args.token_command == "create":
             expires = expiry_timestamp(args.expires)
+            if expires is not None and expires <= backend.now():
+                today = dt.datetime.fromtimestamp(backend.now(), dt.UTC).date()
+                print(
+                    f"error: --expires {args.expires.isoformat()} is in the past; a token must be valid "
+                    f"at least through today ({today.isoformat()}, UTC): give today or a later date, "
+                    "or leave --expires out for a token that never expires",
+                    file=sys.stderr,
+                )
+                return 2
             value, info = backend.create_personal_token(args.user, args.name, expires)
             print(value)
             print(

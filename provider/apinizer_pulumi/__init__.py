@@ -15,10 +15,12 @@ the Pulumi SDK and gRPC.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+import importlib.metadata as _metadata
+import typing as _typing
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
+    from . import client, models
     from .resources import (
         ApinizerResourceError,
         CacheSettingsArgs,
@@ -36,6 +38,12 @@ if TYPE_CHECKING:
         get_organization_access_report,
     )
 
+try:
+    # One source for the version: the installed distribution's metadata (pyproject.toml).
+    __version__: str = _metadata.version("apinizer-pulumi")
+except _metadata.PackageNotFoundError:  # a source tree on sys.path without an install
+    __version__ = "0+unknown"
+
 __all__ = [
     "ApinizerResourceError",
     "CacheSettingsArgs",
@@ -47,20 +55,30 @@ __all__ = [
     "RlclEndpoints",
     "VariableArgs",
     "WsaSettingsArgs",
+    "__version__",
+    "client",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
     "get_organization_access_report",
+    "models",
 ]
 
+_SUBPACKAGES = frozenset({"client", "models"})
 
-def __getattr__(name: str) -> Any:
-    if name in __all__:
-        value = getattr(importlib.import_module(".resources", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __getattr__(name: str) -> _typing.Any:
+    if name in _SUBPACKAGES:
+        value: _typing.Any = _importlib.import_module(f".{name}", __name__)
+    elif name in __all__:
+        value = getattr(_importlib.import_module(".resources", __name__), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    # The public API only: not the helpers imported above, nor the submodules Python adds as
+    # attributes once they are loaded (resources, the private _modules).
+    return sorted(__all__)

@@ -137,6 +137,7 @@ def test_up_twice_then_down(script_env: dict[str, str]) -> None:
         ("stack output --stack dev", backend, "passphrase"),
     ]
     assert "apinizer-local-dev-only" in first.stdout  # the dev-only passphrase, to run pulumi by hand
+    assert f"source {ROOT}/.venv/bin/activate" in first.stdout  # the console scripts in the user's shell
 
     # Again: the same emulator, the stack only selected.
     second = run(UP, env=script_env)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import subprocess
@@ -63,29 +64,21 @@ def test_token_lifecycle_against_a_running_server(tmp_path):
     assert next(t for t in token_list(db) if t["id"] == ci["id"])["revoked_at"] is not None
 
 
-def test_token_with_a_past_expiry_date_is_refused_and_a_future_one_works(tmp_path):
+def test_a_token_expiring_today_or_later_works_through_the_whole_day(tmp_path):
     db = tmp_path / "emulator.db"
-    old = cli(
-        "token", "create", "--db", str(db), "--user", "admin", "--name", "old", "--expires", "2020-01-31"
-    )
-    new = cli(
-        "token", "create", "--db", str(db), "--user", "admin", "--name", "new", "--expires", "2999-12-31"
-    )
+    today = dt.datetime.now(dt.UTC).date()
+    made = {
+        name: cli("token", "create", "--db", str(db), "--user", "admin", "--name", name, "--expires", day)
+        for name, day in (("today", today.isoformat()), ("later", "2999-12-31"))
+    }
     with EmulatorServer(db=db) as server, httpx.Client(base_url=server.base_url) as client:
-        assert_error(
-            client.get(endpoints_path(), headers={"Authorization": f"Bearer {old.stdout.strip()}"}),
-            401,
-            "unauthorized_client",
-            "Invalid token",
-        )
-        assert (
-            client.get(
-                endpoints_path(), headers={"Authorization": f"Bearer {new.stdout.strip()}"}
-            ).status_code
-            == 200
-        )
-    expiry = next(t for t in token_list(db) if t["name"] == "old")["expires_at"]
-    assert expiry == 1580515200.0  # 2020-02-01T00:00:00Z: valid through the whole 31st
+        for created in made.values():
+            headers = {"Authorization": f"Bearer {created.stdout.strip()}"}
+            assert client.get(endpoints_path(), headers=headers).status_code == 200
+    expiries = {t["name"]: t["expires_at"] for t in token_list(db)}
+    end_of_today = dt.datetime.combine(today + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    assert expiries["today"] == end_of_today.timestamp()  # valid through the whole day, UTC
+    assert expiries["later"] == 32503680000.0  # 3000-01-01T00:00:00Z
 
 
 def test_revoke_by_id_and_errors(tmp_path):
@@ -207,3 +200,44 @@ def test_python_dash_m_runs_the_cli():
         timeout=60,
     )
     assert result.returncode == 0 and "create" in result.stdout
+
+
+def test_version_is_the_package_metadata():
+    import importlib.metadata
+
+    import apinizer_pulumi
+
+    version = importlib.metadata.version("apinizer-pulumi")
+    assert cli("--version").stdout.strip() == f"apinizer-emulator {version}"
+    assert apinizer_pulumi.__version__ == version
+
+
+def test_serve_defaults_to_the_projects_one_port():
+    assert "default 18080" in cli("serve", "--help").stdout
+
+
+def test_a_date_expiry_lists_as_the_end_of_that_day_utc(tmp_path):
+    db = tmp_path / "emulator.db"
+    created = cli("token", "create", "--db", str(db), "--user", "developer", "--name", "ci",
+                  "--expires", "2999-12-31")
+    assert "expires 2999-12-31T23:59:59Z" in created.stderr
+    (line,) = [line for line in cli("token", "list", "--db", str(db)).stdout.splitlines() if " ci " in line]
+    assert "expires 2999-12-31T23:59:59Z" in line
+
+
+@pytest.mark.parametrize("expires", ["2020-01-01", "1999-12-31"])
+def test_a_past_expiry_date_is_refused(tmp_path, expires):
+    db = tmp_path / "emulator.db"
+    result = cli("token", "create", "--db", str(db), "--user", "developer", "--name", "ci",
+                 "--expires", expires, check=False)
+    assert result.returncode == 2
+    assert f"--expires {expires} is in the past" in result.stderr
+    assert result.stdout == ""
+    assert "ci" not in {t["name"] for t in token_list(db)}
+
+
+def test_an_expiry_that_is_not_a_date_is_refused(tmp_path):
+    result = cli("token", "create", "--db", str(tmp_path / "e.db"), "--user", "developer", "--name", "ci",
+                 "--expires", "next week", check=False)
+    assert result.returncode == 2
+    assert "'next week' is not a date of the form YYYY-MM-DD" in result.stderr

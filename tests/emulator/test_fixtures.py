@@ -1,4 +1,4 @@
-"""Fixture files: the default one, the README's example, expiry forms and refusals."""
+"""Fixture files: the default one, the documented example, expiry forms and refusals."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from apinizer_emulator.backend import Backend
 from apinizer_emulator.fixtures import FixtureError, TokenFixture, load_fixture, parse_fixture
 from apinizer_emulator.store import Store
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+EMULATOR_DOCS = Path(__file__).resolve().parents[2] / "docs" / "emulator.md"
 
 
-def test_default_fixture_holds_what_the_readme_promises():
+def test_default_fixture_holds_what_the_docs_promise():
     fixture = load_fixture()
     users = {u.username: (u.password, u.roles, u.system_role) for u in fixture.users}
     assert users == {
@@ -45,8 +45,8 @@ def test_default_fixture_holds_what_the_readme_promises():
     assert [(r.name, r.endpoint_rate_limit_list) for r in demo.rlcls] == [("Standard", []), ("Premium", [])]
 
 
-def test_the_readme_fixture_example_loads():
-    example = re.search(r"### Fixture files\n.*?```yaml\n(.*?)```", README.read_text(), re.S)
+def test_the_documented_fixture_example_loads():
+    example = re.search(r"## Fixture files\n.*?```yaml\n(.*?)```", EMULATOR_DOCS.read_text(), re.S)
     assert example is not None
     backend = Backend(Store(), parse_fixture(example.group(1)))
     try:

@@ -345,9 +345,8 @@ def test_a_failed_connection_leaves_no_token_on_the_error(gateway: FakeGateway) 
     gateway.script("GET", EP, httpx.ReadError("reset"))
     with make_client(gateway, max_retries=0) as client, pytest.raises(APIConnectionError) as caught:
         client.endpoints.list("Demo", "PetStore")
-    cause = caught.value.__cause__
-    assert isinstance(cause, httpx.ReadError)
-    assert all(STATIC_TOKEN not in value for value in cause.request.headers.values())
+    assert caught.value.__cause__ is None
+    assert STATIC_TOKEN not in _reachable_text(caught.value)
 
 
 @pytest.mark.parametrize("status", [201, 202])

@@ -169,9 +169,19 @@ def test_status_errors_pickle() -> None:
 
 
 def test_connection_error_str() -> None:
-    exc = APITimeoutError("GET", PATH, "ReadTimeout: timed out")
-    assert str(exc) == f"GET {PATH} -> ReadTimeout: timed out"
-    assert (exc.method, exc.path) == ("GET", PATH)
+    exc = APITimeoutError("GET", PATH, "ReadTimeout: timed out", url="http://gw.test" + PATH, attempts=4)
+    assert str(exc) == f"GET http://gw.test{PATH} failed after 4 attempts: ReadTimeout: timed out"
+    assert (exc.method, exc.path, exc.detail) == ("GET", PATH, "ReadTimeout: timed out")
+
+
+def test_every_client_error_shows_its_public_path() -> None:
+    import apinizer_pulumi.client as public
+
+    for name in public.__all__:
+        value = getattr(public, name)
+        if isinstance(value, type) and issubclass(value, Exception):
+            assert value.__module__ == "apinizer_pulumi.client", name
+            assert getattr(public, value.__qualname__) is value
 
 
 def test_response_validation_error_str() -> None:

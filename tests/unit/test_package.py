@@ -39,3 +39,21 @@ def test_public_names_resolve_and_unknown_ones_fail() -> None:
     assert apinizer_pulumi.Endpoint.__module__ == "apinizer_pulumi.resources.endpoint"
     with pytest.raises(AttributeError, match="no attribute 'Endpont'"):
         _ = apinizer_pulumi.Endpont  # type: ignore[attr-defined]
+
+
+def test_dir_lists_only_the_public_api() -> None:
+    code = "import apinizer_pulumi as a\nprint('\\n'.join(dir(a)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    import apinizer_pulumi
+
+    assert result.stdout.split() == sorted(apinizer_pulumi.__all__)
+    assert not {"Any", "TYPE_CHECKING", "annotations", "importlib"} & set(result.stdout.split())
+
+
+def test_the_version_is_the_distribution_metadata() -> None:
+    import importlib.metadata
+
+    import apinizer_pulumi
+
+    assert apinizer_pulumi.__version__ == importlib.metadata.version("apinizer-pulumi")
+    assert apinizer_pulumi.client is importlib.import_module("apinizer_pulumi.client")

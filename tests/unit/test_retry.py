@@ -3,6 +3,8 @@ Time is faked: the client's ``_sleep`` records waits instead of sleeping."""
 
 from __future__ import annotations
 
+import logging
+import pickle
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
@@ -26,7 +28,7 @@ from apinizer_pulumi.client._retry import (
 )
 from apinizer_pulumi.models import EndpointRateLimit, EndpointSpec
 
-from ._fake_gateway import TOKEN_PATH, FakeGateway, error, make_client
+from ._fake_gateway import BASE_URL, TOKEN_PATH, FakeGateway, error, make_client
 
 EP = "/apiops/projects/Demo/apiProxies/PetStore/endpoints/"
 RL = "/apiops/projects/Demo/rlcl/Standard/endpoints/"
@@ -246,9 +248,36 @@ def test_connection_failures_run_out(gateway: FakeGateway) -> None:
         client.endpoints.list("Demo", "PetStore")
     exc = caught.value
     assert type(exc) is APIConnectionError
-    assert (exc.method, exc.path) == ("GET", EP)
-    assert str(exc) == f"GET {EP} -> ConnectError: refused"
-    assert isinstance(exc.__cause__, httpx.ConnectError)
+    assert (exc.method, exc.path, exc.url, exc.attempts) == ("GET", EP, BASE_URL + EP, 3)
+    # One line a person can act on: where, how often, why; no chained httpx/httpcore traceback.
+    assert str(exc) == f"GET {BASE_URL}{EP} failed after 3 attempts: ConnectError: refused"
+    assert exc.__cause__ is None and exc.__suppress_context__
+
+
+def test_connection_failures_name_the_class_by_its_public_path(gateway: FakeGateway) -> None:
+    gateway.script("GET", EP, httpx.ConnectError("refused"))
+    with make_client(gateway, max_retries=0) as client, pytest.raises(APIConnectionError) as caught:
+        client.endpoints.list("Demo", "PetStore")
+    assert type(caught.value).__module__ == "apinizer_pulumi.client"
+    assert str(caught.value).endswith("failed after 1 attempt: ConnectError: refused")
+    assert pickle.loads(pickle.dumps(caught.value)).__dict__ == caught.value.__dict__
+
+
+def test_each_retry_is_logged_at_info_with_its_cause_and_delay(
+    gateway: FakeGateway, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="apinizer_pulumi.client")
+    gateway.script(
+        "GET", EP, httpx.ConnectError("[Errno 111] Connection refused"), error(503, "x", "busy"), LISTED
+    )
+    with make_client(gateway, max_retries=2) as client:
+        client.endpoints.list("Demo", "PetStore")
+    retries = [r for r in caplog.records if r.levelno == logging.INFO]
+    assert [r.getMessage() for r in retries] == [
+        f"retrying GET {BASE_URL}{EP} in 0.50s (attempt 2 of 3) after ConnectError: "
+        "[Errno 111] Connection refused",
+        f"retrying GET {BASE_URL}{EP} in 1.00s (attempt 3 of 3) after 503 Service Unavailable",
+    ]
 
 
 def test_timeouts_raise_api_timeout_error(gateway: FakeGateway) -> None:

@@ -4,7 +4,7 @@
 
     from apinizer_pulumi.client import ApinizerClient
 
-    with ApinizerClient("http://127.0.0.1:8080", token="...") as client:
+    with ApinizerClient("http://127.0.0.1:18080", token="...") as client:
         for endpoint in client.endpoints.list("Demo", "PetStore"):
             print(endpoint.http_method, endpoint.endpoint, endpoint.active)
 

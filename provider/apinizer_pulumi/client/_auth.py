@@ -1,4 +1,5 @@
-"""Authentication as ``httpx.Auth`` flows: a fixed bearer token, or client credentials (spec 4.1).
+"""Authentication as ``httpx.Auth`` flows: a fixed bearer token, or client credentials
+(``POST /apiops/auth/token``).
 
 Both put ``Authorization: Bearer <token>`` on each request. :class:`ClientCredentialsAuth` gets
 the token itself with the form-encoded token request, keeps it until shortly before
@@ -56,7 +57,7 @@ class BearerTokenAuth(httpx.Auth):
 
 
 class ClientCredentialsAuth(httpx.Auth):
-    """Username and password exchanged for a bearer token (spec 4.1), cached and refreshed.
+    """Username and password exchanged for a bearer token (``POST /apiops/auth/token``), cached and refreshed.
 
     ``clock`` is a monotonic clock in seconds; tests pass a fake one.
     """
@@ -91,7 +92,7 @@ class ClientCredentialsAuth(httpx.Auth):
         return tuple(s for s in (self._password, self._token) if s)
 
     def token_request(self) -> httpx.Request:
-        """The form-encoded request of spec 4.1 (``data=`` sets the form content type)."""
+        """The form-encoded token request (``data=`` sets the form content type)."""
         return httpx.Request(
             "POST",
             self._token_url,

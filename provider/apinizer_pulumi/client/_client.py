@@ -115,7 +115,7 @@ def _resolve_base_url(base_url: str | None) -> str:
     base_url = base_url or _env(ENV_URL)
     if not base_url:
         raise ConfigurationError(
-            f"base_url is missing: pass base_url= or set {ENV_URL} (e.g. http://127.0.0.1:8080)"
+            f"base_url is missing: pass base_url= or set {ENV_URL} (e.g. http://127.0.0.1:18080)"
         )
     try:
         url = httpx.URL(base_url)
@@ -135,11 +135,12 @@ def _resolve_base_url(base_url: str | None) -> str:
 class ApinizerClient:
     """A typed, thread-safe client of the Apinizer management API.
 
-    ``base_url`` is the gateway's root (``http://127.0.0.1:8080``; the spec's ``/apiops/...``
+    ``base_url`` is the gateway's root (``http://127.0.0.1:18080``; the API's ``/apiops/...``
     paths are appended). Authenticate with a personal ``token`` from the console, or with
-    ``username`` and ``password``, exchanged for a token (spec 4.1) that is refreshed before it
-    expires. Missing arguments fall back to ``APINIZER_URL``, and, when no credential argument is
-    given at all, to ``APINIZER_TOKEN`` or ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
+    ``username`` and ``password``, exchanged for a token (``POST /apiops/auth/token``) that is
+    refreshed before it expires. Missing arguments fall back to ``APINIZER_URL``, and, when no
+    credential argument is given at all, to ``APINIZER_TOKEN`` or
+    ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
 
     ``timeout`` bounds each attempt (seconds); ``max_retries`` counts the extra attempts for
     transient failures. ``transport`` replaces the network (``httpx.MockTransport`` in tests)
@@ -245,21 +246,29 @@ class ApinizerClient:
             raise ApinizerError("this ApinizerClient is closed")
         http = self._http
         failure: ApinizerError | None = None
-        cause: BaseException | None = None
+        attempts = 0
+
+        def attempt(request: httpx.Request) -> httpx.Response:
+            nonlocal attempts
+            attempts += 1
+            return http.send(request, auth=auth)
+
         try:
             response = send_with_retries(
                 build,
-                lambda request: http.send(request, auth=auth),
+                attempt,
                 idempotent=idempotent,
                 max_retries=self.max_retries,
                 sleep=self._sleep,
                 random=self._random,
             )
         except httpx.TransportError as exc:
-            failure, cause = self._connection_error(exc, method, path)
+            failure = self._connection_error(exc, method, path, attempts)
         if failure is not None:
-            # Raised outside the handler, so that a dropped cause is not kept as the context either.
-            raise failure from cause
+            # Raised outside the handler and without a cause: the one line names the URL, the
+            # attempts and httpx's reason, and a chained httpx error would only add dozens of
+            # httpcore frames (``error.__notes__`` and logging at DEBUG keep nothing secret either).
+            raise failure from None
         token_request = is_token_request(response.request)
         if token_request:
             # The token request failed on the way; report it, not the operation behind it.
@@ -280,23 +289,27 @@ class ApinizerClient:
         )
 
     def _connection_error(
-        self, exc: httpx.TransportError, method: str, path: str
-    ) -> tuple[APIConnectionError, httpx.TransportError | None]:
-        """The error for a request that got no answer, and the cause it may keep.
+        self, exc: httpx.TransportError, method: str, path: str, attempts: int
+    ) -> APIConnectionError:
+        """The one-line error for a request that got no answer after ``attempts`` tries.
 
-        The httpx error is kept as the cause unless it holds a secret: the token request (its body
-        is the password) or a message quoting one (h11 quotes a header value it refused to send).
+        Its text names the full URL, the attempts and httpx's reason, with the client's secrets
+        redacted (h11 quotes a header value it refused to send, the token request's body is the
+        password), so the httpx error itself is not kept.
         """
-        token_request = False
         with contextlib.suppress(RuntimeError):  # an httpx error raised without a request
-            token_request = is_token_request(exc.request)
+            if is_token_request(exc.request):
+                method, path = "POST", TOKEN_PATH
             _forget_authorization(exc.request)
-        if token_request:
-            method, path = "POST", TOKEN_PATH
         cls = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
         detail = redact_secrets(str(exc), self._secrets())
-        error = cls(method, path, f"{type(exc).__name__}: {detail or 'no detail'}")
-        return error, (exc if detail == str(exc) and not token_request else None)
+        return cls(
+            method,
+            path,
+            f"{type(exc).__name__}: {detail or 'no detail'}",
+            url=self.base_url + path,
+            attempts=max(attempts, 1),
+        )
 
     def _request(
         self,
@@ -358,7 +371,7 @@ class ApinizerClient:
         return True
 
     def request_token(self) -> models.TokenResponse:
-        """``POST /apiops/auth/token`` (spec 4.1) with the configured username and password."""
+        """``POST /apiops/auth/token`` (client credentials) with the configured username and password."""
         if not isinstance(self._auth, ClientCredentialsAuth):
             raise ConfigurationError("request_token needs username and password; this client has a token")
         auth = self._auth

@@ -4,7 +4,7 @@ Exception tree::
 
     ApinizerError                       the root: catch this to catch everything below
      ├── ConfigurationError             bad client settings (no base URL, no or conflicting credentials)
-     ├── APIConnectionError             no HTTP answer at all (refused, reset, DNS, TLS)
+     ├── APIConnectionError             no HTTP answer at all (refused, reset, DNS, TLS): url, attempts
      │    └── APITimeoutError           ... because a timeout ran out
      ├── APIResponseValidationError     a 2xx answer that is not what the spec says it is
      └── APIStatusError                 an error status: status_code, error, error_description,
@@ -65,12 +65,40 @@ class ConfigurationError(ApinizerError, ValueError):
 
 
 class APIConnectionError(ApinizerError):
-    """The request got no HTTP answer: connection refused or reset, DNS or TLS failure."""
+    """The request got no HTTP answer: connection refused or reset, DNS or TLS failure.
 
-    def __init__(self, method: str, path: str, message: str) -> None:
+    ``url`` is the full address that was tried and ``attempts`` how many times (1 plus the
+    retries made), so that one line says where and how hard the client tried::
+
+        GET http://127.0.0.1:18080/apiops/projects/Demo/apiProxies/PetStore/endpoints/ failed
+        after 4 attempts: ConnectError: [Errno 111] Connection refused
+    """
+
+    def __init__(
+        self, method: str, path: str, message: str, *, url: str | None = None, attempts: int = 1
+    ) -> None:
         self.method = method
         self.path = path
-        super().__init__(f"{method} {path} -> {message}")
+        self.url = url or path
+        self.attempts = attempts
+        #: What went wrong, without the request line: ``ConnectError: [Errno 111] ...``.
+        self.detail = message
+        tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
+        super().__init__(f"{method} {self.url} failed after {tries}: {message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword arguments defeat Exception's default pickling, and errors cross the Pulumi
+        # provider's process boundary.
+        return (
+            _rebuild_connection_error,
+            (type(self), self.method, self.path, self.detail, self.url, self.attempts),
+        )
+
+
+def _rebuild_connection_error(
+    cls: type[APIConnectionError], method: str, path: str, message: str, url: str, attempts: int
+) -> APIConnectionError:
+    return cls(method, path, message, url=url, attempts=attempts)
 
 
 class APITimeoutError(APIConnectionError):
@@ -174,6 +202,26 @@ class InternalServerError(APIStatusError):
     """500 and above: the gateway, or something in front of it, failed."""
 
 
+# Tracebacks and reprs name a class by its __module__: show the path users import it from, not
+# this private module. Pickling follows the same path, which re-exports every class.
+for _cls in (
+    ApinizerError,
+    ConfigurationError,
+    APIConnectionError,
+    APITimeoutError,
+    APIResponseValidationError,
+    APIStatusError,
+    BadRequestError,
+    AuthenticationError,
+    PermissionDeniedError,
+    NotFoundError,
+    ConflictError,
+    RateLimitError,
+    InternalServerError,
+):
+    _cls.__module__ = "apinizer_pulumi.client"
+del _cls
+
 _STATUS_CLASSES: dict[int, type[APIStatusError]] = {
     400: BadRequestError,
     401: AuthenticationError,
@@ -258,7 +306,7 @@ def make_status_error(
 
 
 _ENDPOINT_NOT_FOUND = (
-    # Spec 7, the get/policies/delete/status/update answer.
+    # The documented answer of get, policies, delete, status and update.
     re.compile(r"^Endpoint with name \(.*\) and HTTP method \(.*\) is not found!?$", re.DOTALL),
     # Any other wording that starts with the endpoint (the cache operation answers 404 for it).
     re.compile(r"^(api\s*)?endpoint\b.*\bnot found\b", re.IGNORECASE | re.DOTALL),

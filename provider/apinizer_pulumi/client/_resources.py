@@ -1,4 +1,4 @@
-"""The operations of spec section 4, grouped as ``client.endpoints``, ``client.rlcl`` and
+"""The operations of the management API, grouped as ``client.endpoints``, ``client.rlcl`` and
 ``client.reports``. Arguments and results are the models; bodies are the models' ``to_api()``.
 
 Each call states whether repeating it is harmless (``idempotent``), which decides what the
@@ -68,7 +68,7 @@ class _Resource:
 
 
 class Reports(_Resource):
-    """Organization-level reports (spec 4.2)."""
+    """Organization-level reports."""
 
     def organization_access(self) -> models.AccessReport:
         """``GET /apiops/reports/organization-api-data-model-access``: externally shared proxies.
@@ -80,7 +80,7 @@ class Reports(_Resource):
 
 
 class Endpoints(_Resource):
-    """Endpoints (API methods) of an API proxy (spec 4.3 to 4.11).
+    """Endpoints (API methods) of an API proxy.
 
     An endpoint is addressed by ``name`` (its path) and ``http_method``, which accepts an
     :class:`HttpMethod` or its exact string value (``"GET"``).
@@ -229,7 +229,7 @@ class Endpoints(_Resource):
 
 
 class Rlcl(_Resource):
-    """The endpoint list of a rate-limit control list (spec 4.12, 4.11b, 4.13).
+    """The endpoint list of a rate-limit control list (add, replace and delete).
 
     The gateway rejects an empty list with 400; the client sends what it is given and lets the
     gateway's answer stand.

@@ -153,23 +153,37 @@ def send_with_retries(
             if retry >= max_retries or not error_is_retryable(error, idempotent=safe):
                 raise
             delay = backoff_delay(retry, random)
-            reason = type(error).__name__
+            cause = _transport_cause(error)
         else:
             safe = idempotent or response.request is not request
             if retry >= max_retries or not status_is_retryable(response.status_code, idempotent=safe):
                 return response
             retry_after = parse_retry_after(response)
             delay = backoff_delay(retry, random) if retry_after is None else retry_after
-            reason = str(response.status_code)
+            cause = f"{response.status_code} {response.reason_phrase}".rstrip()
             response.close()
         retry += 1
+        # INFO, so that a silent pause of seconds has an explanation for whoever turns logging on.
+        # The URL holds no credential (base URLs with user:password@ are refused) and no body.
         logger.info(
-            "retrying %s %s in %.2fs (retry %d of %d) after %s",
+            "retrying %s %s in %.2fs (attempt %d of %d) after %s",
             request.method,
-            request.url.path,
+            request.url.copy_with(query=None),
             delay,
-            retry,
-            max_retries,
-            reason,
+            retry + 1,
+            max_retries + 1,
+            cause,
         )
         sleep(delay)
+
+
+def _transport_cause(error: httpx.TransportError) -> str:
+    """``ConnectError: [Errno 111] Connection refused``: the class and httpx's reason.
+
+    Only failures that carry no request content are quoted: connect, pool and timeout errors. Other
+    transport errors can quote what was being sent (h11 quotes a refused header), so for them
+    the class name alone is logged.
+    """
+    if isinstance(error, (*NEVER_SENT_ERRORS, httpx.TimeoutException)) and str(error):
+        return f"{type(error).__name__}: {' '.join(str(error).split())}"
+    return type(error).__name__

@@ -1,4 +1,4 @@
-"""The token response (spec 4.1) and the error body (spec 7)."""
+"""The token response of ``POST /apiops/auth/token`` and the API's error body."""
 
 from __future__ import annotations
 

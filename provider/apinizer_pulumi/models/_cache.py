@@ -1,4 +1,4 @@
-"""Endpoint-level cache settings (spec 2.2)."""
+"""Endpoint-level cache settings, as the gateway's update-endpoint-cache operation takes them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Endpoints (API methods) of an API proxy and their policy summaries (spec 2.1)."""
+"""Endpoints (API methods) of an API proxy and their policy summaries."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One entry of an RLCL endpoint list (spec 2.3)."""
+"""One entry of an RLCL endpoint list: the rate-limiting rules for one endpoint (or ALL)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The organization access report (spec 2.6)."""
+"""The organization API and data model access report."""
 
 from __future__ import annotations
 

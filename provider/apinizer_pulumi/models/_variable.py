@@ -1,4 +1,4 @@
-"""The Variable structure (spec 2.5) with its per-type rules."""
+"""The Variable structure (a value extracted from a message) with its per-type rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""WS-Addressing settings of a SOAP endpoint (spec 2.4)."""
+"""WS-Addressing settings of a SOAP endpoint."""
 
 from __future__ import annotations
 

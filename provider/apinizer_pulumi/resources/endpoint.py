@@ -22,7 +22,7 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, container_gone, translated
 
-#: The gateway's answer to a delete on a SOAP proxy (spec 4.8), which no retry can change.
+#: The gateway's answer to deleting an endpoint of a SOAP proxy, which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
 
 

@@ -1,0 +1,59 @@
+"""The documentation site builds without a warning, and the pages say what a newcomer needs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .blocks import ROOT, markdown_files
+
+README_LIMIT = 12_500  # "at most ~12,000 characters": the README points into docs/ for the rest
+
+
+def test_mkdocs_build_strict(tmp_path: Path):
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
+         "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    # The reference sections come from the docstrings: a rename in the code shows up here.
+    endpoint_page = (tmp_path / "site" / "resources" / "endpoint" / "index.html").read_text()
+    assert "backend_resource_url" in endpoint_page and "Take over an existing endpoint" in endpoint_page
+    functions_page = (tmp_path / "site" / "functions" / "get-endpoints" / "index.html").read_text()
+    assert "The API proxy (or project) does not exist." in functions_page
+    for page in (tmp_path / "site").rglob("*.html"):
+        assert not re.search(r"\bspec(ification)? \d", page.read_text()), page  # docstrings included
+
+
+def test_every_docs_page_is_in_the_nav():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    pages = {str(path.relative_to(ROOT / "docs")) for path in (ROOT / "docs").rglob("*.md")}
+    assert {page for page in pages if page not in nav} == set()
+
+
+def test_the_readme_is_short_and_links_into_the_docs():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme) <= README_LIMIT, len(readme)
+    linked = set(re.findall(r"\]\((docs/[^)#]+)", readme))
+    assert {"docs/getting-started.md", "docs/emulator.md", "docs/client.md", "docs/limits.md"} <= linked
+    assert all((ROOT / link).is_file() for link in linked), linked
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_pages_cite_the_product_docs_not_section_numbers(path: Path):
+    text = path.read_text()
+    assert not re.search(r"\b(spec|section|rule)\s+\d", text, re.I), "cite the API documentation's page"
+    assert not re.search(r"(?<![\d])8080\b", text), "the one default port is 18080"
+
+
+def test_pages_that_describe_the_gateway_link_its_documentation():
+    for page in ("emulator.md", "client.md", "limits.md", "resources/endpoint.md", "real-gateway.md"):
+        text = (ROOT / "docs" / page).read_text()
+        assert "https://github.com/apinizer/management-api-docs/blob/main/" in text, page
