@@ -215,7 +215,7 @@ VALID_VARIABLES = [
         "name": "v",
         "type": "CUSTOM",
         "initWithScript": True,
-        "scriptLanguage": "anything-goes",
+        "scriptLanguage": "JAVASCRIPT",
         "scriptBody": "x",
     },
     {"name": "v", "description": "d", "type": "HEADER", "headerName": "H", "dataType": "STRING"},
@@ -309,16 +309,22 @@ def test_not_iana_zones(zone: str) -> None:
     assert not is_iana_zone(zone)
 
 
-def test_data_type_and_script_language_are_free_strings() -> None:
-    v = Variable(
-        name="v",
-        type="CUSTOM",
-        init_with_script=True,
-        script_language="Kotlin 9",
-        script_body="x",
-        data_type="WHATEVER",
-    )
-    assert v.to_api()["scriptLanguage"] == "Kotlin 9" and v.to_api()["dataType"] == "WHATEVER"
+def test_data_type_is_a_free_string() -> None:
+    v = Variable(name="v", type="HEADER", header_name="H", data_type="WHATEVER")
+    assert v.to_api()["dataType"] == "WHATEVER"
+
+
+@pytest.mark.parametrize("language", ["GROOVY", "JAVASCRIPT"])
+def test_script_language_takes_the_documented_script_types(language: str) -> None:
+    v = Variable(name="v", type="CUSTOM", init_with_script=True, script_language=language, script_body="x")
+    assert v.to_api()["scriptLanguage"] == language
+
+
+@pytest.mark.parametrize("language", ["Kotlin 9", "groovy", "JS", ""])
+def test_script_language_outside_the_documented_script_types_is_refused(language: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Variable(name="v", type="CUSTOM", init_with_script=True, script_language=language, script_body="x")
+    assert [e["loc"] for e in info.value.errors()] == [("script_language",)]
 
 
 def test_variable_wire_names() -> None:
@@ -335,7 +341,7 @@ def test_variable_wire_names() -> None:
         context_value="APIPROXY_ID",
         zone_id="UTC",
         init_with_script=False,
-        script_language="JS",
+        script_language="GROOVY",
         script_body="1",
         data_type="S",
         description="d",
