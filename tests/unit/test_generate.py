@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import (
     ConnectionSettingsError,
     EndpointRecord,
@@ -18,12 +21,15 @@ from apinizer_pulumi.generate import (
     ProxySnapshot,
     compare,
     declared_endpoints,
+    read_gateway,
     render_program,
     resolve_connection,
     resource_name,
     resource_names,
     write_project,
 )
+
+from ._fake_gateway import FakeGateway
 
 PETS = EndpointRecord("Demo", "PetStore", "/pets", "GET", "/pets", "GET", "List all pets", True)
 PET = EndpointRecord("Demo", "PetStore", "/pets/{id}", "GET", "/pets/{id}", "GET", None, False)
@@ -222,3 +228,42 @@ def test_write_project_refuses_credentials_in_clear_text(tmp_path: Path) -> None
     with pytest.raises(ValueError, match="apinizer:token"):
         write_project(tmp_path, "", config={"apinizer:token": "t"})
     assert not (tmp_path / "Pulumi.dev.yaml").exists()
+
+
+# -- reading a large gateway --------------------------------------------------------------------
+
+
+def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: ApinizerClient) -> None:
+    listing = {
+        "success": True,
+        "resultCount": 120,
+        "resultList": [
+            {"id": f"id{i}", "endpoint": f"/items/{i:03}", "description": "", "active": True,
+             "httpMethod": "GET", "backendResourceUrl": f"/b/{i}", "backendHttpMethod": "GET"}
+            for i in range(120)
+        ],
+    }
+    path = "/apiops/projects/Big/apiProxies/Shop/endpoints/"
+    gateway.script("GET", path, httpx.Response(200, json=listing))
+
+    def policies(request: httpx.Request) -> httpx.Response:
+        name = json.loads(request.content)["name"]
+        item = next(e for e in listing["resultList"] if e["endpoint"] == name)  # type: ignore[index]
+        return httpx.Response(200, json={**item, "requestPolicyList": [
+            {"type": "policy-header", "name": f"p{name[-3:]}", "description": "", "active": True}],
+            "responsePolicyList": [], "errorPolicyList": []})
+
+    gateway.script("POST", path + "policies/", *[policies] * 120)
+    lines: list[str] = []
+
+    snapshot = read_gateway(client, "Big", ["Shop"], progress=lines.append)
+
+    assert lines == [
+        "[1/1] Big/Shop: 120 endpoint(s)",
+        "      Big/Shop: policies 50/120",
+        "      Big/Shop: policies 100/120",
+        "      Big/Shop: policies 120/120",
+    ]
+    assert len(snapshot.endpoints) == 120 and snapshot.endpoints[0].description is None
+    (shop,) = snapshot.proxies
+    assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))
