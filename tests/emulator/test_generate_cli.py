@@ -38,6 +38,7 @@ def test_generate_writes_every_endpoint_and_reports_progress(env, tmp_path: Path
     ]
     assert "request: throttle-list, add-correlation-id" in program
     err = capsys.readouterr().err
+    assert err.splitlines()[0] == "url from environment, credentials from environment"
     assert "[1/3] Demo/PetStore: 3 endpoint(s)" in err and "wrote 6 endpoints of 3 proxies" in err
     assert admin_token not in program and admin_token not in err
 
@@ -98,8 +99,11 @@ def test_the_stack_config_gives_the_connection(
     config = {"apinizer:url": emulator_url, "apinizer:token": admin_token}
     (tmp_path / "Pulumi.dev.yaml").write_text(yaml.safe_dump({"config": config}))
     args = ["generate", "--project", "Demo", "--proxy", "Orders", "--quiet", "--project-dir", str(tmp_path)]
-    assert main([*args, "--stack", "dev"]) == 0
+    assert main([*args, "--stack", "dev", "--url", emulator_url]) == 0
     assert '"/orders"' in capsys.readouterr().out
+    assert main([*args[:-3], "--stack", "dev", "--project-dir", str(tmp_path)]) == 0
+    first_line = capsys.readouterr().err.splitlines()[0]
+    assert first_line == "url from Pulumi.dev.yaml, credentials from Pulumi.dev.yaml"
 
     config["apinizer:token"] = {"secure": "v1:AAAA"}  # type: ignore[assignment]
     (tmp_path / "Pulumi.dev.yaml").write_text(yaml.safe_dump({"config": config}))

@@ -150,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             project_dir=args.project_dir,
             stack=args.stack,
         )
+        progress(", ".join(f"{what} from {where}" for what, where in connection.sources))
         with _client(connection) as client:
             return _check(args, client, progress) if args.check else _generate(args, client, progress)
     except (ConnectionSettingsError, ApinizerError) as error:

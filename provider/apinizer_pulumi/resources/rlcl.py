@@ -66,9 +66,6 @@ def _subject(props: Mapping[str, Any], id_: str = "") -> str:
     return rlcl_subject("Rlcl", props, id_)
 
 
-_identity = rlcl_identity
-
-
 class RlclProvider(ApinizerProvider):
     """Create, update and delete one RLCL; with ``adopt``, create takes over an RLCL of that name."""
 
@@ -79,7 +76,7 @@ class RlclProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        project, name = _identity("", props)
+        project, name = rlcl_identity("", props)
         client = self.client(props)
         spec = RlclSpec.model_validate(props)
         try:
@@ -98,7 +95,7 @@ class RlclProvider(ApinizerProvider):
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, _ = _identity(id_, news)
+        project, _ = rlcl_identity(id_, news)
         self.client(news).rlcl.update(project, RlclSpec.model_validate(news))
         return dyn.UpdateResult(self.outputs(news))
 
@@ -112,7 +109,7 @@ class RlclProvider(ApinizerProvider):
 
     @staticmethod
     def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        project, name = _identity(id_, props)
+        project, name = rlcl_identity(id_, props)
         try:
             client.rlcl.delete(project, name)
         except APIStatusError as error:
