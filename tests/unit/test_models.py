@@ -27,12 +27,14 @@ from apinizer_pulumi.models import (
     EndpointStatusUpdate,
     EndpointUpdate,
     EndpointWsaUpdate,
+    ExecutionOrder,
     HttpMethod,
     IntervalWindowType,
     MessageContentType,
     ParamType,
     RateLimitTimeInterval,
     RateLimitVariable,
+    RlclSpec,
     SharingType,
     SuccessResponse,
     TokenResponse,
@@ -1007,3 +1009,28 @@ def test_error_body() -> None:
 
 def test_success_response() -> None:
     assert SuccessResponse.model_validate({"success": False, "x": 1}).to_api() == {"success": False}
+
+
+def test_rlcl_spec_has_the_documented_defaults_and_wire_names() -> None:
+    # https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+    assert RlclSpec(name="Gold").to_api() == {
+        "name": "Gold",
+        "enabled": True,
+        "executionOrder": "FIRST",
+        "cacheConnectionTimeoutInSeconds": 3,
+        "cacheErrorHandlingType": "FAIL",
+        "timeIntervalWindowType": "FIXED",
+        "showRateLimitStatisticsInResponseHeader": False,
+        "targetVariable": None,
+    }
+    last = RlclSpec.model_validate({"name": "G", "executionOrder": "LAST"})
+    assert last.execution_order is ExecutionOrder.LAST
+
+
+def test_rlcl_spec_target_variable_follows_the_rate_limit_rules() -> None:
+    plain = Variable(name="v", type="CUSTOM")  # fine as a plain variable
+    with pytest.raises(ValidationError) as info:
+        RlclSpec(name="G", target_variable=plain)
+    assert {e["loc"] for e in info.value.errors()} == {
+        ("target_variable", "script_language"), ("target_variable", "script_body")
+    }
