@@ -103,6 +103,15 @@ def test_awkward_values_stay_valid_python_within_the_width() -> None:
     assert max(len(line) for line in program.splitlines()) <= 100
 
 
+def assert_formatted(path: Path) -> None:
+    """``ruff format`` would leave the file as it is (at the generator's width)."""
+    formatted = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100", "--diff", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert formatted.returncode == 0, formatted.stdout
+
+
 def test_the_program_is_ruff_clean(tmp_path: Path) -> None:
     path = tmp_path / "gateway.py"
     path.write_text(render_program(snapshot(PETS, PET, ADD), command="c", rlcls=["Gold"]))
@@ -112,11 +121,14 @@ def test_the_program_is_ruff_clean(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    formatted = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100", "--diff", str(path)],
-        capture_output=True, text=True, check=False,
-    )
-    assert formatted.returncode == 0, formatted.stdout
+    assert_formatted(path)
+
+
+def test_an_empty_project_gives_a_formatted_empty_program(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.py"
+    path.write_text(render_program(GatewaySnapshot("Demo", []), command="c"))
+    assert "endpoints: dict[str, apinizer.Endpoint] = {}\n" in path.read_text()
+    assert_formatted(path)
 
 
 def test_compare_reports_undeclared_missing_and_changed() -> None:

@@ -199,7 +199,10 @@ def render_program(
             heading = f"    # -- {record.project}/{record.proxy} "
             out.append(heading + "-" * max(3, WIDTH - len(heading)))
         out.extend(_endpoint(record, names[record.key], policies.get(record.key)))
-    out.append("}")
+    if records:
+        out.append("}")
+    else:
+        out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     return "\n".join(out) + "\n"
 
