@@ -107,3 +107,23 @@ def test_rlcl_endpoints_can_fill_a_new_rlcl_and_go_with_it(
     lists.delete(list_id, list_outs)
     rlcls.delete(entries_id, entries_outs)
     assert stored(gateway, "Gold") is None
+
+
+def test_each_identifier_replaces_and_nothing_else_does(lists: Engine, gateway: Gateway) -> None:
+    id_, outs = lists.up(GOLD)
+    for field, value in (("project_name", "Other"), ("name", "Premium")):
+        diff = lists.diff(id_, outs, lists.checked({**GOLD, field: value}))
+        assert list(diff.replaces) == [field] and diff.deleteBeforeReplace is False
+    # adopt says how to take over, a connection how to reach: neither is a change.
+    for news in ({**GOLD, "adopt": True},
+                 {**GOLD, "connection": {"url": gateway.url, "token": "dev-developer-token"}}):
+        assert lists.diff(id_, outs, lists.checked(news)).changes == DIFF_NONE
+
+
+def test_a_refused_token_is_never_echoed(lists: Engine, gateway: Gateway) -> None:
+    secret = "not-a-valid-token-4f1c"
+    with pytest.raises(grpc.RpcError) as info:
+        lists.up({**GOLD, "connection": {"url": gateway.url, "token": secret}})
+    details = str(info.value.details())
+    assert "apinizer:Rlcl Gold in Demo: 401 unauthorized_client: Invalid token" in details
+    assert secret not in details
