@@ -8,6 +8,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import yaml
 from fastapi import FastAPI
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -28,6 +29,7 @@ from apinizer_pulumi.models import (
     EndpointSpec,
     EndpointStatusUpdate,
     EndpointUpdate,
+    RlclSpec,
     SuccessResponse,
     TokenResponse,
     WsaSettings,
@@ -44,8 +46,12 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
+HELLO_PATH = "/apiops/test/hello/{name}"
+OPENAPI_PATH = "/apiops/openapi"
 REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
 PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
+RLCLS = "/apiops/projects/{projectName}/rlcl/"
+RLCL_ITEM = "/apiops/projects/{projectName}/rlcl/{rlclName}/"
 RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
 
 # (method, path template, handler, summary, request body model, response model)
@@ -117,6 +123,9 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
         WsaSettings,
         SuccessResponse,
     ),
+    ("POST", RLCLS, r.rlcl_create, "Create an RLCL (empty)", RlclSpec, SuccessResponse),
+    ("PUT", RLCL_ITEM, r.rlcl_update, "Update an RLCL (all fields but its name)", RlclSpec, SuccessResponse),
+    ("DELETE", RLCL_ITEM, r.rlcl_remove, "Delete an RLCL with its lists", None, SuccessResponse),
     ("POST", RLCL, r.rlcl_add, "Add endpoints to an RLCL", EndpointRateLimitList, SuccessResponse),
     ("PUT", RLCL, r.rlcl_replace, "Replace the endpoints of an RLCL", EndpointRateLimitList, SuccessResponse),
     ("DELETE", RLCL, r.rlcl_delete, "Delete endpoints from an RLCL", EndpointRateLimitList, SuccessResponse),
@@ -128,7 +137,11 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
         None,
         None,
     ),
+    ("GET", HELLO_PATH, r.hello, "Secure hello (any valid token, text/plain)", None, None),
 ]
+
+#: Plain-text answers: the two test paths.
+_TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}
 
 #: Bodies of the settings operations wrap the settings object with the identifier pair.
 _WRAPPED = {"cache": "cacheSettings", "wsa": "wsaSettings"}
@@ -177,8 +190,8 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
     ok: dict[str, Any] = {"description": "Success"}
     if result is not None:
         ok["content"] = {"application/json": {"schema": {"$ref": f"#/components/schemas/{result.__name__}"}}}
-    elif path == HEALTH_PATH:
-        ok["content"] = {"text/plain": {"schema": {"type": "string", "const": "OK"}}}
+    elif path in _TEXT_ANSWERS:
+        ok["content"] = {"text/plain": {"schema": _TEXT_ANSWERS[path]}}
     extra["responses"]["200"] = ok
     error = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ApiErrorBody"}}}}
     if path == TOKEN_PATH:
@@ -188,6 +201,9 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
     elif path == REPORT_PATH:
         extra["security"] = [{"bearer": []}]
         statuses = [("401", "Invalid token, or no system administrator or analyzer role")]
+    elif path == HELLO_PATH:
+        extra["security"] = [{"bearer": []}]
+        statuses = [("401", "Invalid token")]
     else:
         extra["security"] = [{"bearer": []}]
         statuses = [
@@ -196,7 +212,7 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
             ("403", "Missing role"),
             ("404", "Not found"),
         ]
-        if body is None:  # the list reads no body: nothing in it can be bad
+        if body is None and path != RLCL_ITEM:  # the list reads no body: nothing in it can be bad
             statuses = statuses[1:]
     for status, text in statuses:
         extra["responses"][status] = {"description": text, **error}
@@ -247,8 +263,9 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
     app = FastAPI(
         title="Apinizer management API (emulator)",
         version="1.0",
-        openapi_url="/apiops/openapi.json",
-        docs_url=None,
+        # The product's documented places: https://apinizer.github.io/management-api-docs/03-appendix/openapi-spec/
+        openapi_url=f"{OPENAPI_PATH}.json",
+        docs_url=OPENAPI_PATH,
         redoc_url=None,
         redirect_slashes=False,
     )
@@ -276,6 +293,12 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+    async def openapi_yaml(request: Request) -> Response:
+        text = yaml.safe_dump(app.openapi(), sort_keys=False, allow_unicode=True)
+        return Response(text, media_type="application/yaml")
+
+    app.add_route(f"{OPENAPI_PATH}.yaml", openapi_yaml, methods=["GET"], include_in_schema=False)
     return app
 
 
@@ -348,9 +371,8 @@ class EmulatorApp:
             return True
         if rule.status is not None:
             headers = {}
-            if rule.retry_after is not None:
-                seconds = rule.retry_after
-                headers["Retry-After"] = str(int(seconds)) if float(seconds).is_integer() else str(seconds)
+            if rule.retry_after_seconds is not None:
+                headers["Retry-After"] = str(rule.retry_after_seconds)
             await r.json_response(rule.error_body(), rule.status, headers)(scope, receive, send)
             return True
         return False

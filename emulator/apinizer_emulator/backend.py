@@ -27,6 +27,7 @@ from apinizer_pulumi.models import (
     EndpointUpdate,
     HttpMethod,
     ProxyAccess,
+    RlclSpec,
     SharingType,
     TokenResponse,
     WsaSettings,
@@ -43,10 +44,13 @@ from .errors import (
     InvalidTokenError,
     NotRestProxyError,
     NotSoapProxyError,
+    ProjectNotFoundError,
     ProxyNotFoundError,
+    RlclAlreadyExistsError,
     RlclEndpointNotFoundError,
     RlclNotFoundError,
     RlclProxyNotFoundError,
+    RlclRenameError,
 )
 from .fixtures import Fixture, FixtureError
 from .models import PIPELINES, EndpointRecord, Proxy, endpoint_json, new_id, policy_from_row, stable_id
@@ -522,6 +526,65 @@ class Backend:
                 raise CacheEndpointNotFoundError(name, method.value)
             db.execute(f"UPDATE endpoints SET {column} = ? WHERE id = ?", (json.dumps(body), record.id))
 
+    # -- RLCLs themselves (product documentation, 12-rlcl/crud) ---------------------------------
+
+    def rlcl_create(self, project: str, spec: RlclSpec) -> None:
+        """A new, empty RLCL; its name is unique within the project.
+
+        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+        """
+        _check_rlcl_texts(spec)
+        with self.store.write() as db:
+            if db.execute("SELECT 1 FROM projects WHERE name = ?", (project,)).fetchone() is None:
+                raise ProjectNotFoundError(project)
+            if db.execute(
+                "SELECT 1 FROM rlcls WHERE project = ? AND name = ?", (project, spec.name)
+            ).fetchone() is not None:
+                raise RlclAlreadyExistsError(spec.name)
+            rlcl_id = new_id()
+            db.execute(
+                "INSERT INTO rlcls (id, project, name) VALUES (?, ?, ?)", (rlcl_id, project, spec.name)
+            )
+            db.execute(
+                "INSERT INTO rlcl_settings (rlcl_id, body) VALUES (?, ?)",
+                (rlcl_id, json.dumps(spec.to_api())),
+            )
+
+    def rlcl_update(self, project: str, name: str, spec: RlclSpec) -> None:
+        """Every field but the name; the RLCL's endpoints and credentials stay as they are.
+
+        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/
+        """
+        if spec.name != name:
+            raise RlclRenameError(name, spec.name)
+        _check_rlcl_texts(spec)
+        with self.store.write() as db:
+            rlcl_id = self._rlcl(db, project, name)
+            db.execute(
+                "INSERT INTO rlcl_settings (rlcl_id, body) VALUES (?, ?)"
+                " ON CONFLICT (rlcl_id) DO UPDATE SET body = excluded.body",
+                (rlcl_id, json.dumps(spec.to_api())),
+            )
+
+    def rlcl_remove(self, project: str, name: str) -> None:
+        """The RLCL with its endpoints, credentials and conditions, permanently.
+
+        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/delete-rlcl/
+        """
+        with self.store.write() as db:
+            db.execute("DELETE FROM rlcls WHERE id = ?", (self._rlcl(db, project, name),))
+
+    def rlcl_settings(self, project: str, name: str) -> dict[str, Any]:
+        """The RLCL's fields in the API's write shape (the API itself cannot read them back)."""
+        with self.store.read() as db:
+            return self._rlcl_settings(db, self._rlcl(db, project, name), name)
+
+    @staticmethod
+    def _rlcl_settings(db: sqlite3.Connection, rlcl_id: str, name: str) -> dict[str, Any]:
+        row = db.execute("SELECT body FROM rlcl_settings WHERE rlcl_id = ?", (rlcl_id,)).fetchone()
+        # A fixture's RLCL has no stored fields: it carries the documented defaults.
+        return json.loads(row["body"]) if row is not None else RlclSpec(name=name).to_api()
+
     # -- RLCL endpoint lists ---------------------------------------------------------------------
 
     @staticmethod
@@ -643,6 +706,7 @@ class Backend:
                         {
                             "id": rlcl["id"],
                             "name": rlcl["name"],
+                            "settings": self._rlcl_settings(db, rlcl["id"], rlcl["name"]),
                             "endpointRateLimitList": [_entry_json(e, True) for e in entries],
                         }
                     )
@@ -679,6 +743,11 @@ def _entry_json(row: sqlite3.Row, with_endpoint_id: bool) -> dict[str, Any]:
     if with_endpoint_id:
         body["endpointId"] = row["endpoint_id"]
     return body
+
+
+def _check_rlcl_texts(spec: RlclSpec) -> None:
+    check_text("name", spec.name, max_length=MAX_NAME_LENGTH, single_line=True)
+    check_text("description", spec.description, max_length=MAX_DESCRIPTION_LENGTH, single_line=False)
 
 
 def _check_endpoint_texts(name: str | None, description: str | None, backend_url: str | None) -> None:

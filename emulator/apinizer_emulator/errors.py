@@ -15,7 +15,11 @@ exception handler turns it into a response::
      │    ├── HandlingActionRequiredError   "handlingAction is required"
      │    ├── EmptyRateLimitListError       "endpointRateLimitList value can not be empty!"
      │    ├── RlclProxyNotFoundError        "API Proxy with name (<n>) is not found in project!"
-     │    └── RlclEndpointNotFoundError     "API Endpoint with name (<n>) and method type ..."
+     │    ├── RlclEndpointNotFoundError     "API Endpoint with name (<n>) and method type ..."
+     │    ├── RlclNotFoundError             "RLCL (<n>) is not found!" (product documentation)
+     │    ├── RlclNameEmptyError            "name value can not be empty!" (product documentation)
+     │    ├── RlclAlreadyExistsError        "An RLCL with same name (<n>) already exists in project!"
+     │    └── RlclRenameError               a PUT whose body renames the RLCL (our choice)
      ├── InvalidRequestError                400 invalid_request (RFC 6749, the token request)
      ├── UnsupportedGrantTypeError          400 unsupported_grant_type (RFC 6749)
      ├── UnauthorizedError                  401 unauthorized_client
@@ -27,7 +31,7 @@ exception handler turns it into a response::
      ├── NotFoundError                      404 not_found
      │    ├── ProxyNotFoundError            "ApiProxy (name: <n>) was not found!"
      │    ├── CacheEndpointNotFoundError    the cache and WS-Addressing operations' endpoint-not-found
-     │    └── RlclNotFoundError             unknown RLCL (not shown; our choice)
+     │    └── ProjectNotFoundError          "Project '<n>' not found" (product documentation)
      └── MethodNotAllowedError              405 method_not_allowed (no route for the method)
 """
 
@@ -116,6 +120,40 @@ class RlclEndpointNotFoundError(BadRequestError):
         )
 
 
+class RlclNotFoundError(BadRequestError):
+    """An unknown RLCL, in the RLCL's own operations and in those on its endpoint list.
+
+    https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"RLCL ({name}) is not found!")
+
+
+class RlclNameEmptyError(BadRequestError):
+    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+
+    def __init__(self) -> None:
+        super().__init__("name value can not be empty!")
+
+
+class RlclAlreadyExistsError(BadRequestError):
+    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"An RLCL with same name ({name}) already exists in project!")
+
+
+class RlclRenameError(BadRequestError):
+    """The documentation says the name "must match the RLCL name in path (cannot be changed)" and
+    shows no message for a mismatch; this wording is the emulator's."""
+
+    def __init__(self, path_name: str, body_name: str) -> None:
+        super().__init__(
+            f"RLCL name can not be changed: name ({body_name}) must match the path ({path_name})!"
+        )
+
+
 class InvalidRequestError(EmulatorError):
     """RFC 6749 section 5.2 ``invalid_request``: the token request is malformed."""
 
@@ -179,9 +217,15 @@ class CacheEndpointNotFoundError(NotFoundError):
         super().__init__(f"Endpoint with name ({name}) and HTTP method ({method}) is not found!")
 
 
-class RlclNotFoundError(NotFoundError):
+class ProjectNotFoundError(NotFoundError):
+    """An RLCL created in a project that does not exist.
+
+    The spec is silent; the wording is the documentation's example of a 404:
+    https://apinizer.github.io/management-api-docs/01-getting-started/error-handling/
+    """
+
     def __init__(self, name: str) -> None:
-        super().__init__(f"RLCL (name: {name}) was not found in project!")
+        super().__init__(f"Project '{name}' not found")
 
 
 class MethodNotAllowedError(EmulatorError):

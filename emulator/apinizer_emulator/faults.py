@@ -48,16 +48,50 @@ class FaultRule(BaseModel):
             self.method is None or self.method.upper() == method
         )
 
-    def error_body(self) -> dict[str, str]:
+    def error_body(self) -> dict[str, Any]:
+        """The documented error body for the status; a 429 also carries ``retry_after`` (seconds).
+
+        Codes and texts are the examples of
+        https://apinizer.github.io/management-api-docs/01-getting-started/error-handling/
+        """
         assert self.status is not None
-        try:
-            phrase = HTTPStatus(self.status).phrase
-        except ValueError:  # a status without a registered phrase, such as 599
-            phrase = "Error"
-        return {
-            "error": self.error or phrase.lower().replace(" ", "_").replace("-", "_"),
-            "error_description": self.error_description or f"Fault injected by the emulator ({self.status})",
+        documented = _DOCUMENTED_ERRORS.get(self.status)
+        if documented is not None:
+            error, description = documented
+        else:
+            try:
+                phrase = HTTPStatus(self.status).phrase
+            except ValueError:  # a status without a registered phrase, such as 599
+                phrase = "Error"
+            error = phrase.lower().replace(" ", "_").replace("-", "_")
+            description = f"Fault injected by the emulator ({self.status})"
+        body: dict[str, Any] = {
+            "error": self.error or error,
+            "error_description": self.error_description or description,
         }
+        if self.status == 429 and self.retry_after_seconds is not None:
+            body["retry_after"] = self.retry_after_seconds
+        return body
+
+    @property
+    def retry_after_seconds(self) -> int | float | None:
+        """``retry_after`` as it goes out: whole seconds as an integer."""
+        if self.retry_after is None:
+            return None
+        return int(self.retry_after) if float(self.retry_after).is_integer() else self.retry_after
+
+
+#: status -> (error, error_description) as the product's documentation shows them; 400, 401 and
+#: 404 use the spec's codes.
+_DOCUMENTED_ERRORS: dict[int, tuple[str, str]] = {
+    400: ("bad_request", "Fault injected by the emulator (400)"),
+    401: ("unauthorized_client", "Invalid token"),
+    403: ("forbidden", "You do not have permission to perform this action"),
+    404: ("not_found", "Fault injected by the emulator (404)"),
+    409: ("conflict", "Fault injected by the emulator (409)"),
+    429: ("rate_limit_exceeded", "Rate limit exceeded. Please try again later."),
+    500: ("internal_error", "An unexpected error occurred. Please try again later."),
+}
 
 
 class FaultInjector:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
 from . import responses as r
 from .backend import Backend
-from .errors import BadRequestError
+from .errors import BadRequestError, NotFoundError, RlclNotFoundError
 from .faults import FaultInjector
 from .stats import RequestStats
 
@@ -32,9 +35,21 @@ async def state(request: Request) -> Response:
     return r.json_response(_backend(request).state())
 
 
+def _inspect_rlcl(request: Request, read: Callable[[str, str], Any]) -> Any:
+    try:
+        return read(request.path_params["project"], request.path_params["rlcl"])
+    except RlclNotFoundError as exc:  # the API's 400; an inspection URL that names nothing is a 404
+        raise NotFoundError(exc.description) from exc
+
+
 async def rlcl_endpoints(request: Request) -> Response:
-    entries = _backend(request).rlcl_entries(request.path_params["project"], request.path_params["rlcl"])
+    entries = _inspect_rlcl(request, _backend(request).rlcl_entries)
     return r.json_response({"endpointRateLimitList": entries})
+
+
+async def rlcl_settings(request: Request) -> Response:
+    """The RLCL's own fields in the API's write shape: what the API cannot read back."""
+    return r.json_response(_inspect_rlcl(request, _backend(request).rlcl_settings))
 
 
 async def stats(request: Request) -> Response:
@@ -91,6 +106,7 @@ def register(app: FastAPI) -> None:
     for method, path, handler in (
         ("GET", "/_emulator/state", state),
         ("GET", "/_emulator/projects/{project}/rlcl/{rlcl}/endpoints", rlcl_endpoints),
+        ("GET", "/_emulator/projects/{project}/rlcl/{rlcl}", rlcl_settings),
         ("GET", "/_emulator/stats", stats),
         ("POST", "/_emulator/stats/reset", stats_reset),
         ("POST", "/_emulator/reset", reset),

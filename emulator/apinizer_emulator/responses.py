@@ -25,6 +25,7 @@ from apinizer_pulumi.models import (
     EndpointStatusUpdate,
     EndpointTarget,
     EndpointUpdate,
+    RlclSpec,
     WsaSettings,
 )
 
@@ -38,6 +39,7 @@ from .errors import (
     IdentifierMissingError,
     InvalidFieldError,
     InvalidRequestError,
+    RlclNameEmptyError,
     UnsupportedGrantTypeError,
 )
 from .models import endpoint_json
@@ -48,7 +50,8 @@ MAX_STRING_LENGTH = 65_536
 MAX_DEPTH = 16
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
-#: The spec does not name the RLCL operations' role; they manage proxies' traffic, so the same one.
+#: The spec does not name the RLCL operations' role; the product's documentation does:
+#: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/ (for all RLCL operations).
 RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 
 M = TypeVar("M", bound=BaseModel)
@@ -359,6 +362,42 @@ async def update_wsa(request: Request) -> Response:
     return success()
 
 
+# -- RLCL create, update, delete (product documentation; the spec does not show them) ----------
+
+
+async def _rlcl_spec(request: Request, path_name: str | None = None) -> RlclSpec:
+    """The RLCL body; an update may leave ``name`` out (the documented cURL example does)."""
+    _principal(request, RLCL_OPERATIONS_ROLE)
+    body = await read_object(request)
+    if path_name is not None and "name" not in body:
+        body["name"] = path_name
+    if _is_blank(body.get("name")):
+        raise RlclNameEmptyError()
+    return parse_model(RlclSpec, body)
+
+
+async def rlcl_create(request: Request) -> Response:
+    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+    spec = await _rlcl_spec(request)
+    _backend(request).rlcl_create(str(request.path_params["projectName"]), spec)
+    return success()
+
+
+async def rlcl_update(request: Request) -> Response:
+    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/"""
+    project, name = _rlcl_ref(request)
+    spec = await _rlcl_spec(request, name)
+    _backend(request).rlcl_update(project, name, spec)
+    return success()
+
+
+async def rlcl_remove(request: Request) -> Response:
+    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/delete-rlcl/"""
+    _principal(request, RLCL_OPERATIONS_ROLE)
+    _backend(request).rlcl_remove(*_rlcl_ref(request))
+    return success()
+
+
 # -- 4.12, 4.11b, 4.13 RLCL endpoint lists ----------------------------------------------------
 
 #: Fill-ins for the fields a delete does not match on, so a delete may send only the three keys.
@@ -408,3 +447,12 @@ async def rlcl_delete(request: Request) -> Response:
 
 async def healthcheck(request: Request) -> Response:
     return PlainTextResponse("OK")
+
+
+async def hello(request: Request) -> Response:
+    """Any valid token, no role: a check of authentication alone.
+
+    https://apinizer.github.io/management-api-docs/02-api-reference/16-test/secure-hello/
+    """
+    _principal(request)
+    return PlainTextResponse(f"Hello {request.path_params['name']}")

@@ -84,6 +84,10 @@ CREATE TABLE IF NOT EXISTS rlcls (
     name TEXT NOT NULL,
     UNIQUE (project, name)
 );
+CREATE TABLE IF NOT EXISTS rlcl_settings (
+    rlcl_id TEXT PRIMARY KEY REFERENCES rlcls(id) ON DELETE CASCADE,
+    body TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rlcl_entries (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     rlcl_id TEXT NOT NULL REFERENCES rlcls(id) ON DELETE CASCADE,
@@ -103,6 +107,7 @@ CREATE TABLE IF NOT EXISTS data_models (
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
     "rlcl_entries",
+    "rlcl_settings",
     "rlcls",
     "policies",
     "endpoints",

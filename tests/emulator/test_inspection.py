@@ -159,7 +159,7 @@ def test_method_filter_and_faults_do_not_touch_the_inspection_namespace(api: Api
     add_fault(api, status=500, method="POST", count=1)
     assert api.client.get("/_emulator/state").status_code == 200
     assert api.list().status_code == 200
-    assert_error(api.create(new_endpoint()), 500, "internal_server_error")
+    assert_error(api.create(new_endpoint()), 500, "internal_error")
     # the faulted create never reached the backend
     assert api.list().json()["resultCount"] == 3
 

@@ -220,21 +220,19 @@ def test_missing_required_entry_field_is_named(api: Api):
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
-def test_unknown_rlcl_or_project_is_404(api: Api, method):
+def test_unknown_rlcl_or_project_is_the_documented_400(api: Api, method):
+    # https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/
     assert_error(
-        api.request(method, rlcl_path("Gold"), rl(entry())),
-        404,
-        "not_found",
-        "RLCL (name: Gold) was not found in project!",
+        api.request(method, rlcl_path("Gold"), rl(entry())), 400, "bad_request", "RLCL (Gold) is not found!"
     )
     assert_error(
         api.request(method, rlcl_path("Standard", project="Other"), rl(entry())),
-        404,
-        "not_found",
-        "RLCL (name: Standard) was not found in project!",
+        400,
+        "bad_request",
+        "RLCL (Standard) is not found!",
     )
 
 
 def test_inspection_of_an_unknown_rlcl_is_404(api: Api):
     response = api.client.get("/_emulator/projects/Demo/rlcl/Gold/endpoints")
-    assert_error(response, 404, "not_found", "RLCL (name: Gold) was not found in project!")
+    assert_error(response, 404, "not_found", "RLCL (Gold) is not found!")

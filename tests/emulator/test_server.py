@@ -45,7 +45,10 @@ def test_openapi_document_lists_every_operation(emulator_url):
         f"{base}/cache/": {"patch"},
         f"{base}/wsa/": {"patch"},
         "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/rlcl/": {"post"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/": {"put", "delete"},
         "/apiops/test/healthcheck": {"get"},
+        "/apiops/test/hello/{name}": {"get"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]

@@ -27,12 +27,14 @@ from apinizer_pulumi.models import (
     EndpointStatusUpdate,
     EndpointUpdate,
     EndpointWsaUpdate,
+    ExecutionOrder,
     HttpMethod,
     IntervalWindowType,
     MessageContentType,
     ParamType,
     RateLimitTimeInterval,
     RateLimitVariable,
+    RlclSpec,
     SharingType,
     SuccessResponse,
     TokenResponse,
@@ -215,7 +217,7 @@ VALID_VARIABLES = [
         "name": "v",
         "type": "CUSTOM",
         "initWithScript": True,
-        "scriptLanguage": "anything-goes",
+        "scriptLanguage": "JAVASCRIPT",
         "scriptBody": "x",
     },
     {"name": "v", "description": "d", "type": "HEADER", "headerName": "H", "dataType": "STRING"},
@@ -309,16 +311,22 @@ def test_not_iana_zones(zone: str) -> None:
     assert not is_iana_zone(zone)
 
 
-def test_data_type_and_script_language_are_free_strings() -> None:
-    v = Variable(
-        name="v",
-        type="CUSTOM",
-        init_with_script=True,
-        script_language="Kotlin 9",
-        script_body="x",
-        data_type="WHATEVER",
-    )
-    assert v.to_api()["scriptLanguage"] == "Kotlin 9" and v.to_api()["dataType"] == "WHATEVER"
+def test_data_type_is_a_free_string() -> None:
+    v = Variable(name="v", type="HEADER", header_name="H", data_type="WHATEVER")
+    assert v.to_api()["dataType"] == "WHATEVER"
+
+
+@pytest.mark.parametrize("language", ["GROOVY", "JAVASCRIPT"])
+def test_script_language_takes_the_documented_script_types(language: str) -> None:
+    v = Variable(name="v", type="CUSTOM", init_with_script=True, script_language=language, script_body="x")
+    assert v.to_api()["scriptLanguage"] == language
+
+
+@pytest.mark.parametrize("language", ["Kotlin 9", "groovy", "JS", ""])
+def test_script_language_outside_the_documented_script_types_is_refused(language: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Variable(name="v", type="CUSTOM", init_with_script=True, script_language=language, script_body="x")
+    assert [e["loc"] for e in info.value.errors()] == [("script_language",)]
 
 
 def test_variable_wire_names() -> None:
@@ -335,7 +343,7 @@ def test_variable_wire_names() -> None:
         context_value="APIPROXY_ID",
         zone_id="UTC",
         init_with_script=False,
-        script_language="JS",
+        script_language="GROOVY",
         script_body="1",
         data_type="S",
         description="d",
@@ -1001,3 +1009,28 @@ def test_error_body() -> None:
 
 def test_success_response() -> None:
     assert SuccessResponse.model_validate({"success": False, "x": 1}).to_api() == {"success": False}
+
+
+def test_rlcl_spec_has_the_documented_defaults_and_wire_names() -> None:
+    # https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+    assert RlclSpec(name="Gold").to_api() == {
+        "name": "Gold",
+        "enabled": True,
+        "executionOrder": "FIRST",
+        "cacheConnectionTimeoutInSeconds": 3,
+        "cacheErrorHandlingType": "FAIL",
+        "timeIntervalWindowType": "FIXED",
+        "showRateLimitStatisticsInResponseHeader": False,
+        "targetVariable": None,
+    }
+    last = RlclSpec.model_validate({"name": "G", "executionOrder": "LAST"})
+    assert last.execution_order is ExecutionOrder.LAST
+
+
+def test_rlcl_spec_target_variable_follows_the_rate_limit_rules() -> None:
+    plain = Variable(name="v", type="CUSTOM")  # fine as a plain variable
+    with pytest.raises(ValidationError) as info:
+        RlclSpec(name="G", target_variable=plain)
+    assert {e["loc"] for e in info.value.errors()} == {
+        ("target_variable", "script_language"), ("target_variable", "script_body")
+    }

@@ -34,6 +34,8 @@ HEALTH_PATH = "/apiops/test/healthcheck"
 REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
 ENDPOINTS_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
 RLCL_ENDPOINTS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/endpoints/"
+RLCLS_PATH = "/apiops/projects/{project}/rlcl/"
+RLCL_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/"
 
 ENV_URL = "APINIZER_URL"
 ENV_TOKEN = "APINIZER_TOKEN"

@@ -19,7 +19,7 @@ import httpx
 import pydantic
 
 from .. import models
-from ._constants import ENDPOINTS_PATH, REPORT_PATH, RLCL_ENDPOINTS_PATH
+from ._constants import ENDPOINTS_PATH, REPORT_PATH, RLCL_ENDPOINTS_PATH, RLCL_PATH, RLCLS_PATH
 from ._exceptions import APIStatusError
 
 if TYPE_CHECKING:
@@ -66,6 +66,11 @@ class _Resource:
     def __init__(self, client: ApinizerClient) -> None:
         self._client = client
 
+    def _write(self, method: str, path: str, body: dict[str, Any] | None, *, idempotent: bool) -> None:
+        """Send a write and accept its ``{success: true}``."""
+        response = self._client._request(method, path, body=body, idempotent=idempotent)
+        self._client._expect_success(response, method, path)
+
 
 class Reports(_Resource):
     """Organization-level reports."""
@@ -89,10 +94,6 @@ class Endpoints(_Resource):
     @staticmethod
     def _path(project: str, proxy: str, suffix: str = "") -> str:
         return ENDPOINTS_PATH.format(project=_segment(project), proxy=_segment(proxy)) + suffix
-
-    def _write(self, method: str, path: str, body: dict[str, Any], *, idempotent: bool) -> None:
-        response = self._client._request(method, path, body=body, idempotent=idempotent)
-        self._client._expect_success(response, method, path)
 
     def _identified(
         self, suffix: str, project: str, proxy: str, name: str, http_method: models.HttpMethod | str
@@ -229,11 +230,41 @@ class Endpoints(_Resource):
 
 
 class Rlcl(_Resource):
-    """The endpoint list of a rate-limit control list (add, replace and delete).
+    """Rate-limit control lists: the record itself and its endpoint list (add, replace and delete).
 
     The gateway rejects an empty list with 400; the client sends what it is given and lets the
-    gateway's answer stand.
+    gateway's answer stand. The record's create, update and delete follow the product's
+    documentation (the spec does not show them):
+    https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/
     """
+
+    def create(self, project: str, rlcl: models.RlclSpec | Mapping[str, Any]) -> None:
+        """``POST .../rlcl/``: a new, empty RLCL.
+
+        A taken name answers 400 ``An RLCL with same name (<name>) already exists in project!``.
+        Not idempotent: retried only when the request never reached the server.
+        """
+        spec = _coerce(models.RlclSpec, rlcl)
+        self._write("POST", RLCLS_PATH.format(project=_segment(project)), spec.to_api(), idempotent=False)
+
+    def update(self, project: str, rlcl: models.RlclSpec | Mapping[str, Any]) -> None:
+        """``PUT .../rlcl/{rlclName}/`` with every field: the name (which cannot change) is the spec's.
+
+        The RLCL's endpoints and credentials are left as they are. An unknown RLCL answers 400
+        ``RLCL (<name>) is not found!``.
+        """
+        spec = _coerce(models.RlclSpec, rlcl)
+        path = RLCL_PATH.format(project=_segment(project), rlcl=_segment(spec.name))
+        self._write("PUT", path, spec.to_api(), idempotent=True)
+
+    def delete(self, project: str, rlcl: str) -> None:
+        """``DELETE .../rlcl/{rlclName}/``: permanent, with the RLCL's endpoints, credentials and conditions.
+
+        Retried only when the request never reached the server: a repeat of a delete that did
+        happen would answer 400 "not found".
+        """
+        path = RLCL_PATH.format(project=_segment(project), rlcl=_segment(rlcl))
+        self._write("DELETE", path, None, idempotent=False)
 
     def _send_list(
         self,
@@ -250,8 +281,7 @@ class Rlcl(_Resource):
         body = models.EndpointRateLimitList(
             endpoint_rate_limit_list=[_coerce(models.EndpointRateLimit, entry) for entry in entries]
         ).to_api()
-        response = self._client._request(method, path, body=body, idempotent=idempotent)
-        self._client._expect_success(response, method, path)
+        self._write(method, path, body, idempotent=idempotent)
 
     def add_endpoints(
         self, project: str, rlcl: str, entries: Sequence[models.EndpointRateLimit | Mapping[str, Any]]

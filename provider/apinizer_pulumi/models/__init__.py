@@ -26,11 +26,13 @@ from ._enums import (
     CacheKeyType,
     CacheStorageType,
     ContextValue,
+    ExecutionOrder,
     HttpMethod,
     IntervalWindowType,
     MessageContentType,
     ParamType,
     RateLimitTimeInterval,
+    ScriptType,
     SharingType,
     VariableType,
     WsaMustUnderstand,
@@ -38,6 +40,7 @@ from ._enums import (
 )
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
+from ._rlcl import RlclSpec
 from ._variable import RateLimitVariable, Variable, is_iana_zone
 from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
@@ -64,6 +67,7 @@ __all__ = [
     "EndpointTarget",
     "EndpointUpdate",
     "EndpointWsaUpdate",
+    "ExecutionOrder",
     "HttpMethod",
     "IntervalWindowType",
     "MessageContentType",
@@ -73,6 +77,8 @@ __all__ = [
     "ProxyAccess",
     "RateLimitTimeInterval",
     "RateLimitVariable",
+    "RlclSpec",
+    "ScriptType",
     "SharingType",
     "SuccessResponse",
     "TokenResponse",

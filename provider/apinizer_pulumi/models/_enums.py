@@ -64,6 +64,27 @@ class IntervalWindowType(StrEnum):
     SLIDING = "SLIDING"
 
 
+class ExecutionOrder(StrEnum):
+    """EnumExecutionOrder of an RLCL: run before or after the other RLCLs.
+
+    Source: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+    """
+
+    FIRST = "FIRST"
+    LAST = "LAST"
+
+
+class ScriptType(StrEnum):
+    """EnumScriptType: the language of a CUSTOM variable's script.
+
+    The spec leaves the values "not shown"; the product's documentation lists these two:
+    https://apinizer.github.io/management-api-docs/03-appendix/enum-reference/
+    """
+
+    GROOVY = "GROOVY"
+    JAVASCRIPT = "JAVASCRIPT"
+
+
 class WsaMustUnderstand(StrEnum):
     """EnumSoapWsaMustUnderstand."""
 

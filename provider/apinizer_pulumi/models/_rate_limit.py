@@ -8,7 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ._base import ApiModel, PositiveInt, field_errors
 from ._enums import CacheErrorHandlingType, HttpMethod, IntervalWindowType, RateLimitTimeInterval
-from ._variable import RateLimitVariable, Variable
+from ._variable import RateLimitVariable, as_rate_limit_variable
 
 ALL = "ALL"
 
@@ -37,10 +37,7 @@ class EndpointRateLimit(ApiModel):
     @field_validator("target_variable", mode="before")
     @classmethod
     def _plain_variable_as_rate_limit_variable(cls, value: Any) -> Any:
-        # A plain Variable is welcome here, but must pass the stricter rate-limit rules.
-        if isinstance(value, Variable) and not isinstance(value, RateLimitVariable):
-            return value.model_dump(exclude_none=True)
-        return value
+        return as_rate_limit_variable(value)
 
     @model_validator(mode="after")
     def _all_rules(self) -> Self:

@@ -9,7 +9,7 @@ from zoneinfo import available_timezones
 from pydantic import Field, model_validator
 
 from ._base import ApiModel, field_errors
-from ._enums import ContextValue, MessageContentType, ParamType, VariableType
+from ._enums import ContextValue, MessageContentType, ParamType, ScriptType, VariableType
 
 
 @lru_cache(maxsize=1)
@@ -33,8 +33,11 @@ class Variable(ApiModel):
     """A variable that extracts a value from a request or response message.
 
     Which fields are required depends on ``type``; the rules are those of the spec's
-    table "Fields by type". ``data_type`` and ``script_language`` are free strings: the
-    spec does not show their allowed values, so no closed list is invented here.
+    table "Fields by type". ``script_language`` is one of :class:`ScriptType` (GROOVY,
+    JAVASCRIPT): the spec shows no values, the product's documentation lists these two
+    (https://apinizer.github.io/management-api-docs/03-appendix/enum-reference/).
+    ``data_type`` stays a free string: the documentation shows ``"STRING"`` in its samples
+    but lists no allowed values for it.
     """
 
     name: str = Field(min_length=1)
@@ -51,7 +54,7 @@ class Variable(ApiModel):
     context_value: ContextValue | None = None
     zone_id: str | None = None
     init_with_script: bool | None = None
-    script_language: str | None = None
+    script_language: ScriptType | None = None
     script_body: str | None = None
     data_type: str | None = None
 
@@ -117,3 +120,13 @@ class RateLimitVariable(Variable):
     """
 
     script_always_required_for_custom: ClassVar[bool] = True
+
+
+def as_rate_limit_variable(value: Any) -> Any:
+    """A ``before`` validator's step: a plain :class:`Variable` re-validated as a :class:`RateLimitVariable`.
+
+    A plain Variable is welcome where a rate-limit variable belongs, but must pass its stricter rules.
+    """
+    if isinstance(value, Variable) and not isinstance(value, RateLimitVariable):
+        return value.model_dump(exclude_none=True)
+    return value

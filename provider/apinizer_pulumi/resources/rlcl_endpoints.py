@@ -21,6 +21,7 @@ from ._args import VariableArgs, connection_props, resource_options, resource_pr
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import container_gone, translated
+from .rlcl import rlcl_identity, rlcl_not_found, rlcl_subject
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -59,17 +60,11 @@ def _entries(props: Mapping[str, Any]) -> list[EndpointRateLimit]:
 
 
 def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    project, rlcl = props.get("project_name"), props.get("rlcl_name")
-    if not (project and rlcl) and "/" in id_:
-        project, rlcl = id_.split("/", 1)
-    return f"apinizer:RlclEndpoints {rlcl} in {project}" if project and rlcl else "apinizer:RlclEndpoints"
+    return rlcl_subject("RlclEndpoints", props, id_, name_key="rlcl_name")
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    if props.get("project_name") and props.get("rlcl_name"):
-        return str(props["project_name"]), str(props["rlcl_name"])
-    project, rlcl = id_.split("/", 1)
-    return project, rlcl
+    return rlcl_identity(id_, props, name_key="rlcl_name")
 
 
 class RlclEndpointsProvider(ApinizerProvider):
@@ -125,7 +120,9 @@ class RlclEndpointsProvider(ApinizerProvider):
             if container_gone(error):
                 return  # the RLCL is gone, and its list with it
             raise
-        except BadRequestError:
+        except BadRequestError as error:
+            if rlcl_not_found(error):
+                return  # the documented 400 for an unknown RLCL: its list went with it
             # One entry names an endpoint or proxy deleted since; its entry went with it. Remove
             # the others one by one so that exactly the managed entries that still exist go.
             for entry in entries:

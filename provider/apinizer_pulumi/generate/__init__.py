@@ -1,0 +1,44 @@
+"""``apinizer-pulumi generate``: from a live gateway to a Pulumi program that adopts it, and back.
+
+Pulumi's ``import`` cannot serve dynamic resources (pulumi/pulumi#16175); this reads a project's
+endpoints through the client and writes a module that declares each with ``adopt=True``, and its
+``--check`` mode reports what the gateway holds that a program does not declare.
+
+This package uses the client and the models only; it never imports the emulator.
+"""
+
+from ._check import Declared, Drift, compare, declared_endpoints
+from ._connection import Connection, ConnectionSettingsError, resolve_connection, stack_settings
+from ._project import write_project
+from ._render import command_line, generate_program, render_program, resource_name, resource_names
+from ._snapshot import (
+    EndpointRecord,
+    GatewaySnapshot,
+    Policies,
+    ProxySnapshot,
+    discover_proxies,
+    read_gateway,
+)
+
+__all__ = [
+    "Connection",
+    "ConnectionSettingsError",
+    "Declared",
+    "Drift",
+    "EndpointRecord",
+    "GatewaySnapshot",
+    "Policies",
+    "ProxySnapshot",
+    "command_line",
+    "compare",
+    "declared_endpoints",
+    "discover_proxies",
+    "generate_program",
+    "read_gateway",
+    "render_program",
+    "resolve_connection",
+    "resource_name",
+    "resource_names",
+    "stack_settings",
+    "write_project",
+]

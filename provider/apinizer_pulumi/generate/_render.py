@@ -1,0 +1,232 @@
+"""Write a gateway snapshot as a Pulumi program: a typed, ruff-clean Python module."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from collections import Counter
+from collections.abc import Sequence
+
+from apinizer_pulumi.client import ApinizerClient
+
+from ._snapshot import EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
+
+#: Lines of the generated module stay within this width (ruff's E501 under common settings).
+WIDTH = 100
+INDENT = "        "
+
+_UNREADABLE = """\
+# What the management API cannot read back, so this program cannot declare it for you:
+#   - endpoint cache settings (apinizer.EndpointCache) and WS-Addressing settings
+#     (apinizer.EndpointWsa): declaring one writes it whole on the next `pulumi up`;
+#   - RLCLs and their endpoint lists (apinizer.Rlcl, apinizer.RlclEndpoints): see the end;
+#   - policies: no resource manages them; each endpoint names its own in a comment.
+"""
+
+_RLCL_NOTE = """\
+# RLCL endpoint lists: the API can neither list RLCLs nor read an RLCL's endpoint list, so none is
+# declared. Declaring one takes the RLCL's list over: the first `pulumi up` replaces it whole."""
+
+
+def resource_name(record: EndpointRecord) -> str:
+    """A readable Pulumi name such as ``demo-petstore-get-pets-id`` (for ``GET /pets/{id}``)."""
+    text = f"{record.project}-{record.proxy}-{record.http_method}-{record.name}".lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def resource_names(records: Sequence[EndpointRecord]) -> dict[tuple[str, str, str, str], str]:
+    """Names for all records; where two would share one, each gets a short hash of its identity.
+
+    The hash depends on the endpoint alone, so a name never changes because another endpoint came
+    or went: Pulumi would read a changed name as a delete and a create.
+    """
+    counts = Counter(resource_name(record) for record in records)
+    names: dict[tuple[str, str, str, str], str] = {}
+    for record in records:
+        name = resource_name(record)
+        if counts[name] > 1:
+            digest = hashlib.sha256("\0".join(record.key).encode()).hexdigest()[:8]
+            name = f"{name}-{digest}"
+        names[record.key] = name
+    return names
+
+
+def literal(value: str | bool, indent: str = INDENT, room: int = WIDTH) -> str:
+    """A Python literal; a string too long for one line becomes implicitly joined parts."""
+    if isinstance(value, bool):
+        return repr(value)
+    text = json.dumps(value, ensure_ascii=False)
+    if len(indent) + len(text) + 30 <= room:
+        return text
+    size = max(room - len(indent) - 8, 20)
+    parts = [json.dumps(value[i : i + size], ensure_ascii=False) for i in range(0, len(value), size)]
+    inner = indent + "    "
+    return "(\n" + "".join(f"{inner}{part}\n" for part in parts) + f"{indent})"
+
+
+def _comment_lines(text: str, indent: str) -> list[str]:
+    """``text`` as ``# `` lines that fit the width."""
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(indent) + 2 + len(line) + 1 + len(word) > WIDTH:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return [f"{indent}# {item}" for item in lines]
+
+
+def _policy_comment(policies: Policies | None) -> list[str]:
+    if not policies:
+        return []
+    parts = [
+        f"{pipeline}: {', '.join(names)}"
+        for pipeline, names in (
+            ("request", policies.request), ("response", policies.response), ("error", policies.error)
+        )
+        if names
+    ]
+    return _comment_lines("Policies on the gateway (not managed here): " + "; ".join(parts) + ".", INDENT)
+
+
+def _endpoint(record: EndpointRecord, name: str, policies: Policies | None) -> list[str]:
+    lines = [f"    {json.dumps(name)}: apinizer.Endpoint(", f"{INDENT}{json.dumps(name)},"]
+    fields: list[tuple[str, str | bool | None]] = [
+        ("project_name", record.project),
+        ("api_proxy_name", record.proxy),
+        ("name", record.name),
+        ("http_method", record.http_method),
+        ("backend_resource_url", record.backend_resource_url),
+        ("backend_http_method", record.backend_http_method),
+        ("description", record.description),
+        ("active", record.active),
+    ]
+    for key, value in fields:
+        if value is None:
+            if key.startswith("backend_"):
+                lines.append(f"{INDENT}# {key}: the gateway returned none; give it before `pulumi up`.")
+            continue
+        lines.append(f"{INDENT}{key}={literal(value)},")
+    lines.append(f"{INDENT}adopt=True,")
+    lines.extend(_policy_comment(policies))
+    lines.append(f"{INDENT}# Not readable back: cache settings (EndpointCache), WS-Addressing (EndpointWsa).")
+    lines.append("    ),")
+    return lines
+
+
+def _rlcl_section(project: str, rlcls: Sequence[str], example: EndpointRecord | None) -> list[str]:
+    lines = ["", _RLCL_NOTE]
+    for rlcl in rlcls:
+        slug = re.sub(r"[^a-z0-9]+", "-", f"{project}-{rlcl}".lower()).strip("-")
+        proxy = example.proxy if example else "<proxy>"
+        endpoint = example.name if example else "<endpoint>"
+        method = example.http_method if example else "<METHOD>"
+        lines += [
+            "# apinizer.RlclEndpoints(",
+            f"#     {json.dumps(f'{slug}-endpoints')},",
+            f"#     project_name={json.dumps(project)},",
+            f"#     rlcl_name={json.dumps(rlcl)},",
+            "#     endpoints=[",
+            "#         apinizer.EndpointRateLimitArgs(",
+            f"#             api_proxy_name={json.dumps(proxy)},",
+            f"#             endpoint_name={json.dumps(endpoint)},",
+            f"#             endpoint_http_method={json.dumps(method)},",
+            "#             permitted_message_count=100,",
+            "#             time_interval_period_length=1,",
+            '#             time_interval="ONE_MINUTE",',
+            "#             cache_connection_timeout_in_seconds=3,",
+            '#             cache_error_handling_type="FAIL",',
+            '#             time_interval_window_type="FIXED",',
+            "#         ),",
+            "#     ],",
+            "# )",
+        ]
+    return lines
+
+
+def _command_lines(command: str) -> list[str]:
+    """The command, indented, wrapped with shell line continuations to fit the width."""
+    lines, line = [], "    "
+    for word in command.split(" "):
+        if line.strip() and len(line) + 1 + len(word) + 2 > WIDTH:
+            lines.append(line + " \\")
+            line = "        " + word
+        else:
+            line = f"{line} {word}" if line.strip() else f"{line}{word}"
+    lines.append(line)
+    return lines
+
+
+def render_program(
+    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = ()
+) -> str:
+    """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
+
+    ``command`` is the command line to regenerate it (no connection settings: never a secret).
+    """
+    records = snapshot.endpoints
+    names = resource_names(records)
+    policies = {key: value for proxy in snapshot.proxies for key, value in proxy.policies.items()}
+    proxies = ", ".join(proxy.name for proxy in snapshot.proxies) or "none"
+    out = [
+        f'"""The endpoints of project {snapshot.project} as read from the gateway (proxies: {proxies}).',
+        "",
+        "Generated by::",
+        "",
+        *_command_lines(command),
+        "",
+        "Every endpoint is declared with adopt=True, so the first `pulumi up` takes the existing ones",
+        "over without changing them.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "import apinizer_pulumi as apinizer",
+        "",
+        _UNREADABLE.rstrip("\n"),
+        "",
+        "#: Every endpoint, by Pulumi resource name.",
+        "endpoints: dict[str, apinizer.Endpoint] = {",
+    ]
+    current = None
+    for record in records:
+        if record.proxy != current:
+            current = record.proxy
+            heading = f"    # -- {record.project}/{record.proxy} "
+            out.append(heading + "-" * max(3, WIDTH - len(heading)))
+        out.extend(_endpoint(record, names[record.key], policies.get(record.key)))
+    if records:
+        out.append("}")
+    else:
+        out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
+    out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
+    return "\n".join(out) + "\n"
+
+
+def generate_program(
+    client: ApinizerClient,
+    project: str,
+    proxies: Sequence[str],
+    *,
+    rlcls: Sequence[str] = (),
+    with_policies: bool = True,
+    progress: Progress | None = None,
+) -> str:
+    """Read ``proxies`` of ``project`` through ``client`` and return the program's text."""
+    snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
+                            progress=progress or (lambda _line: None))
+    return render_program(snapshot, command=command_line(project, proxies, rlcls), rlcls=rlcls)
+
+
+def command_line(project: str, proxies: Sequence[str] = (), rlcls: Sequence[str] = ()) -> str:
+    """The command that regenerates a program: project, proxies and RLCLs, never a credential."""
+    words = ["apinizer-pulumi", "generate", "--project", project]
+    for proxy in proxies:
+        words += ["--proxy", proxy]
+    for rlcl in rlcls:
+        words += ["--rlcl", rlcl]
+    return shlex.join(words)

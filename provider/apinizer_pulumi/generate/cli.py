@@ -1,0 +1,162 @@
+"""``apinizer-pulumi generate``: write a Pulumi program from a live gateway, or check one against it.
+
+Exit status: 0 done (or, with ``--check``, no drift); 1 drift found by ``--check``; 2 bad usage,
+settings or a gateway error (the message says which).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError
+
+from ._check import compare, declared_endpoints
+from ._connection import Connection, ConnectionSettingsError, resolve_connection
+from ._render import command_line, render_program
+from ._snapshot import GatewaySnapshot, Progress, discover_proxies, read_gateway
+
+EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="apinizer-pulumi", description="Tools for Apinizer gateways managed with Pulumi."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser(
+        "generate",
+        help="write a Pulumi program that adopts what a live gateway holds",
+        description=(
+            "Read the endpoints of a project's API proxies from a live gateway and write a Pulumi "
+            "program that declares each with adopt=True. With --check, compare an existing program "
+            "with the gateway instead, and exit 1 when the gateway holds something it does not declare."
+        ),
+    )
+    gen.add_argument("--project", required=True, help="the project to read")
+    gen.add_argument(
+        "--proxy", action="append", default=[], metavar="NAME",
+        help="an API proxy to read (repeatable); default: those the organization access report lists",
+    )
+    gen.add_argument("--out", type=Path, help="the program file to write (or, with --check, to read); "
+                     "default: standard output")
+    gen.add_argument("--check", action="store_true", help="compare --out with the gateway; write nothing")
+    gen.add_argument("--rlcl", action="append", default=[], metavar="NAME",
+                     help="add a commented RlclEndpoints template for this RLCL (repeatable)")
+    gen.add_argument("--no-policies", dest="policies", action="store_false",
+                     help="do not read each endpoint's policies (one request less per endpoint)")
+    gen.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    where = gen.add_argument_group("connection (flags, then --stack's config, then APINIZER_*)")
+    where.add_argument("--url", help="the gateway's base URL")
+    where.add_argument("--token", help="a personal API access token (prefer APINIZER_TOKEN)")
+    where.add_argument("--username", help="a user for the token request")
+    where.add_argument("--password", help="its password (prefer APINIZER_PASSWORD)")
+    where.add_argument("--stack", help="read apinizer:url and apinizer:token from Pulumi.<STACK>.yaml")
+    where.add_argument("--project-dir", type=Path, default=Path.cwd(),
+                       help="where Pulumi.<STACK>.yaml is (default: the current directory)")
+    return parser
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    """The command that regenerates the program: project, proxies and RLCLs, never a credential."""
+    return command_line(args.project, args.proxy, args.rlcl)
+
+
+def _client(connection: Connection) -> ApinizerClient:
+    return ApinizerClient(
+        connection.url, token=connection.token, username=connection.username, password=connection.password
+    )
+
+
+def _snapshot(
+    client: ApinizerClient, args: argparse.Namespace, declared_proxies: Sequence[str], progress: Progress
+) -> GatewaySnapshot:
+    """The proxies named with --proxy; without, those the report lists and those the program declares."""
+    if args.proxy:
+        return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress)
+    try:
+        found = discover_proxies(client, progress)
+    except AuthenticationError as error:
+        raise ConnectionSettingsError(
+            "listing API proxies needs the organization access report, which this token may not read "
+            f"({error.error_description or error.error}); name the proxies with --proxy"
+        ) from None
+    return read_gateway(
+        client,
+        args.project,
+        [*found, *declared_proxies],
+        with_policies=args.policies,
+        progress=progress,
+        skip_missing=True,
+    )
+
+
+def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
+    path: Path = args.out
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
+    declared = declared_endpoints(source, str(path))
+    own = [item.record.proxy for item in declared if item.record.project == args.project]
+    snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
+    drift = compare(declared, snapshot.endpoints, args.project, [p.name for p in snapshot.proxies])
+    if not drift:
+        progress(f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is")
+        return EXIT_OK
+    print(f"drift between {path} and the gateway (project {args.project}):")
+    for line in drift.lines(str(path)):
+        print(line)
+    print(f"regenerate with: {_command_line(args)} --out {shlex.quote(str(path))}")
+    return EXIT_DRIFT
+
+
+def _without_policies(args: argparse.Namespace) -> argparse.Namespace:
+    # --check compares endpoint settings only: policies are not declared, so not read.
+    return argparse.Namespace(**{**vars(args), "policies": False})
+
+
+def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
+    snapshot = _snapshot(client, args, [], progress)
+    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl)
+    if args.out is None:
+        sys.stdout.write(program)
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(program, encoding="utf-8")
+    for name in snapshot.missing:
+        progress(f"note: proxy {name} (from the report) is not in project {args.project}")
+    where = "standard output" if args.out is None else str(args.out)
+    progress(f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies to {where}")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+
+    def progress(line: str) -> None:
+        if not args.quiet:
+            print(line, file=sys.stderr, flush=True)
+
+    if args.check and args.out is None:
+        print("apinizer-pulumi generate: --check needs --out (the program to check)", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        connection = resolve_connection(
+            flags={key: getattr(args, key) for key in ("url", "token", "username", "password")},
+            project_dir=args.project_dir,
+            stack=args.stack,
+        )
+        progress(", ".join(f"{what} from {where}" for what, where in connection.sources))
+        with _client(connection) as client:
+            return _check(args, client, progress) if args.check else _generate(args, client, progress)
+    except (ConnectionSettingsError, ApinizerError) as error:
+        print(f"apinizer-pulumi generate: {error}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())

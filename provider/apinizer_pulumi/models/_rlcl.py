@@ -1,0 +1,46 @@
+"""The RLCL record itself: what create and update send.
+
+The spec shows no field of the RLCL record beyond its name; the product's documentation fills
+that gap: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from ._base import ApiModel, PositiveInt
+from ._enums import CacheErrorHandlingType, ExecutionOrder, IntervalWindowType
+from ._variable import RateLimitVariable, as_rate_limit_variable
+
+
+class RlclSpec(ApiModel):
+    """The body of ``POST .../rlcl/`` (create) and ``PUT .../rlcl/{rlclName}/`` (update).
+
+    Defaults are the documented ones. ``name`` is the RLCL's identifier within its project and
+    cannot be changed by an update. The RLCL is created empty: its endpoints and credentials are
+    managed by their own operations. A ``target_variable`` of None rate-limits per credential.
+    """
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    enabled: bool = True
+    execution_order: ExecutionOrder = ExecutionOrder.FIRST
+    cache_connection_timeout_in_seconds: PositiveInt = 3
+    cache_error_handling_type: CacheErrorHandlingType = CacheErrorHandlingType.FAIL
+    time_interval_window_type: IntervalWindowType = IntervalWindowType.FIXED
+    show_rate_limit_statistics_in_response_header: bool = False
+    target_variable: RateLimitVariable | None = None
+
+    @field_validator("target_variable", mode="before")
+    @classmethod
+    def _plain_variable_as_rate_limit_variable(cls, value: Any) -> Any:
+        # The documented targetVariable needs a script for CUSTOM variables, as in the entries.
+        return as_rate_limit_variable(value)
+
+    def to_api(self) -> dict[str, Any]:
+        """The API's JSON; ``targetVariable`` stays an explicit null, as the documented samples send it."""
+        body = self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        body.setdefault("targetVariable", None)
+        return body

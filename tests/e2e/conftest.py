@@ -1,0 +1,225 @@
+"""The real Pulumi CLI for the end-to-end tests, and projects copied out of the repository to run it on.
+
+The CLI is found as the scripts find it (``scripts/_pulumi.sh``): a ``pulumi`` on PATH or in
+``~/.pulumi/bin``, then this project's cached build, then a build of the pinned version with ``go``
+(``scripts/build-pulumi.sh``, once per machine). Only where there is neither ``pulumi`` nor ``go`` do the
+tests skip, and they say why. ``scripts/test.sh`` sets ``APINIZER_REQUIRE_E2E=1`` when it found or built
+the CLI, which turns that skip into a failure: on this project's machines the e2e tests must run.
+
+Every command runs with a file backend, a passphrase secrets provider, no update check and no plugin
+download, in a ``PULUMI_HOME`` of its own, so nothing on the machine or in the repository is touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = ROOT / ".venv" / "bin"
+PASSPHRASE = "e2e-tests-only"
+COMMAND_TIMEOUT = 300
+
+
+def _pinned_version() -> str:
+    for line in (ROOT / "tools" / "pulumi-cli" / "go.mod").read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[0] == "github.com/pulumi/pulumi/pkg/v3":
+            return parts[1].removeprefix("v")
+    raise AssertionError("tools/pulumi-cli/go.mod pins no github.com/pulumi/pulumi/pkg/v3 version")
+
+
+def find_or_build_cli() -> tuple[Path | None, str]:
+    """The ``pulumi`` binary and how it was found, or None and the reason there is none."""
+    on_path = shutil.which("pulumi")
+    if on_path:
+        return Path(on_path), "on PATH"
+    installed = Path.home() / ".pulumi" / "bin" / "pulumi"
+    if installed.is_file() and os.access(installed, os.X_OK):
+        return installed, "in ~/.pulumi/bin"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    cached = cache / "apinizer-pulumi" / f"pulumi-{_pinned_version()}" / "bin" / "pulumi"
+    if not cached.exists() and shutil.which("go") is None:
+        return None, (
+            "neither the Pulumi CLI (`pulumi`) nor Go (`go`, to build the pinned CLI) is on PATH; install "
+            "one of them (https://www.pulumi.com/docs/install/ or https://go.dev/dl/) to run the e2e tests"
+        )
+    # The build prints its progress on stderr, which pytest shows with the test's output.
+    built = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build-pulumi.sh")],
+        stdout=subprocess.PIPE,
+        text=True,
+        timeout=3600,
+        check=True,
+    )
+    return Path(built.stdout.strip().splitlines()[-1]) / "pulumi", "built from tools/pulumi-cli"
+
+
+@dataclass
+class Result:
+    args: Sequence[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+    def json(self) -> Any:
+        return json.loads(self.stdout)
+
+
+@dataclass
+class PulumiCli:
+    """The CLI binary and the environment every e2e command runs in."""
+
+    binary: Path
+    home: Path
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def env(self, backend: Path, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            # The developer's own credentials and gateway must never leak into a test stack.
+            if not key.startswith(("APINIZER_", "PULUMI_"))
+        }
+        env.update(
+            {
+                "PATH": os.pathsep.join([str(self.binary.parent), str(VENV_BIN), os.environ.get("PATH", "")]),
+                "PULUMI_HOME": str(self.home),
+                "PULUMI_BACKEND_URL": f"file://{backend}",
+                "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
+                "PULUMI_SKIP_UPDATE_CHECK": "true",
+                "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
+                "PULUMI_SKIP_CONFIRMATIONS": "true",
+                "NO_COLOR": "1",
+            }
+        )
+        env.update(self.extra_env)
+        env.update(overrides or {})
+        return env
+
+
+@pytest.fixture(scope="session")
+def pulumi_cli(tmp_path_factory: pytest.TempPathFactory) -> PulumiCli:
+    binary, how = find_or_build_cli()
+    if binary is None:
+        if os.environ.get("APINIZER_REQUIRE_E2E") == "1":
+            pytest.fail(f"the e2e tests must run on this machine, but: {how}")
+        pytest.skip(how)
+    version = subprocess.run([str(binary), "version"], capture_output=True, text=True, check=True).stdout.strip()
+    print(f"Pulumi CLI {version} ({how}): {binary}")
+    return PulumiCli(binary=binary, home=tmp_path_factory.mktemp("pulumi-home"))
+
+
+@dataclass
+class Project:
+    """A Pulumi project copied into a temporary directory, with its own file backend."""
+
+    cli: PulumiCli
+    directory: Path
+    backend: Path
+    stack: str = "dev"
+
+    def run(
+        self, *args: str, env: Mapping[str, str] | None = None, check: bool = True, stdin: str | None = None
+    ) -> Result:
+        command = [str(self.cli.binary), *args]
+        completed = subprocess.run(
+            command,
+            cwd=self.directory,
+            env=self.cli.env(self.backend, env),
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT,
+            input=stdin,
+            check=False,
+        )
+        result = Result(command, completed.returncode, completed.stdout, completed.stderr)
+        if check and completed.returncode != 0:
+            raise AssertionError(
+                f"`pulumi {' '.join(args)}` exited {completed.returncode}\n--- stdout\n{completed.stdout}"
+                f"\n--- stderr\n{completed.stderr}"
+            )
+        return result
+
+    def init(self) -> None:
+        self.run("stack", "init", self.stack, "--secrets-provider", "passphrase")
+
+    def set_config(self, key: str, value: str, *, secret: bool = False) -> None:
+        self.run("config", "set", "--stack", self.stack, *(["--secret"] if secret else []), key, value)
+
+    def up(self, *extra: str, check: bool = True) -> Result:
+        return self.run("up", "--yes", "--stack", self.stack, "--skip-preview", *extra, check=check)
+
+    def preview(self, *extra: str, check: bool = True) -> Result:
+        return self.run("preview", "--stack", self.stack, *extra, check=check)
+
+    def refresh(self, *extra: str, check: bool = True) -> Result:
+        return self.run("refresh", "--yes", "--stack", self.stack, *extra, check=check)
+
+    def destroy(self, *extra: str, check: bool = True) -> Result:
+        return self.run("destroy", "--yes", "--stack", self.stack, *extra, check=check)
+
+    def outputs(self, *, show_secrets: bool = False) -> dict[str, Any]:
+        args = ["stack", "output", "--json", "--stack", self.stack]
+        result: dict[str, Any] = self.run(*args, *(["--show-secrets"] if show_secrets else [])).json()
+        return result
+
+    def export(self) -> str:
+        return self.run("stack", "export", "--stack", self.stack).stdout
+
+
+def copy_project(source: Path, destination: Path) -> Path:
+    """A copy of a project (Pulumi.yaml, its stack files and program) whose virtualenv is this repository's."""
+    destination.mkdir(parents=True)
+    settings = yaml.safe_load((source / "Pulumi.yaml").read_text())
+    settings.setdefault("runtime", {"name": "python"})
+    if isinstance(settings["runtime"], str):
+        settings["runtime"] = {"name": settings["runtime"]}
+    settings["runtime"].setdefault("options", {})["virtualenv"] = str(ROOT / ".venv")
+    (destination / "Pulumi.yaml").write_text(yaml.safe_dump(settings, sort_keys=False))
+    for stack_file in source.glob("Pulumi.*.yaml"):
+        shutil.copy(stack_file, destination / stack_file.name)
+    main = settings.get("main")
+    if main:
+        shutil.copytree(source / main, destination / main, ignore=shutil.ignore_patterns("__pycache__"))
+    else:
+        for program in source.glob("*.py"):
+            shutil.copy(program, destination / program.name)
+    return destination
+
+
+@pytest.fixture
+def make_project(pulumi_cli: PulumiCli, tmp_path: Path) -> Iterator[Any]:
+    """Copies a project out of the repository and inits its stack; every stack left is destroyed after."""
+    made: list[Project] = []
+
+    def make(source: Path, name: str | None = None, stack: str = "dev") -> Project:
+        label = name or source.name
+        project = Project(
+            cli=pulumi_cli,
+            directory=copy_project(source, tmp_path / label),
+            backend=tmp_path / f"{label}-state",
+            stack=stack,
+        )
+        project.backend.mkdir()
+        project.init()
+        made.append(project)
+        return project
+
+    yield make
+    for project in made:
+        # A failed test may leave resources behind; the state goes with the temporary directory.
+        project.run("stack", "rm", "--yes", "--force", "--stack", project.stack, check=False)

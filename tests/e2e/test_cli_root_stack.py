@@ -1,0 +1,115 @@
+"""The root project's dev stack under the real ``pulumi`` CLI, command by command, as a user runs it.
+
+Each step counts the gateway requests it caused through the emulator's ``/_emulator/stats``. The program
+itself calls ``get_organization_access_report()`` on every run (one report request, preview included);
+every other request comes from the resources.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient
+from examples.harness import comparable_state
+
+from .conftest import ROOT, Project
+
+REPORT = "GET /apiops/reports/organization-api-data-model-access"
+DRIFTED = ("PetStore", "/pets/search", "GET")
+
+
+@pytest.fixture
+def inspect(emulator_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=emulator_url, timeout=10) as client:
+        yield client
+
+
+def resource_requests(inspect: httpx.Client) -> dict[str, int]:
+    """The gateway requests since the last reset, less the report the program calls, then resets."""
+    requests: dict[str, int] = inspect.get("/_emulator/stats").json()["requests"]
+    inspect.post("/_emulator/stats/reset").raise_for_status()
+    return {key: count for key, count in requests.items() if key != REPORT and count}
+
+
+def summary(output: str) -> dict[str, int]:
+    """The CLI's closing summary ("Resources:\\n    + 10 created\\n    1 unchanged") as {verb: count}."""
+    found: dict[str, int] = {}
+    for count, verb in re.findall(r"^\s+[-+~]*\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|"
+                                  r"to update|to delete|to replace)\b", output, flags=re.MULTILINE):
+        found[verb] = found.get(verb, 0) + int(count)
+    return found
+
+
+@pytest.fixture
+def dev_stack(make_project: Any, emulator_url: str) -> Project:
+    project: Project = make_project(ROOT, name="root")
+    project.set_config("apinizer:url", emulator_url)
+    return project
+
+
+def test_root_stack_lifecycle_under_the_cli(dev_stack: Project, inspect: httpx.Client, admin_token: str) -> None:
+    initial = comparable_state(inspect.get("/_emulator/state").json())
+    resource_requests(inspect)
+
+    preview = dev_stack.preview()
+    assert summary(preview.stdout).get("to create") == 10, preview.stdout
+    assert resource_requests(inspect) == {}, "a preview must make no gateway request from the resources"
+
+    up = dev_stack.up()
+    assert summary(up.stdout).get("created") == 10, up.stdout
+    outputs = dev_stack.outputs()
+    assert len(outputs["endpointIds"]) == 5
+    assert outputs["externallySharedProxies"] == ["Calculator", "PetStore"]
+
+    dev_stack.up("--expect-no-changes")
+    assert resource_requests(inspect) == {}, "an unchanged up makes no gateway request from the resources"
+
+    dev_stack.refresh("--expect-no-changes")
+
+    # Drift made through the API: the endpoint is disabled and its cache gets another lifetime.
+    with ApinizerClient(inspect.base_url.__str__(), token=admin_token) as client:
+        client.endpoints.set_status("Demo", *DRIFTED, active=False)
+        client.endpoints.set_cache(
+            "Demo", *DRIFTED, {"name": "pet-search", "cache_active": True, "ttl": 999, "handling_action": "STOP"}
+        )
+        refreshed = dev_stack.refresh()
+        assert summary(refreshed.stdout).get("updated") == 1, refreshed.stdout
+        restored = dev_stack.up()
+        assert summary(restored.stdout).get("updated") == 1, restored.stdout
+        assert client.endpoints.get("Demo", *DRIFTED).active is True
+
+    # A config change becomes an in-place update of both caches.
+    dev_stack.set_config("apinizer-gateway:cacheTtl", "45")
+    changed = dev_stack.preview("--diff")
+    assert summary(changed.stdout) == {"to update": 2, "unchanged": 9}, changed.stdout
+    updated = dev_stack.up()
+    assert summary(updated.stdout).get("updated") == 2, updated.stdout
+    state = inspect.get("/_emulator/state").json()
+    ttls = sorted(
+        endpoint["cacheSettings"]["ttl"]
+        for proxy in state["projects"][0]["apiProxies"]
+        for endpoint in proxy["endpoints"]
+        if (endpoint.get("cacheSettings") or {}).get("cacheActive")
+    )
+    assert ttls == [45, 45]
+
+    # A changed identity input (the endpoint's path) is a replace, shown as such before it happens.
+    program = dev_stack.directory / "infra" / "__main__.py"
+    source = program.read_text()
+    program.write_text(source.replace('"/orders/{orderId}",', '"/orders/{orderId}/details",', 1))
+    replace_preview = dev_stack.preview("--diff")
+    assert summary(replace_preview.stdout).get("to replace") == 1, replace_preview.stdout
+    replaced = dev_stack.up()
+    assert summary(replaced.stdout).get("replaced") == 1, replaced.stdout
+    with ApinizerClient(inspect.base_url.__str__(), token=admin_token) as client:
+        names = {endpoint.endpoint for endpoint in client.endpoints.list("Demo", "Orders")}
+    assert "/orders/{orderId}/details" in names and "/orders/{orderId}" not in names
+
+    destroyed = dev_stack.destroy()
+    assert summary(destroyed.stdout).get("deleted") == 11, destroyed.stdout
+    assert comparable_state(inspect.get("/_emulator/state").json()) == initial

@@ -1,0 +1,132 @@
+"""``apinizer-pulumi generate`` against the live emulator: the program, --check, settings, progress."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.generate import declared_endpoints
+from apinizer_pulumi.generate.cli import main
+
+from .conftest import Api, new_endpoint
+
+ALL_PROXIES = ["--proxy", "PetStore", "--proxy", "Orders", "--proxy", "Calculator"]
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, emulator_url: str, admin_token: str) -> None:
+    for name in ("APINIZER_URL", "APINIZER_TOKEN", "APINIZER_USERNAME", "APINIZER_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("APINIZER_URL", emulator_url)
+    monkeypatch.setenv("APINIZER_TOKEN", admin_token)
+
+
+def test_generate_writes_every_endpoint_and_reports_progress(env, tmp_path: Path, capsys, admin_token: str):
+    out = tmp_path / "infra" / "gateway.py"
+    assert main(["generate", "--project", "Demo", *ALL_PROXIES, "--out", str(out)]) == 0
+    program = out.read_text()
+    keys = sorted(d.record.key[1:] for d in declared_endpoints(program))
+    assert keys == [
+        ("Calculator", "POST", "Add"), ("Calculator", "POST", "Subtract"), ("Orders", "GET", "/orders"),
+        ("PetStore", "GET", "/pets"), ("PetStore", "GET", "/pets/{id}"), ("PetStore", "POST", "/pets"),
+    ]
+    assert "request: throttle-list, add-correlation-id" in program
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "url from environment, credentials from environment"
+    assert "[1/3] Demo/PetStore: 3 endpoint(s)" in err and "wrote 6 endpoints of 3 proxies" in err
+    assert admin_token not in program and admin_token not in err
+
+
+def test_without_proxies_the_report_finds_the_shared_ones(env, capsys):
+    assert main(["generate", "--project", "Demo", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    proxies = {d.record.proxy for d in declared_endpoints(captured.out)}
+    # Orders is shared internally only: the report does not name it (documented limit).
+    assert proxies == {"PetStore", "Calculator"}
+    assert captured.err == ""
+
+
+def test_a_token_without_the_report_is_told_to_name_proxies(env, monkeypatch, capsys, developer_token):
+    monkeypatch.setenv("APINIZER_TOKEN", developer_token)
+    assert main(["generate", "--project", "Demo", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "name the proxies with --proxy" in err and developer_token not in err
+    assert main(["generate", "--project", "Demo", "--proxy", "Orders", "--quiet"]) == 0
+
+
+def test_check_passes_then_finds_drift(env, tmp_path: Path, capsys, api: Api, emulator_url: str):
+    out = tmp_path / "gateway.py"
+    assert main(["generate", "--project", "Demo", *ALL_PROXIES, "--out", str(out), "--quiet"]) == 0
+    assert main(["generate", "--project", "Demo", "--check", "--out", str(out)]) == 0
+    assert "no drift" in capsys.readouterr().err
+
+    # Made outside code: a new endpoint, a changed description, a disabled endpoint.
+    assert api.create(new_endpoint("/toys")).status_code == 200
+    with ApinizerClient(emulator_url, token=api.token) as client:
+        client.endpoints.update("Demo", "PetStore", "/pets", "GET", description="Changed in the console")
+        client.endpoints.set_status("Demo", "Orders", "/orders", "GET", False)
+
+    assert main(["generate", "--project", "Demo", "--check", "--out", str(out), "--quiet"]) == 1
+    report = capsys.readouterr().out.splitlines()
+    assert report[0] == f"drift between {out} and the gateway (project Demo):"
+    assert f"+ GET /toys in Demo/PetStore: on the gateway, not declared in {out}" in report
+    assert "    description: declared 'List all pets', gateway has 'Changed in the console'" in report
+    assert "    active: declared True, gateway has False" in report
+    assert report[-1].startswith("regenerate with: apinizer-pulumi generate --project Demo")
+
+
+def test_check_sees_a_declared_endpoint_gone(env, tmp_path: Path, capsys, api: Api, emulator_url: str):
+    out = tmp_path / "gateway.py"
+    main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(out), "--quiet"])
+    with ApinizerClient(emulator_url, token=api.token) as client:
+        client.endpoints.delete("Demo", "PetStore", "/pets", "POST")
+    assert main(["generate", "--project", "Demo", "--check", "--out", str(out), "--quiet"]) == 1
+    assert any(line.startswith("- POST /pets in Demo/PetStore: declared at") for line in
+               capsys.readouterr().out.splitlines())
+
+
+def test_the_stack_config_gives_the_connection(
+    tmp_path: Path, monkeypatch, capsys, emulator_url, admin_token
+):
+    for name in ("APINIZER_URL", "APINIZER_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    config = {"apinizer:url": emulator_url, "apinizer:token": admin_token}
+    (tmp_path / "Pulumi.dev.yaml").write_text(yaml.safe_dump({"config": config}))
+    args = ["generate", "--project", "Demo", "--proxy", "Orders", "--quiet", "--project-dir", str(tmp_path)]
+    assert main([*args, "--stack", "dev", "--url", emulator_url]) == 0
+    assert '"/orders"' in capsys.readouterr().out
+    assert main([*args[:-3], "--stack", "dev", "--project-dir", str(tmp_path)]) == 0
+    first_line = capsys.readouterr().err.splitlines()[0]
+    assert first_line == "url from Pulumi.dev.yaml, credentials from Pulumi.dev.yaml"
+
+    config["apinizer:token"] = {"secure": "v1:AAAA"}  # type: ignore[assignment]
+    (tmp_path / "Pulumi.dev.yaml").write_text(yaml.safe_dump({"config": config}))
+    assert main([*args, "--stack", "dev"]) == 2
+    assert "apinizer:token in Pulumi.dev.yaml is an encrypted secret" in capsys.readouterr().err
+
+
+def test_gateway_errors_are_one_line_and_exit_2(env, capsys):
+    assert main(["generate", "--project", "Demo", "--proxy", "Nope", "--quiet"]) == 2
+    assert capsys.readouterr().err.strip().endswith("404 not_found: ApiProxy (name: Nope) was not found!")
+
+
+def test_check_needs_out(env, capsys):
+    assert main(["generate", "--project", "Demo", "--check"]) == 2
+    assert "--check needs --out" in capsys.readouterr().err
+
+
+def test_the_console_script_is_installed(env, tmp_path: Path):
+    script = Path(sys.executable).with_name("apinizer-pulumi")
+    result = subprocess.run(
+        [str(script), "generate", "--project", "Demo", "--proxy", "Orders"],
+        capture_output=True, text=True, check=False, env=dict(os.environ), timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"demo-orders-get-orders": apinizer.Endpoint(' in result.stdout
+    assert "[1/1] Demo/Orders: 1 endpoint(s)" in result.stderr

@@ -1,0 +1,129 @@
+"""Rlcl (the RLCL itself) through the dynamic provider server, against a live emulator.
+
+https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+import httpx
+import pytest
+
+from apinizer_pulumi.models import RlclSpec
+from apinizer_pulumi.resources import RlclProvider
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+
+from .conftest import Gateway
+from .test_rlcl_endpoints import entry
+
+GOLD: dict[str, Any] = {"project_name": "Demo", "name": "Gold", "description": "gold tier"}
+
+
+@pytest.fixture
+def lists(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, RlclProvider(), "Rlcl")
+
+
+def stored(gateway: Gateway, name: str) -> dict[str, Any] | None:
+    response = httpx.get(f"{gateway.url}/_emulator/projects/Demo/rlcl/{name}")
+    return None if response.status_code == 404 else dict(response.json())
+
+
+def test_create_makes_an_empty_rlcl_with_the_documented_defaults(lists: Engine, gateway: Gateway) -> None:
+    gateway.reset_stats()
+    id_, outs = lists.up(GOLD)
+    assert id_ == "Demo/Gold"
+    # The model's documented defaults are pinned in tests/unit; here: they reach the gateway.
+    assert stored(gateway, "Gold") == RlclSpec(name="Gold", description="gold tier").to_api()
+    assert outs["execution_order"] == "FIRST" and outs["adopt"] is False
+    assert gateway.stats()["requests"] == {"POST /apiops/projects/{projectName}/rlcl/": 1}
+
+
+def test_check_names_bad_fields(lists: Engine) -> None:
+    failures = lists.check({**GOLD, "execution_order": "MIDDLE", "cache_connection_timeout_in_seconds": 0,
+                            "target_variable": {"name": "v", "type": "CUSTOM"}}).failures
+    assert set(failures) == {"execution_order", "cache_connection_timeout_in_seconds",
+                             "target_variable.script_language", "target_variable.script_body"}
+
+
+def test_update_in_place_and_replace_on_rename(lists: Engine, gateway: Gateway) -> None:
+    id_, outs = lists.up(GOLD)
+    assert lists.diff(id_, outs, lists.checked(GOLD)).changes == DIFF_NONE
+
+    ip = {"name": "ip", "type": "CONTEXT_VALUES", "context_value": "REQUEST_REMOTE_ADDRESS"}
+    news = lists.checked(
+        {**GOLD, "enabled": False, "time_interval_window_type": "SLIDING", "target_variable": ip}
+    )
+    diff = lists.diff(id_, outs, news)
+    assert diff.changes == DIFF_SOME and list(diff.replaces) == []
+    outs = lists.update(id_, outs, news)
+    live = stored(gateway, "Gold")
+    assert live is not None
+    assert (live["enabled"], live["timeIntervalWindowType"]) == (False, "SLIDING")
+    assert live["targetVariable"]["contextValue"] == "REQUEST_REMOTE_ADDRESS"
+    assert outs["target_variable"]["context_value"] == "REQUEST_REMOTE_ADDRESS"
+
+    renamed = lists.checked({**GOLD, "name": "Platinum"})
+    assert list(lists.diff(id_, outs, renamed).replaces) == ["name"]
+
+
+def test_an_existing_rlcl_needs_adopt(lists: Engine, gateway: Gateway) -> None:
+    with pytest.raises(grpc.RpcError) as info:
+        lists.up({"project_name": "Demo", "name": "Standard"})
+    assert "already exists" in str(info.value.details()) and "adopt=True" in str(info.value.details())
+
+    id_, _ = lists.up({"project_name": "Demo", "name": "Standard", "adopt": True, "enabled": False})
+    assert id_ == "Demo/Standard"
+    live = stored(gateway, "Standard")
+    assert live is not None and live["enabled"] is False
+
+
+def test_refresh_keeps_the_recorded_state(lists: Engine, gateway: Gateway) -> None:
+    id_, outs = lists.up(GOLD)
+    gateway.reset_stats()
+    assert lists.read(id_, outs) == (id_, outs, None)
+    assert gateway.stats()["total"] == 0
+
+
+def test_delete_removes_the_rlcl_and_tolerates_it_gone(lists: Engine, gateway: Gateway) -> None:
+    id_, outs = lists.up(GOLD)
+    lists.delete(id_, outs)
+    assert stored(gateway, "Gold") is None
+    lists.delete(id_, outs)  # deleted already: destroy passes
+
+
+def test_rlcl_endpoints_can_fill_a_new_rlcl_and_go_with_it(
+    lists: Engine, rlcls: Engine, gateway: Gateway
+) -> None:
+    # As a program runs it: the Rlcl first, then the RlclEndpoints that names it.
+    list_id, list_outs = lists.up(GOLD)
+    entries_id, entries_outs = rlcls.up(
+        {"project_name": "Demo", "rlcl_name": list_outs["name"], "endpoints": [entry("/pets")]}
+    )
+    assert [e["endpointName"] for e in gateway.rlcl("Demo", "Gold")] == ["/pets"]
+    # Destroy goes in reverse order; the list's delete after the RLCL's is harmless too.
+    lists.delete(list_id, list_outs)
+    rlcls.delete(entries_id, entries_outs)
+    assert stored(gateway, "Gold") is None
+
+
+def test_each_identifier_replaces_and_nothing_else_does(lists: Engine, gateway: Gateway) -> None:
+    id_, outs = lists.up(GOLD)
+    for field, value in (("project_name", "Other"), ("name", "Premium")):
+        diff = lists.diff(id_, outs, lists.checked({**GOLD, field: value}))
+        assert list(diff.replaces) == [field] and diff.deleteBeforeReplace is False
+    # adopt says how to take over, a connection how to reach: neither is a change.
+    for news in ({**GOLD, "adopt": True},
+                 {**GOLD, "connection": {"url": gateway.url, "token": "dev-developer-token"}}):
+        assert lists.diff(id_, outs, lists.checked(news)).changes == DIFF_NONE
+
+
+def test_a_refused_token_is_never_echoed(lists: Engine, gateway: Gateway) -> None:
+    secret = "not-a-valid-token-4f1c"
+    with pytest.raises(grpc.RpcError) as info:
+        lists.up({**GOLD, "connection": {"url": gateway.url, "token": secret}})
+    details = str(info.value.details())
+    assert "apinizer:Rlcl Gold in Demo: 401 unauthorized_client: Invalid token" in details
+    assert secret not in details

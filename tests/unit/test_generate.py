@@ -1,0 +1,281 @@
+"""The generator's parts without a gateway: names, rendering, parsing a program, drift, settings."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.generate import (
+    ConnectionSettingsError,
+    EndpointRecord,
+    GatewaySnapshot,
+    Policies,
+    ProxySnapshot,
+    compare,
+    declared_endpoints,
+    read_gateway,
+    render_program,
+    resolve_connection,
+    resource_name,
+    resource_names,
+    write_project,
+)
+
+from ._fake_gateway import FakeGateway
+
+PETS = EndpointRecord("Demo", "PetStore", "/pets", "GET", "/pets", "GET", "List all pets", True)
+PET = EndpointRecord("Demo", "PetStore", "/pets/{id}", "GET", "/pets/{id}", "GET", None, False)
+ADD = EndpointRecord("Demo", "Calculator", "Add", "POST", "/calc.asmx", "POST", "Adds", True)
+
+
+def snapshot(*records: EndpointRecord, policies: dict[tuple[str, str, str, str], Policies] | None = None
+             ) -> GatewaySnapshot:
+    proxies: dict[str, ProxySnapshot] = {}
+    for record in records:
+        proxies.setdefault(record.proxy, ProxySnapshot(record.proxy, [])).endpoints.append(record)
+    for proxy in proxies.values():
+        proxy.policies = {k: v for k, v in (policies or {}).items() if k[1] == proxy.name}
+    return GatewaySnapshot("Demo", list(proxies.values()))
+
+
+def test_resource_names_are_readable_and_stable() -> None:
+    assert resource_name(PETS) == "demo-petstore-get-pets"
+    assert resource_name(PET) == "demo-petstore-get-pets-id"
+    assert resource_name(ADD) == "demo-calculator-post-add"
+
+
+def test_colliding_names_get_a_hash_of_their_own_identity() -> None:
+    braces = EndpointRecord("Demo", "PetStore", "/pets/{id}", "GET")
+    plain = EndpointRecord("Demo", "PetStore", "/pets/id", "GET")
+    names = resource_names([braces, plain, PETS])
+    assert names[PETS.key] == "demo-petstore-get-pets"
+    assert names[braces.key] != names[plain.key]
+    assert names[braces.key].startswith("demo-petstore-get-pets-id-")
+    # The suffix depends on the endpoint only, never on which others exist.
+    assert resource_names([plain, braces])[braces.key] == names[braces.key]
+
+
+def test_the_program_declares_every_endpoint_with_adopt_and_its_settings() -> None:
+    program = render_program(snapshot(PETS, PET, ADD), command="apinizer-pulumi generate --project Demo")
+    tree = ast.parse(program)
+    calls = [n for n in ast.walk(tree)
+             if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "Endpoint"]
+    kwargs = [{kw.arg: ast.literal_eval(kw.value) for kw in call.keywords} for call in calls]
+    assert kwargs[1] == {
+        "project_name": "Demo", "api_proxy_name": "PetStore", "name": "/pets/{id}", "http_method": "GET",
+        "backend_resource_url": "/pets/{id}", "backend_http_method": "GET", "active": False, "adopt": True,
+    }
+    assert [ast.literal_eval(call.args[0]) for call in calls] == [
+        "demo-petstore-get-pets", "demo-petstore-get-pets-id", "demo-calculator-post-add"
+    ]
+    assert program.count("# Not readable back: cache settings (EndpointCache), WS-Addressing") == 3
+    assert "endpoints: dict[str, apinizer.Endpoint] = {" in program
+    # The program round-trips through the parser --check uses.
+    assert [d.record for d in declared_endpoints(program)] == [PETS, PET, ADD]
+
+
+def test_policies_and_rlcl_templates_are_comments() -> None:
+    policies = {PETS.key: Policies(request=("throttle",), error=("map-errors (inactive)",))}
+    program = render_program(snapshot(PETS, policies=policies), command="c", rlcls=["Standard"])
+    comments = " ".join(line.strip().removeprefix("# ") for line in program.splitlines() if "#" in line)
+    expected = "Policies on the gateway (not managed here): request: throttle; error: map-errors (inactive)."
+    assert expected in comments
+    assert "# apinizer.RlclEndpoints(" in program and '#     rlcl_name="Standard",' in program
+    code = [line for line in program.splitlines() if not line.lstrip().startswith("#")]
+    assert not any("RlclEndpoints" in line for line in code)
+
+
+def test_awkward_values_stay_valid_python_within_the_width() -> None:
+    odd = EndpointRecord(
+        "Demo", "PetStore", '/a "quoted"\\path\n', "GET", "https://x.example/" + "y" * 300, "GET",
+        "ü" * 150 + " {braces} ' and \t tabs", True,
+    )
+    program = render_program(snapshot(odd), command="c")
+    assert [d.record for d in declared_endpoints(program)] == [odd]
+    assert max(len(line) for line in program.splitlines()) <= 100
+
+
+def assert_formatted(path: Path) -> None:
+    """``ruff format`` would leave the file as it is (at the generator's width)."""
+    formatted = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--isolated", "--line-length", "100", "--diff", str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert formatted.returncode == 0, formatted.stdout
+
+
+def test_the_program_is_ruff_clean(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.py"
+    path.write_text(render_program(snapshot(PETS, PET, ADD), command="c", rlcls=["Gold"]))
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--config", str(root / "pyproject.toml"), str(path)],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert_formatted(path)
+
+
+def test_an_empty_project_gives_a_formatted_empty_program(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.py"
+    path.write_text(render_program(GatewaySnapshot("Demo", []), command="c"))
+    assert "endpoints: dict[str, apinizer.Endpoint] = {}\n" in path.read_text()
+    assert_formatted(path)
+
+
+def test_compare_reports_undeclared_missing_and_changed() -> None:
+    declared = declared_endpoints(
+        render_program(snapshot(PETS, PET), command="c").replace('"List all pets"', '"Old text"')
+    )
+    toys = EndpointRecord("Demo", "PetStore", "/toys", "GET", "/toys", "GET")
+    drift = compare(declared, [PETS, toys], "Demo", ["PetStore"])
+    assert [r.name for r in drift.undeclared] == ["/toys"]
+    assert [d.record.name for d in drift.missing] == ["/pets/{id}"]
+    assert [(d.record.name, fields) for d, _, fields in drift.changed] == [("/pets", ["description"])]
+    lines = drift.lines("gateway.py")
+    assert lines[0] == "+ GET /toys in Demo/PetStore: on the gateway, not declared in gateway.py"
+    assert lines[1].startswith("- GET /pets/{id} in Demo/PetStore: declared at gateway.py:")
+    assert "    description: declared 'Old text', gateway has 'List all pets'" in lines
+
+
+def test_compare_is_quiet_when_they_agree_and_skips_what_was_not_read() -> None:
+    declared = declared_endpoints(render_program(snapshot(PETS, ADD), command="c"))
+    assert not compare(declared, [PETS], "Demo", ["PetStore"])
+    assert not compare(declared, [PETS], "Demo", ["PetStore"]).lines("p")
+
+
+def test_a_hand_written_program_is_read_too() -> None:
+    source = '''
+import apinizer_pulumi as apinizer
+from apinizer_pulumi import Endpoint
+
+URL = "/pets"
+apinizer.Endpoint("a", project_name="Demo", api_proxy_name="PetStore", name="/pets", http_method="get",
+                  backend_resource_url=URL, backend_http_method="GET", description="")
+Endpoint("b", project_name="Demo", api_proxy_name="PetStore", name=URL, http_method="POST")
+'''
+    (found,) = declared_endpoints(source)
+    # Computed values are not compared; an empty description is none, as Endpoint reads it.
+    assert found.record.key == ("Demo", "PetStore", "GET", "/pets")
+    assert "backend_resource_url" not in found.given and found.record.description is None
+    live = EndpointRecord("Demo", "PetStore", "/pets", "GET", "/elsewhere", "GET")
+    assert not compare([found], [live], "Demo", ["PetStore"])
+
+
+# -- connection -------------------------------------------------------------------------------
+
+
+def stack_file(tmp_path: Path, config: dict[str, object]) -> Path:
+    (tmp_path / "Pulumi.dev.yaml").write_text(yaml.safe_dump({"config": config}))
+    return tmp_path
+
+
+def test_flags_win_then_the_stack_then_the_environment(tmp_path: Path) -> None:
+    stack_file(tmp_path, {"apinizer:url": "http://stack", "apinizer:token": "stack-token"})
+    env = {"APINIZER_URL": "http://env", "APINIZER_TOKEN": "env-token"}
+    flags: dict[str, str | None] = {"url": None, "token": None, "username": None, "password": None}
+    assert resolve_connection(flags=flags, environ=env).token == "env-token"
+    from_stack = resolve_connection(flags=flags, project_dir=tmp_path, stack="dev", environ=env)
+    assert (from_stack.url, from_stack.token) == ("http://stack", "stack-token")
+    both = resolve_connection(flags={**flags, "url": "http://flag"}, project_dir=tmp_path, stack="dev",
+                              environ=env)
+    assert (both.url, both.token) == ("http://flag", "stack-token")
+    assert "stack-token" not in repr(both)
+
+
+def test_credentials_come_from_one_source(tmp_path: Path) -> None:
+    stack_file(tmp_path, {"apinizer:url": "http://stack", "apinizer:username": "u", "apinizer:password": "p"})
+    flags: dict[str, str | None] = {"url": None, "token": None, "username": None, "password": None}
+    env = {"APINIZER_TOKEN": "t"}
+    found = resolve_connection(flags=flags, project_dir=tmp_path, stack="dev", environ=env)
+    assert (found.token, found.username, found.password) == (None, "u", "p")
+
+
+def test_an_encrypted_stack_value_is_named_as_unreadable(tmp_path: Path) -> None:
+    stack_file(tmp_path, {"apinizer:url": "http://stack", "apinizer:token": {"secure": "v1:abc"}})
+    flags: dict[str, str | None] = {"url": None, "token": None, "username": None, "password": None}
+    with pytest.raises(ConnectionSettingsError) as info:
+        resolve_connection(flags=flags, project_dir=tmp_path, stack="dev", environ={})
+    assert str(info.value) == (
+        "apinizer:token in Pulumi.dev.yaml is an encrypted secret, which this command cannot decrypt; "
+        "set APINIZER_TOKEN (or pass --token) instead"
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "missing"), [({}, "no gateway URL"), ({"APINIZER_URL": "http://x"}, "no credentials")]
+)
+def test_missing_settings_say_where_to_give_them(env: dict[str, str], missing: str) -> None:
+    flags: dict[str, str | None] = {"url": None, "token": None, "username": None, "password": None}
+    with pytest.raises(ConnectionSettingsError, match=missing):
+        resolve_connection(flags=flags, environ=env)
+
+
+def test_a_missing_stack_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConnectionSettingsError, match=r"Pulumi\.prod\.yaml does not exist"):
+        resolve_connection(flags={}, project_dir=tmp_path, stack="prod", environ={})
+
+
+# -- project ----------------------------------------------------------------------------------
+
+
+def test_write_project_lays_out_a_pulumi_project(tmp_path: Path) -> None:
+    config = {"apinizer:url": "http://x"}
+    directory = write_project(tmp_path / "p", "print(1)\n", config=config, virtualenv="/v")
+    assert (directory / "__main__.py").read_text() == "print(1)\n"
+    project = yaml.safe_load((directory / "Pulumi.yaml").read_text())
+    assert project["runtime"] == {"name": "python", "options": {"virtualenv": "/v"}}
+    assert yaml.safe_load((directory / "Pulumi.dev.yaml").read_text()) == {"config": {"apinizer:url": "http://x"}}
+
+
+def test_write_project_refuses_credentials_in_clear_text(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="apinizer:token"):
+        write_project(tmp_path, "", config={"apinizer:token": "t"})
+    assert not (tmp_path / "Pulumi.dev.yaml").exists()
+
+
+# -- reading a large gateway --------------------------------------------------------------------
+
+
+def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: ApinizerClient) -> None:
+    listing = {
+        "success": True,
+        "resultCount": 120,
+        "resultList": [
+            {"id": f"id{i}", "endpoint": f"/items/{i:03}", "description": "", "active": True,
+             "httpMethod": "GET", "backendResourceUrl": f"/b/{i}", "backendHttpMethod": "GET"}
+            for i in range(120)
+        ],
+    }
+    path = "/apiops/projects/Big/apiProxies/Shop/endpoints/"
+    gateway.script("GET", path, httpx.Response(200, json=listing))
+
+    def policies(request: httpx.Request) -> httpx.Response:
+        name = json.loads(request.content)["name"]
+        item = next(e for e in listing["resultList"] if e["endpoint"] == name)  # type: ignore[index]
+        return httpx.Response(200, json={**item, "requestPolicyList": [
+            {"type": "policy-header", "name": f"p{name[-3:]}", "description": "", "active": True}],
+            "responsePolicyList": [], "errorPolicyList": []})
+
+    gateway.script("POST", path + "policies/", *[policies] * 120)
+    lines: list[str] = []
+
+    snapshot = read_gateway(client, "Big", ["Shop"], progress=lines.append)
+
+    assert lines == [
+        "[1/1] Big/Shop: 120 endpoint(s)",
+        "      Big/Shop: policies 50/120",
+        "      Big/Shop: policies 100/120",
+        "      Big/Shop: policies 120/120",
+    ]
+    assert len(snapshot.endpoints) == 120 and snapshot.endpoints[0].description is None
+    (shop,) = snapshot.proxies
+    assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))
