@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -144,6 +145,9 @@ def serve(engine_address: str) -> None:
     port = server.add_insecure_port("127.0.0.1:0")
     server.start()
     print(port, flush=True)
+    # The engine ends its plugins with SIGINT (then SIGKILL): stop serving quietly, with no traceback.
+    signal.signal(signal.SIGINT, lambda *_: server.stop(grace=None))
+    signal.signal(signal.SIGTERM, lambda *_: server.stop(grace=None))
     server.wait_for_termination()
 
 
