@@ -20,6 +20,8 @@ import base64
 import contextvars
 import copy
 import dataclasses
+import functools
+import hashlib
 import json
 import runpy
 import threading
@@ -250,10 +252,37 @@ def comparable_state(state: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def stack_config(project_dir: Path, stack: str) -> dict[str, str]:
+DEV_PASSPHRASE = "apinizer-local-dev-only"
+
+
+@functools.lru_cache(maxsize=8)
+def _passphrase_key(encryption_salt: str, passphrase: str) -> bytes:
+    """The AES-256 key of Pulumi's passphrase secrets provider, checked against the salt's "pulumi".
+
+    ``encryptionsalt`` is ``v1:<base64 salt>:<"pulumi" encrypted with the key>``; the key is PBKDF2-SHA256
+    of the passphrase with 1,000,000 rounds (Pulumi's pkg/secrets/passphrase).
+    """
+    version, salt, check = encryption_salt.split(":", 2)
+    assert version == "v1", f"unknown encryptionsalt version {version!r}"
+    key = hashlib.pbkdf2_hmac("sha256", passphrase.encode(), base64.b64decode(salt), 1_000_000, 32)
+    assert _decrypt(check, key) == "pulumi", "the passphrase does not open this stack file's secrets"
+    return key
+
+
+def _decrypt(ciphertext: str, key: bytes) -> str:
+    """One ``secure:`` value (``v1:<base64 nonce>:<base64 AES-GCM ciphertext and tag>``)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    version, nonce, sealed = ciphertext.split(":")
+    assert version == "v1", f"unknown secure value version {version!r}"
+    return AESGCM(key).decrypt(base64.b64decode(nonce), base64.b64decode(sealed), None).decode()
+
+
+def stack_config(project_dir: Path, stack: str, passphrase: str = DEV_PASSPHRASE) -> dict[str, str]:
     """A stack's config as the engine gives it to a program: project defaults, then the stack file.
 
-    Values reach programs as strings (objects and lists as JSON), under namespaced keys.
+    Values reach programs as strings (objects and lists as JSON), under namespaced keys. ``secure:``
+    values are decrypted with the stack's passphrase, as the CLI does before it runs a program.
     """
     project = yaml.safe_load((project_dir / "Pulumi.yaml").read_text())
     name = project["name"]
@@ -266,7 +295,11 @@ def stack_config(project_dir: Path, stack: str) -> dict[str, str]:
             values[full] = spec
     stack_file = project_dir / f"Pulumi.{stack}.yaml"
     if stack_file.exists():
-        values.update((yaml.safe_load(stack_file.read_text()) or {}).get("config") or {})
+        settings = yaml.safe_load(stack_file.read_text()) or {}
+        for key, value in (settings.get("config") or {}).items():
+            if isinstance(value, dict) and set(value) == {"secure"}:
+                value = _decrypt(value["secure"], _passphrase_key(settings["encryptionsalt"], passphrase))
+            values[key] = value
     return {key: _config_string(value) for key, value in values.items()}
 
 
