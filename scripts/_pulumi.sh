@@ -2,7 +2,7 @@
 #
 # Resolution order:
 #   1. a `pulumi` already on PATH (or in ~/.pulumi/bin, where Pulumi's installers put it);
-#   2. this project's cached build, ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/bin;
+#   2. this project's cached build, ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/;
 #   3. a build of the pinned version with `go` (scripts/build-pulumi.sh), when `go` is on PATH;
 #   4. otherwise an install message, and exit 127.
 # Sets PULUMI_CLI (the path of `pulumi`). Offline engine settings: no update check, no automatic plugin
@@ -31,7 +31,7 @@ apinizer_find_pulumi() {
   fi
   if ! command -v pulumi >/dev/null 2>&1; then
     version="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' "$root/tools/pulumi-cli/go.mod")"
-    cached="${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-${version#v}/bin"
+    cached="${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-${version#v}/build"
     if [ -x "$cached/pulumi" ] || command -v go >/dev/null 2>&1; then
       bin="$(bash "$root/scripts/build-pulumi.sh")" || return $?
       PATH="$bin:$PATH"

@@ -5,12 +5,14 @@
 #   bash scripts/build-pulumi.sh --force  # build again even when the cache holds it
 #
 # The version is pinned in tools/pulumi-cli/go.mod (the one place to change it; see tools/pulumi-cli/README.md).
-# The result is ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/bin/ with:
-#   pulumi                         the CLI, `go build` of github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+# The CLI is compiled once into ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/build/pulumi.
+# The directory this prints, pulumi-<version>/bin-<hash>/, holds:
+#   pulumi                         a hard link to that build (a copy where links are refused)
 #   pulumi-language-python         the Python language host (tools/pulumi-cli/language_host.py)
 #   pulumi-resource-pulumi-python  starts `python -u -m pulumi.dynamic`, the SDK's dynamic provider server
-# The engine finds both plugins beside the `pulumi` binary. Progress goes to stderr; the last line on
-# stdout is the bin/ directory. Needs `go` (1.25 or newer) and the Go module proxy.
+# The engine finds both plugins beside the `pulumi` binary it runs. <hash> is that of the launchers, so
+# checkouts whose launchers differ each get their own folder and share the one compiled CLI. Progress
+# goes to stderr; the last line on stdout is the folder. Needs `go` (1.25 or newer) and the module proxy.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,11 +32,24 @@ if [ -z "$VERSION" ]; then
   exit 1
 fi
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-${VERSION#v}"
-BIN="$CACHE/bin"
-mkdir -p "$BIN"
+BUILT="$CACHE/build/pulumi"
+LAUNCHERS_HASH="$(cat "$TOOLS/language_host.py" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-12)"
+BIN="$CACHE/bin-$LAUNCHERS_HASH"
 
 # The launchers are a few lines each: (re)written on every run so a changed host reaches the cache at once.
 install_launchers() {
+  [ -x "$BIN/pulumi" ] && return 0
+  local staging="$BIN.tmp.$$"
+  rm -rf "$staging"
+  mkdir -p "$staging"
+  ln "$BUILT" "$staging/pulumi" 2>/dev/null || cp "$BUILT" "$staging/pulumi"
+  write_launchers "$staging"
+  # A rename, so that a concurrent run never sees a folder half written.
+  mv -T "$staging" "$BIN" 2>/dev/null || rm -rf "$staging"
+}
+
+write_launchers() {
+  local BIN="$1"
   cp "$TOOLS/language_host.py" "$BIN/language_host.py"
   cat >"$BIN/pulumi-language-python" <<EOF
 #!/bin/sh
@@ -46,25 +61,35 @@ EOF
   cat >"$BIN/pulumi-resource-pulumi-python" <<'EOF'
 #!/bin/sh
 # Pulumi's engine starts this for the "pulumi-python" resource plugin, which serves every Python dynamic
-# provider. The project's `virtualenv` runtime option reaches it as PULUMI_RUNTIME_VIRTUALENV.
+# provider. The project's `virtualenv` runtime option reaches it as PULUMI_RUNTIME_VIRTUALENV, relative
+# to the project's root (the folder of Pulumi.yaml), while the engine may start it in the program's
+# folder (`main: infra/`): a relative path is looked up from here upwards to the first Pulumi.yaml.
 venv="${PULUMI_RUNTIME_VIRTUALENV:-}"
-if [ -n "$venv" ]; then
-  case "$venv" in
-    /*) ;;
-    *) [ -n "${PULUMI_ROOT_DIRECTORY:-}" ] && [ ! -d "$venv" ] && venv="$PULUMI_ROOT_DIRECTORY/$venv" ;;
-  esac
-  if [ -x "$venv/bin/python" ]; then
-    exec "$venv/bin/python" -u -m pulumi.dynamic "$@"
-  fi
-  echo "pulumi-resource-pulumi-python: virtualenv $venv has no bin/python" >&2
+if [ -z "$venv" ]; then
+  exec python3 -u -m pulumi.dynamic "$@"
+fi
+venv="${venv%/}"
+case "$venv" in
+  /*) ;;
+  *)
+    dir="$PWD"
+    while [ ! -f "$dir/Pulumi.yaml" ] && [ ! -f "$dir/Pulumi.yml" ] && [ "$dir" != "/" ]; do
+      dir="$(dirname "$dir")"
+    done
+    [ -f "$dir/Pulumi.yaml" ] || [ -f "$dir/Pulumi.yml" ] || dir="$PWD"
+    venv="$dir/$venv"
+    ;;
+esac
+if [ ! -x "$venv/bin/python" ]; then
+  echo "pulumi-resource-pulumi-python: the project's virtualenv $venv has no bin/python" >&2
   exit 1
 fi
-exec python3 -u -m pulumi.dynamic "$@"
+exec "$venv/bin/python" -u -m pulumi.dynamic "$@"
 EOF
   chmod +x "$BIN/pulumi-language-python" "$BIN/pulumi-resource-pulumi-python"
 }
 
-if [ -x "$BIN/pulumi" ] && ! "$force"; then
+if [ -x "$BUILT" ] && ! "$force"; then
   install_launchers
   echo "$BIN"
   exit 0
@@ -86,11 +111,13 @@ cd "$TOOLS"
 progress "downloading the Go modules of the Pulumi CLI $VERSION (cached in $(go env GOMODCACHE))"
 # Only the modules the CLI's packages need: `go mod download` would also ask for test-only modules.
 go list -deps github.com/pulumi/pulumi/pkg/v3/cmd/pulumi >/dev/null
-progress "compiling github.com/pulumi/pulumi/pkg/v3/cmd/pulumi into $BIN (Go build cache: $(go env GOCACHE))"
-go build -trimpath -o "$BIN/pulumi.tmp" \
+progress "compiling github.com/pulumi/pulumi/pkg/v3/cmd/pulumi into $BUILT (Go build cache: $(go env GOCACHE))"
+mkdir -p "$CACHE/build"
+go build -trimpath -o "$BUILT.tmp" \
   -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$VERSION" \
   github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
-mv "$BIN/pulumi.tmp" "$BIN/pulumi"
+mv "$BUILT.tmp" "$BUILT"
+rm -rf "$BIN"
 install_launchers
 progress "done: $("$BIN/pulumi" version) in $BIN ($(du -sh "$BIN" | cut -f1))"
 echo "$BIN"

@@ -32,13 +32,9 @@ STACK=dev
 DEV_PASSPHRASE=apinizer-local-dev-only
 
 if "$destroy"; then
-  if ! command -v pulumi >/dev/null 2>&1 && [ -x "$HOME/.pulumi/bin/pulumi" ]; then
-    PATH="$HOME/.pulumi/bin:$PATH"
-  fi
-  if ! command -v pulumi >/dev/null 2>&1; then
-    echo "error: --destroy needs the Pulumi CLI; install it (https://www.pulumi.com/docs/install/) or drop --destroy" >&2
-    exit 127
-  fi
+  # shellcheck source=scripts/_pulumi.sh
+  source "$ROOT/scripts/_pulumi.sh"
+  apinizer_find_pulumi || exit $?
   # shellcheck source=scripts/_venv.sh
   source "$ROOT/scripts/_venv.sh"
   cd "$ROOT"

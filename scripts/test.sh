@@ -8,6 +8,17 @@ echo "==> ruff"
 ruff check provider emulator tests benchmarks examples infra
 echo "==> mypy (strict) on provider/ and emulator/"
 mypy
+# The e2e tests run the real Pulumi CLI. Where `pulumi` or `go` exists they must run, not skip: find or
+# build the CLI now (a cold build takes minutes and prints progress) and tell the tests to fail, rather
+# than skip, if it is missing. A run of other test folders leaves it to the e2e fixture to build on demand.
+if { [ "$#" -eq 0 ] || [[ "$*" == *e2e* ]]; } && { command -v pulumi >/dev/null 2>&1 || command -v go >/dev/null 2>&1; }; then
+  echo "==> Pulumi CLI"
+  # shellcheck source=scripts/_pulumi.sh
+  source "$ROOT/scripts/_pulumi.sh"
+  apinizer_find_pulumi
+  echo "$("$PULUMI_CLI" version) at $PULUMI_CLI"
+  export APINIZER_REQUIRE_E2E=1
+fi
 echo "==> pytest"
 set +e
 python -m pytest "$@"

@@ -3,7 +3,8 @@
 #
 #   bash scripts/up.sh
 #
-# 1. checks that the Pulumi CLI is installed (and stops at once, saying how to install it, when it is not);
+# 1. finds the Pulumi CLI (scripts/_pulumi.sh: on PATH, else this project's cached build, else a build of
+#    the pinned version with `go`; with neither, it stops at once and says how to install it);
 # 2. makes .venv and installs the project into it (scripts/_venv.sh);
 # 3. starts the emulator in the background on 127.0.0.1:$APINIZER_EMULATOR_PORT (18080) with its
 #    database, log and pid file under .apinizer/ (git-ignored), unless it is already running;
@@ -20,23 +21,11 @@
 # $APINIZER_STATE_DIR/state).
 set -euo pipefail
 
-# Installers put the CLI in ~/.pulumi/bin and add it to PATH only for new shells.
-if ! command -v pulumi >/dev/null 2>&1 && [ -x "$HOME/.pulumi/bin/pulumi" ]; then
-  PATH="$HOME/.pulumi/bin:$PATH"
-fi
-if ! command -v pulumi >/dev/null 2>&1; then
-  cat >&2 <<'EOF'
-error: the Pulumi CLI (`pulumi`) is not installed or not on PATH; nothing was started.
-
-Install it, open a new shell (or add ~/.pulumi/bin to PATH), then run `bash scripts/up.sh` again:
-  Linux/macOS:  curl -fsSL https://get.pulumi.com | sh
-  macOS:        brew install pulumi/tap/pulumi
-  Windows:      winget install pulumi
-  other ways:   https://www.pulumi.com/docs/install/
-No Pulumi account is needed: this script keeps the state in a local folder (.apinizer/state).
-EOF
-  exit 127
-fi
+ORIGINAL_PATH="$PATH"
+# shellcheck source=scripts/_pulumi.sh
+source "$(dirname "${BASH_SOURCE[0]}")/_pulumi.sh"
+# The CLI first: a machine without it stops here at once, before a venv is made or anything started.
+apinizer_find_pulumi || exit $?
 
 # shellcheck source=scripts/_venv.sh
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
@@ -146,10 +135,15 @@ if [ "${PULUMI_CONFIG_PASSPHRASE:-}" = "$DEV_PASSPHRASE" ]; then
 else
   passphrase_hint="# and the PULUMI_CONFIG_PASSPHRASE(_FILE) you gave this script"
 fi
+cli_dir="$(dirname "$PULUMI_CLI")"
+case ":$ORIGINAL_PATH:" in
+  *":$cli_dir:"*) path_hint="" ;;
+  *) path_hint="  export PATH=\"$cli_dir:\$PATH\"   # the Pulumi CLI this script used"$'\n' ;;
+esac
 cat <<EOF
 
 The gateway emulator keeps running at $URL. To run Pulumi commands on this stack yourself:
-  export PULUMI_BACKEND_URL='$PULUMI_BACKEND_URL'
+${path_hint}  export PULUMI_BACKEND_URL='$PULUMI_BACKEND_URL'
   $passphrase_hint
   pulumi preview --stack $STACK
 This script put .venv/bin on its own PATH only; for apinizer-emulator and the project's python in your shell:
