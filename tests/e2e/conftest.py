@@ -26,7 +26,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = ROOT / ".venv" / "bin"
-PASSPHRASE = "e2e-tests-only"
+# The dev stacks' files hold their tokens encrypted with this dev-only passphrase (see Pulumi.dev.yaml).
+PASSPHRASE = "apinizer-local-dev-only"
 COMMAND_TIMEOUT = 300
 
 
@@ -47,7 +48,7 @@ def find_or_build_cli() -> tuple[Path | None, str]:
     if installed.is_file() and os.access(installed, os.X_OK):
         return installed, "in ~/.pulumi/bin"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cached = cache / "apinizer-pulumi" / f"pulumi-{_pinned_version()}" / "bin" / "pulumi"
+    cached = cache / "apinizer-pulumi" / f"pulumi-{_pinned_version()}" / "build" / "pulumi"
     if not cached.exists() and shutil.which("go") is None:
         return None, (
             "neither the Pulumi CLI (`pulumi`) nor Go (`go`, to build the pinned CLI) is on PATH; install "
@@ -118,7 +119,9 @@ def pulumi_cli(tmp_path_factory: pytest.TempPathFactory) -> PulumiCli:
         if os.environ.get("APINIZER_REQUIRE_E2E") == "1":
             pytest.fail(f"the e2e tests must run on this machine, but: {how}")
         pytest.skip(how)
-    version = subprocess.run([str(binary), "version"], capture_output=True, text=True, check=True).stdout.strip()
+    version = subprocess.run(
+        [str(binary), "version"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     print(f"Pulumi CLI {version} ({how}): {binary}")
     return PulumiCli(binary=binary, home=tmp_path_factory.mktemp("pulumi-home"))
 
@@ -182,7 +185,7 @@ class Project:
 
 
 def copy_project(source: Path, destination: Path) -> Path:
-    """A copy of a project (Pulumi.yaml, its stack files and program) whose virtualenv is this repository's."""
+    """A copy of a project (Pulumi.yaml, stack files, program) whose virtualenv is this repository's."""
     destination.mkdir(parents=True)
     settings = yaml.safe_load((source / "Pulumi.yaml").read_text())
     settings.setdefault("runtime", {"name": "python"})

@@ -88,11 +88,15 @@ def script_env(tmp_path: Path) -> Iterator[dict[str, str]]:
 
 
 def test_up_stops_at_once_without_the_pulumi_cli(script_env: dict[str, str]) -> None:
-    # The PATH without the stand-in, and without any directory where a real `pulumi` lives.
+    # The PATH without the stand-in, and without any directory where a real `pulumi` or a `go` to build
+    # one lives; a HOME and a cache with no ~/.pulumi/bin and no cached build.
     script_env["PATH"] = os.pathsep.join(
-        entry for entry in script_env["PATH"].split(os.pathsep)[1:] if not (Path(entry) / "pulumi").exists()
+        entry
+        for entry in script_env["PATH"].split(os.pathsep)[1:]
+        if not (Path(entry) / "pulumi").exists() and not (Path(entry) / "go").exists()
     )
-    script_env["HOME"] = str(Path(script_env["APINIZER_STATE_DIR"]).parent / "home")  # no ~/.pulumi/bin
+    script_env["HOME"] = str(Path(script_env["APINIZER_STATE_DIR"]).parent / "home")
+    script_env["XDG_CACHE_HOME"] = str(Path(script_env["APINIZER_STATE_DIR"]).parent / "cache")
     state = Path(script_env["APINIZER_STATE_DIR"])
 
     result = run(UP, env=script_env)
@@ -101,6 +105,7 @@ def test_up_stops_at_once_without_the_pulumi_cli(script_env: dict[str, str]) -> 
     assert "Pulumi CLI" in result.stderr
     assert "https://www.pulumi.com/docs/install/" in result.stderr
     assert "curl -fsSL https://get.pulumi.com | sh" in result.stderr
+    assert "https://go.dev/dl/" in result.stderr
     assert result.stdout == ""
     assert not state.exists()  # nothing installed, started or created
 

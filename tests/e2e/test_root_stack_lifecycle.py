@@ -4,7 +4,7 @@ Driven by the Automation API (``pulumi.automation``) on a copy of the project in
 with a local file backend there and the session's emulator as the dev stack's gateway. Nothing in the
 repository (stack files, state) is touched.
 
-Needs the ``pulumi`` command; where it is missing, the module is skipped and says why.
+The CLI comes from the ``pulumi_cli`` fixture (tests/e2e/conftest.py): found on PATH, or built pinned.
 """
 
 from __future__ import annotations
@@ -23,19 +23,11 @@ from pulumi import automation as auto
 from apinizer_pulumi.client import ApinizerClient
 from examples.harness import comparable_state
 
-PULUMI = shutil.which("pulumi")
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(
-        PULUMI is None,
-        reason="the Pulumi CLI (`pulumi`) is not on PATH; install it (https://www.pulumi.com/docs/install/) "
-        "to run the end-to-end tests",
-    ),
-]
+from .conftest import ROOT, PulumiCli
 
-ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.e2e
+
 STACK = "dev"
-PASSPHRASE = "e2e-tests-only"
 DRIFTED = ("PetStore", "/pets/search", "GET")
 
 
@@ -58,16 +50,18 @@ def project_copy(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def stack(project_copy: Path, tmp_path: Path, emulator_url: str) -> Iterator[auto.Stack]:
+def stack(
+    project_copy: Path,
+    tmp_path: Path,
+    emulator_url: str,
+    pulumi_cli: PulumiCli,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[auto.Stack]:
     backend = tmp_path / "state"
     backend.mkdir()
-    env = {
-        # The dynamic provider's plugin runs `python3` from PATH when no virtualenv is handed to it.
-        "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PULUMI_BACKEND_URL": f"file://{backend}",
-        "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
-        "PULUMI_SKIP_UPDATE_CHECK": "true",
-    }
+    env = pulumi_cli.env(backend)
+    # The Automation API runs the `pulumi` it finds on this process's PATH.
+    monkeypatch.setenv("PATH", env["PATH"])
     created = auto.create_stack(
         STACK,
         work_dir=str(project_copy),
