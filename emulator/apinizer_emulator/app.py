@@ -214,6 +214,9 @@ def _component_schemas() -> dict[str, Any]:
         schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
+    # Spec 4.12: the list must not be empty. The shared model allows [] (a resource may declare
+    # an empty list and then sends nothing), so the rule is stated here for the wire.
+    schemas["EndpointRateLimitList"]["properties"]["endpointRateLimitList"]["minItems"] = 1
     return schemas
 
 
