@@ -29,6 +29,7 @@ from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
 from .conftest import assert_error, endpoints_path, new_endpoint, rlcl_path
+from .test_rlcl import entry
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
@@ -52,17 +53,7 @@ PRINCIPALS = USERS + BAD_TOKENS
 MANAGES_PROXIES = {"admin", "developer"}
 READS_REPORT = {"admin", "analyst"}
 
-_RATE_LIMIT = {
-    "apiProxyName": "PetStore",
-    "endpointName": "/pets",
-    "endpointHTTPMethod": "GET",
-    "permittedMessageCount": 10,
-    "timeIntervalPeriodLength": 1,
-    "timeInterval": "ONE_MINUTE",
-    "cacheConnectionTimeoutInSeconds": 3,
-    "cacheErrorHandlingType": "FAIL",
-    "timeIntervalWindowType": "FIXED",
-}
+_RATE_LIMIT = entry()
 _PETS = {"name": "/pets", "httpMethod": "GET"}
 _SETTINGS_TARGET = {"identifierName": "/pets", "identifierHttpMethod": "GET"}
 
