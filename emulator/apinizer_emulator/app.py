@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apinizer_pulumi.models import (
     AccessReport,
@@ -341,11 +341,15 @@ class EmulatorApp:
                     return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    async def _apply(rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
+    async def _apply(self, rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
         """Carry out a fault; True when it answered (or dropped) the request itself."""
         if rule.delay:
             await asyncio.sleep(rule.delay)
+        if rule.after:
+            async def discard(message: Message) -> None:
+                pass
+
+            await self.app(scope, receive, discard)
         if rule.drop:
             await _drop_connection(receive)
             return True

@@ -1,8 +1,10 @@
 """Fault injection for ``/apiops/`` requests: a status (with ``Retry-After``), a delay, or a drop.
 
 A rule applies to the next ``count`` matching requests, or to a random ``fraction`` of them
-(optionally capped by ``count``). Rules are tried in the order they were added; the first
-one that matches a request and fires is used.
+(optionally capped by ``count``). With ``after``, the request is carried out first and only its
+answer is replaced by the status or lost with the connection: the "did my create go through?"
+case that a client cannot tell from a request that never arrived. Rules are tried in the order
+they were added; the first one that matches a request and fires is used.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class FaultRule(BaseModel):
     retry_after: float | None = Field(default=None, ge=0)
     delay: float = Field(default=0.0, ge=0, le=60)
     drop: bool = False
+    after: bool = False
     count: int | None = Field(default=None, ge=1)
     fraction: float | None = Field(default=None, gt=0, le=1)
     path: str | None = None
@@ -39,6 +42,8 @@ class FaultRule(BaseModel):
             raise ValueError("a fault needs a status, a delay or drop=true")
         if self.status is not None and self.drop:
             raise ValueError("status and drop exclude each other")
+        if self.after and self.status is None and not self.drop:
+            raise ValueError("after needs a status or drop=true: it is the answer that is replaced")
         if self.count is None and self.fraction is None:
             self.count = 1
         return self

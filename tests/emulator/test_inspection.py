@@ -185,7 +185,7 @@ def test_fraction_with_a_count_stops_after_count_hits(api: Api):
 
 def test_delay_fault_delays_then_answers(api: Api):
     rules = add_fault(api, delay=0.1, count=1)["faults"]
-    assert rules == [{"delay": 0.1, "drop": False, "count": 1}]
+    assert rules == [{"delay": 0.1, "drop": False, "after": False, "count": 1}]
     assert api.list().status_code == 200
     assert api.client.get("/_emulator/faults").json() == {"faults": []}
 
@@ -204,6 +204,16 @@ def test_drop_fault_closes_the_connection_without_an_answer(api: Api):
     assert api.list().status_code == 200
 
 
+def test_after_faults_carry_the_request_out_and_lose_or_replace_its_answer(api: Api):
+    add_fault(api, drop=True, after=True, count=1)
+    with pytest.raises(httpx.RemoteProtocolError):
+        api.create(new_endpoint("/lost"))
+    add_fault(api, status=504, after=True, count=1)
+    assert_error(api.create(new_endpoint("/replaced")), 504, "gateway_timeout")
+    names = {e["endpoint"] for e in api.proxy_state("PetStore")["endpoints"]}
+    assert {"/lost", "/replaced"} <= names
+
+
 def test_reset_clears_faults(api: Api):
     add_fault(api, status=503, count=5)
     api.client.post("/_emulator/reset").raise_for_status()
@@ -217,6 +227,7 @@ def test_reset_clears_faults(api: Api):
         {"status": 200},
         {"status": 700},
         {"status": 503, "drop": True},
+        {"after": True, "delay": 1},
         {"delay": -1},
         {"status": 503, "count": 0},
         {"status": 503, "fraction": 1.5},
