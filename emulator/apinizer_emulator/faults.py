@@ -53,6 +53,12 @@ class FaultRule(BaseModel):
             self.method is None or self.method.upper() == method
         )
 
+    @property
+    def kind(self) -> str:
+        """How the fault shows in the counts: ``503``, ``drop``, ``delay``, ``drop after`` ..."""
+        effect = "drop" if self.drop else str(self.status) if self.status is not None else "delay"
+        return f"{effect} after" if self.after else effect
+
     def error_body(self) -> dict[str, str]:
         assert self.status is not None
         try:
@@ -69,6 +75,7 @@ class FaultInjector:
     def __init__(self, seed: int | None = None) -> None:
         self._lock = threading.Lock()
         self._rules: list[FaultRule] = []
+        self._fired: dict[str, int] = {}
         self._random = random.Random(seed)
 
     @staticmethod
@@ -85,8 +92,10 @@ class FaultInjector:
             self._rules.append(rule)
 
     def clear(self) -> None:
+        """No rules, and the counts of faults fired start again from zero."""
         with self._lock:
             self._rules.clear()
+            self._fired.clear()
 
     def seed(self, seed: int) -> None:
         with self._lock:
@@ -95,6 +104,11 @@ class FaultInjector:
     def active(self) -> list[dict[str, Any]]:
         with self._lock:
             return [rule.model_dump(exclude_none=True) for rule in self._rules]
+
+    def fired(self) -> dict[str, int]:
+        """How many requests each kind of fault struck since the last clear."""
+        with self._lock:
+            return dict(self._fired)
 
     def take(self, method: str, path: str) -> FaultRule | None:
         """The rule that fires for this request, its count consumed; None when none fires."""
@@ -108,5 +122,6 @@ class FaultInjector:
                     rule.count -= 1
                     if rule.count == 0:
                         self._rules.remove(rule)
+                self._fired[rule.kind] = self._fired.get(rule.kind, 0) + 1
                 return rule
             return None
