@@ -121,6 +121,25 @@ def test_an_outcome_that_stays_unknown_fails_and_says_what_to_do(endpoints: Engi
     assert toys_on_gateway(gateway) == []  # every 503 struck before the backend
 
 
+def test_a_create_the_gateway_keeps_failing_gives_up_knowing_nothing_was_made(
+    endpoints: Engine, gateway: Gateway
+) -> None:
+    # A delay-only rule ahead of the 503s takes every look-up, so that only the creates fail.
+    fault(gateway, path="/details/", delay=0.001, count=100)
+    fault(gateway, method="POST", path="/endpoints/", status=503, count=100)
+
+    with pytest.raises(grpc.RpcError) as failure:
+        endpoints.up(TOYS)
+
+    assert last_line(failure).endswith(
+        "apinizer:Endpoint GET /toys in Demo/PetStore: the gateway failed the create 4 times "
+        "(503 service_unavailable: Fault injected by the emulator (503)); it is not on the gateway: "
+        "run `pulumi up` again"
+    )
+    assert gateway.stats()["requests"][CREATE] == 4
+    assert toys_on_gateway(gateway) == []
+
+
 def test_a_failed_read_back_of_the_id_still_records_the_endpoint(endpoints: Engine, gateway: Gateway) -> None:
     fault(gateway, method="POST", path="/details/", status=503, count=OUTLAST_RETRIES)
 

@@ -111,8 +111,10 @@ def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
 #   disable leaves active=true in the outputs (the next `pulumi up` disables it). Failing there
 #   would leave an endpoint that the stack does not know.
 
-#: Sends of one create whose outcome stayed unknown, each followed by a look-up before the next.
+#: Sends of one create whose outcome stayed unknown; each is followed by a look-up.
 CREATE_ATTEMPTS = 4
+#: Look-ups in a row that may fail (each with the client's own retries) before giving up.
+LOOKUP_ATTEMPTS = 3
 
 
 def _outcome_unknown(error: ApinizerError) -> bool:
@@ -136,20 +138,35 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
     """Create the endpoint once, also when answers are lost on the way (the rule above).
 
     Raises the gateway's ``BadRequestError`` when the endpoint existed before this create, and
-    :class:`ApinizerResourceError` when the outcome could not be learnt in ``CREATE_ATTEMPTS``.
+    :class:`ApinizerResourceError` when the gateway kept failing it or its outcome stayed unknown.
+    Every unknown send is followed by a look-up, so giving up never leaves an endpoint behind
+    unless the gateway also failed ``LOOKUP_ATTEMPTS`` look-ups in a row.
     """
     unknown: ApinizerError | None = None
-    for _ in range(CREATE_ATTEMPTS):
+    sends = failed_lookups = 0
+    while True:
         if unknown is not None:
             try:
                 live = client.endpoints.find(project, proxy, spec.name, spec.http_method)
             except ApinizerError as error:
                 if not _outcome_unknown(error):
                     raise
-                unknown = error
-                continue
+                failed_lookups += 1
+                if failed_lookups < LOOKUP_ATTEMPTS:
+                    continue
+                raise ApinizerResourceError(
+                    f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
+                    f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the endpoint "
+                    "already exists, that is the one this create made: set adopt=True to take it over"
+                ) from None
+            failed_lookups = 0
             if live is not None and _made_by(live, spec):
                 return
+            if live is None and sends >= CREATE_ATTEMPTS:
+                raise ApinizerResourceError(
+                    f"the gateway failed the create {sends} times ({describe(unknown)}); "
+                    "it is not on the gateway: run `pulumi up` again"
+                )
             # Not there: the create did not take effect. There but different: someone else's,
             # which the create's own "already exists" answer reports below.
         try:
@@ -164,12 +181,7 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
         except ApinizerError as error:
             if not _outcome_unknown(error):
                 raise
-            unknown = error
-    raise ApinizerResourceError(
-        f"the gateway never confirmed the create ({describe(unknown) if unknown else 'no answer'}), "
-        "and looking it up did not tell whether it took effect. Run `pulumi up` again; if it then says "
-        "the endpoint already exists, that is the one this create made: set adopt=True to take it over"
-    )
+            unknown, sends = error, sends + 1
 
 
 @contextlib.contextmanager
