@@ -140,6 +140,24 @@ def test_a_create_the_gateway_keeps_failing_gives_up_knowing_nothing_was_made(
     assert toys_on_gateway(gateway) == []
 
 
+def test_someone_elses_endpoint_while_the_creates_keep_failing_is_not_taken(
+    endpoints: Engine, gateway: Gateway
+) -> None:
+    before = gateway.endpoint("Demo", "PetStore", "GET", "/pets")
+    fault(gateway, path="/details/", delay=0.001, count=100)
+    fault(gateway, method="POST", path="/endpoints/", status=503, count=100)
+
+    with pytest.raises(grpc.RpcError) as failure:
+        endpoints.up({**TOYS, "name": "/pets", "backend_resource_url": "/elsewhere"})
+
+    assert last_line(failure).endswith(
+        "apinizer:Endpoint GET /pets in Demo/PetStore: an endpoint with this name and method exists on "
+        "the gateway and differs from this declaration; set adopt=True to take it over"
+    )
+    assert gateway.stats()["requests"][CREATE] == 4
+    assert gateway.endpoint("Demo", "PetStore", "GET", "/pets") == before
+
+
 def test_a_failed_read_back_of_the_id_still_records_the_endpoint(endpoints: Engine, gateway: Gateway) -> None:
     fault(gateway, method="POST", path="/details/", status=503, count=OUTLAST_RETRIES)
 

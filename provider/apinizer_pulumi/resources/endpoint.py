@@ -162,10 +162,15 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
             failed_lookups = 0
             if live is not None and _made_by(live, spec):
                 return
-            if live is None and sends >= CREATE_ATTEMPTS:
+            if sends >= CREATE_ATTEMPTS:
+                if live is None:
+                    raise ApinizerResourceError(
+                        f"the gateway failed the create {sends} times ({describe(unknown)}); "
+                        "it is not on the gateway: run `pulumi up` again"
+                    )
                 raise ApinizerResourceError(
-                    f"the gateway failed the create {sends} times ({describe(unknown)}); "
-                    "it is not on the gateway: run `pulumi up` again"
+                    "an endpoint with this name and method exists on the gateway and differs from "
+                    "this declaration; set adopt=True to take it over"
                 )
             # Not there: the create did not take effect. There but different: someone else's,
             # which the create's own "already exists" answer reports below.
