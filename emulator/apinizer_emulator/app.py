@@ -142,7 +142,7 @@ def _body_schema(path: str, model: type[BaseModel]) -> dict[str, Any]:
                 "type": "object",
                 "required": ["identifierName", "identifierHttpMethod", key],
                 "properties": {
-                    "identifierName": {"type": "string"},
+                    "identifierName": {"type": "string", "minLength": 1},
                     "identifierHttpMethod": {"$ref": "#/components/schemas/HttpMethod"},
                     key: ref,
                 },
@@ -167,8 +167,8 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
                         "required": ["grant_type", "client_id", "client_secret"],
                         "properties": {
                             "grant_type": {"const": "client_credentials"},
-                            "client_id": {"type": "string"},
-                            "client_secret": {"type": "string"},
+                            "client_id": {"type": "string", "minLength": 1},
+                            "client_secret": {"type": "string", "minLength": 1},
                         },
                     }
                 }

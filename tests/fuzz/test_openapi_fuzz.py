@@ -100,6 +100,21 @@ def test_the_document_states_its_bounds_in_json_schema(document: dict[str, Any])
     assert schemas["EndpointRateLimitList"]["properties"]["endpointRateLimitList"]["minItems"] == 1
 
 
+def test_the_document_says_which_strings_must_not_be_empty(document: dict[str, Any]) -> None:
+    """Fuzzing sent empty identifiers and token-request credentials the document allowed; the
+    emulator refuses them (spec 4.1: all required; 4.9-4.11: identifiers required)."""
+    paths = document["paths"]
+    token = paths["/apiops/auth/token"]["post"]["requestBody"]["content"]
+    form = token["application/x-www-form-urlencoded"]["schema"]["properties"]
+    assert form["client_id"]["minLength"] == form["client_secret"]["minLength"] == 1
+    for suffix in ("status/", "cache/", "wsa/"):
+        body = paths[f"/apiops/projects/{{projectName}}/apiProxies/{{apiProxyName}}/endpoints/{suffix}"]
+        schema = body["patch"]["requestBody"]["content"]["application/json"]["schema"]
+        if "$ref" in schema:
+            schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+        assert schema["properties"]["identifierName"]["minLength"] == 1, suffix
+
+
 def _aimed(case: Case, pair: tuple[str, str]) -> Case:
     """The case with its endpoint identifiers pointed at an endpoint that exists, so it can succeed."""
     name, method = pair
