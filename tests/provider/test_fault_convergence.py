@@ -1,12 +1,14 @@
-"""100 Endpoints through create, update, refresh and destroy while 30% of the gateway's answers fail.
+"""100 Endpoints (and the cache settings of ten) through create, update, refresh and destroy while 30%
+of the gateway's answers fail.
 
 The emulator strikes 30% of all ``/apiops`` requests, drawn from a seeded generator: 503s, 429s
 with ``Retry-After``, connections dropped before the request is read, and connections dropped
 after it was carried out (the answer lost). The provider runs in the SDK's dynamic provider
 server, called over gRPC as the engine calls it, four steps at a time as ``pulumi up`` runs
-them in parallel. A failed step is re-run the way a user re-runs ``pulumi up``: a create that
-failed is not in the state and is created again; a failed update keeps the old outputs and is
-diffed again; a failed delete stays in the state.
+them in parallel, dependents after what they depend on. A failed step is re-run the way a user
+re-runs ``pulumi up``: a create that failed is not in the state and is created again; a failed
+update keeps the old outputs and is diffed again; a failed delete stays in the state; the
+dependents of a failed step wait for the next run.
 
 Proof against the emulator's own record (``/_emulator/state``, never faulted), after every run:
 no endpoint on the gateway that the stack does not know (orphans); after each phase: no
@@ -31,10 +33,13 @@ from apinizer_pulumi.resources.testing import DIFF_NONE, Engine
 from .conftest import Gateway
 
 COUNT = 100
+#: The first endpoints also get an EndpointCache resource, which depends on its endpoint.
+CACHED = 10
 #: Steps the engine runs at once (the provider server has four workers).
 PARALLEL = 4
-#: Re-runs of `pulumi up` (or refresh, destroy) after which the test gives up on convergence.
-MAX_RUNS = 10
+#: Re-runs of `pulumi up` (or refresh, destroy) after which the test gives up on convergence; a
+#: step fails about one time in three, so fifteen runs in a row fail about once in 10^7.
+MAX_RUNS = 15
 DEADLINE_SECONDS = 240.0
 SEED = 20261123
 PROJECT, PROXY, PREFIX = "Demo", "PetStore", "/converge/"
@@ -74,61 +79,97 @@ def declared(i: int, version: int) -> dict[str, Any]:
     return inputs
 
 
+def declared_cache(i: int, version: int) -> dict[str, Any]:
+    """The cache settings of endpoint ``i`` at ``version``."""
+    return {
+        "project_name": PROJECT,
+        "api_proxy_name": PROXY,
+        "endpoint_name": f"{PREFIX}{i:03d}",
+        "endpoint_http_method": METHODS[i % len(METHODS)],
+        "cache_settings": {
+            "name": f"cache-{i}",
+            "cache_active": True,
+            "ttl": 60 * version,
+            "handling_action": "STOP" if version == 1 else "CONTINUE",
+        },
+    }
+
+
+Key = tuple[str, int]  # (kind, index): ("ep", 7) is endpoint 7, ("cache", 7) its cache settings
+
+
 @dataclass
 class Stack:
-    """The state a stack keeps: each resource's id and outputs, by index."""
+    """The state a stack keeps (each resource's id and outputs) and how runs went."""
 
-    engine: Engine
-    resources: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    engines: dict[str, Engine]
+    resources: dict[Key, tuple[str, dict[str, Any]]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     runs: dict[str, int] = field(default_factory=dict)
 
-    def up(self, version: int) -> bool:
-        """One step of `pulumi up` for every resource; True when something changed."""
-        return any(self._each(range(COUNT), lambda i: self._up_one(i, version)))
+    @staticmethod
+    def declared(key: Key, version: int) -> dict[str, Any]:
+        kind, i = key
+        return declared(i, version) if kind == "ep" else declared_cache(i, version)
 
-    def _up_one(self, i: int, version: int) -> bool:
-        news = self.engine.checked(declared(i, version))
-        if i not in self.resources:
-            self.resources[i] = self.engine.create(news, name=f"ep{i}")
+    def up(self, version: int) -> bool:
+        """One `pulumi up`: endpoints, then the caches of endpoints that are in place; True when
+        something changed."""
+        changed = self._each([("ep", i) for i in range(COUNT)], lambda key: self._up_one(key, version))
+        # A dependent waits while its endpoint is missing or its endpoint's step failed.
+        ready = [("cache", i) for i in range(CACHED)
+                 if ("ep", i) in self.resources and changed[i] is not None]
+        cache_changed = self._each(ready, lambda key: self._up_one(key, version))
+        return any(changed) or any(cache_changed)
+
+    def _up_one(self, key: Key, version: int) -> bool:
+        engine, name = self.engines[key[0]], f"{key[0]}{key[1]}"
+        news = engine.checked(self.declared(key, version))
+        if key not in self.resources:
+            self.resources[key] = engine.create(news, name=name)
             return True
-        id_, olds = self.resources[i]
-        diff = self.engine.diff(id_, olds, news, name=f"ep{i}")
+        id_, olds = self.resources[key]
+        diff = engine.diff(id_, olds, news, name=name)
         if diff.changes == DIFF_NONE:
             return False
-        assert list(diff.replaces) == [], f"resource {i}: an in-place edit planned as a replace"
-        self.resources[i] = (id_, self.engine.update(id_, olds, news, name=f"ep{i}"))
+        assert list(diff.replaces) == [], f"{key}: an in-place edit planned as a replace"
+        self.resources[key] = (id_, engine.update(id_, olds, news, name=name))
         return True
 
     def refresh(self) -> None:
         self._each(list(self.resources), self._refresh_one)
 
-    def _refresh_one(self, i: int) -> bool:
-        id_, outs = self.resources[i]
-        new_id, props, _ = self.engine.read(id_, outs, name=f"ep{i}")
-        assert new_id == id_, f"refresh lost resource {i}"
-        self.resources[i] = (id_, props)
+    def _refresh_one(self, key: Key) -> bool:
+        id_, outs = self.resources[key]
+        new_id, props, _ = self.engines[key[0]].read(id_, outs, name=f"{key[0]}{key[1]}")
+        assert new_id == id_, f"refresh lost {key}"
+        self.resources[key] = (id_, props)
         return True
 
     def destroy(self) -> None:
-        self._each(list(self.resources), self._destroy_one)
+        """Dependents first; an endpoint whose cache resource is still there waits."""
+        self._each([key for key in self.resources if key[0] == "cache"], self._destroy_one)
+        ready = [key for key in self.resources if key[0] == "ep" and ("cache", key[1]) not in self.resources]
+        self._each(ready, self._destroy_one)
 
-    def _destroy_one(self, i: int) -> bool:
-        id_, outs = self.resources[i]
-        self.engine.delete(id_, outs, name=f"ep{i}")
-        del self.resources[i]
+    def _destroy_one(self, key: Key) -> bool:
+        id_, outs = self.resources[key]
+        self.engines[key[0]].delete(id_, outs, name=f"{key[0]}{key[1]}")
+        del self.resources[key]
         return True
 
-    def _each(self, indexes: Any, step: Callable[[int], bool]) -> list[bool]:
-        def attempt(i: int) -> bool:
+    def _each(self, keys: list[Key], step: Callable[[Key], bool]) -> list[bool | None]:
+        """``step`` for each key, four at a time; None where the step failed."""
+
+        def attempt(key: Key) -> bool | None:
             try:
-                return step(i)
+                return step(key)
             except grpc.RpcError as error:  # the step failed: the next run tries it again
                 self.errors.append(str(error.details()).strip().splitlines()[-1])
-                return True
+                return None
 
         with ThreadPoolExecutor(PARALLEL) as pool:
-            return list(pool.map(attempt, indexes))
+            return list(pool.map(attempt, keys))
 
 
 class Converge:
@@ -162,7 +203,8 @@ class Converge:
         return found
 
     def orphans(self) -> list[tuple[str, str]]:
-        known = {(outs["name"], outs["http_method"]) for _, outs in self.stack.resources.values()}
+        known = {(outs["name"], outs["http_method"]) for (kind, _), (_, outs) in self.stack.resources.items()
+                 if kind == "ep"}
         return sorted(set(self.live()) - known)
 
 
@@ -177,36 +219,44 @@ def assert_gateway_holds(converge: Converge, version: int) -> None:
                endpoint["backendHttpMethod"], endpoint["active"])
         assert got == (inputs.get("description"), inputs["backend_resource_url"],
                        inputs["backend_http_method"], inputs["active"]), f"lost update of {key}"
-    for _, outs in converge.stack.resources.values():
-        gateway_id = outs.get("endpoint_id")
-        assert gateway_id in (None, live[(outs["name"], outs["http_method"])]["id"])
+    for i in range(CACHED):
+        cache = live[(f"{PREFIX}{i:03d}", METHODS[i % len(METHODS)])]["cacheSettings"]
+        want_cache = declared_cache(i, version)["cache_settings"]
+        got_cache = (cache["name"], cache["cacheActive"], cache["ttl"], cache["handlingAction"])
+        assert got_cache == tuple(want_cache.values()), f"lost cache update of endpoint {i}"
+    for (kind, _), (_, outs) in converge.stack.resources.items():
+        if kind == "ep":
+            gateway_id = outs.get("endpoint_id")
+            assert gateway_id in (None, live[(outs["name"], outs["http_method"])]["id"])
 
 
 @pytest.mark.timeout(DEADLINE_SECONDS + 60)
 def test_a_hundred_endpoints_converge_through_thirty_percent_faults(
-    endpoints: Engine, gateway: Gateway
+    endpoints: Engine, caches: Engine, gateway: Gateway
 ) -> None:
     fixture_endpoints = httpx.get(f"{gateway.url}/_emulator/state").json()["projects"]
     for rule in fault_rules():
         httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
-    stack = Stack(endpoints)
+    stack = Stack({"ep": endpoints, "cache": caches})
     converge = Converge(stack, gateway)
 
-    converge.run("up (create)", lambda: stack.up(1), lambda: len(stack.resources) == COUNT)
+    converge.run("up (create)", lambda: stack.up(1), lambda: len(stack.resources) == COUNT + CACHED)
     assert_gateway_holds(converge, 1)
 
     converge.run("up (update)", lambda: stack.up(2), lambda: True)
     assert_gateway_holds(converge, 2)
 
     def refreshed() -> bool:
-        return all(outs.get("endpoint_id") for _, outs in stack.resources.values())
+        endpoint_outputs = [outs for (kind, _), (_, outs) in stack.resources.items() if kind == "ep"]
+        return all(outs.get("endpoint_id") for outs in endpoint_outputs)
 
     converge.run("refresh", stack.refresh, refreshed)
     assert_gateway_holds(converge, 2)
-    for i, (_, outs) in stack.resources.items():
+    for key, (_, outs) in stack.resources.items():
+        checked = stack.engines[key[0]].checked(stack.declared(key, 2))
         assert {k: v for k, v in outs.items() if k not in ("endpoint_id", "adopt")} == {
-            k: v for k, v in endpoints.checked(declared(i, 2)).items() if k != "adopt"
-        }, f"refresh shows drift on resource {i}"
+            k: v for k, v in checked.items() if k != "adopt"
+        }, f"refresh shows drift on {key}"
 
     converge.run("destroy", stack.destroy, lambda: not stack.resources)
     assert converge.live() == {}
