@@ -189,4 +189,6 @@ def test_operation_conforms_under_fuzzing(
 def test_at_least_a_thousand_cases_ran() -> None:
     if len(CASE_COUNTS) < len(OPERATIONS):
         pytest.fail("run the whole module: the count covers every operation's test")
-    assert sum(CASE_COUNTS.values()) >= 1000, CASE_COUNTS
+    total = sum(CASE_COUNTS.values())
+    print(f"\n{total} generated cases over {len(CASE_COUNTS)} operations: {CASE_COUNTS}")
+    assert total >= 1000, CASE_COUNTS
