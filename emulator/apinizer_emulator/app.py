@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Match
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apinizer_pulumi.models import (
     AccessReport,
@@ -155,7 +155,7 @@ def _body_schema(path: str, model: type[BaseModel]) -> dict[str, Any]:
                 "type": "object",
                 "required": ["identifierName", "identifierHttpMethod", key],
                 "properties": {
-                    "identifierName": {"type": "string"},
+                    "identifierName": {"type": "string", "minLength": 1},
                     "identifierHttpMethod": {"$ref": "#/components/schemas/HttpMethod"},
                     key: ref,
                 },
@@ -180,8 +180,8 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
                         "required": ["grant_type", "client_id", "client_secret"],
                         "properties": {
                             "grant_type": {"const": "client_credentials"},
-                            "client_id": {"type": "string"},
-                            "client_secret": {"type": "string"},
+                            "client_id": {"type": "string", "minLength": 1},
+                            "client_secret": {"type": "string", "minLength": 1},
                         },
                     }
                 }
@@ -230,6 +230,9 @@ def _component_schemas() -> dict[str, Any]:
         schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
+    # Spec 4.12: the list must not be empty. The shared model allows [] (a resource may declare
+    # an empty list and then sends nothing), so the rule is stated here for the wire.
+    schemas["EndpointRateLimitList"]["properties"]["endpointRateLimitList"]["minItems"] = 1
     return schemas
 
 
@@ -361,11 +364,15 @@ class EmulatorApp:
                     return
         await self.app(scope, receive, send)
 
-    @staticmethod
-    async def _apply(rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
+    async def _apply(self, rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
         """Carry out a fault; True when it answered (or dropped) the request itself."""
         if rule.delay:
             await asyncio.sleep(rule.delay)
+        if rule.after:
+            async def discard(message: Message) -> None:
+                pass
+
+            await self.app(scope, receive, discard)
         if rule.drop:
             await _drop_connection(receive)
             return True

@@ -1,8 +1,10 @@
 """Fault injection for ``/apiops/`` requests: a status (with ``Retry-After``), a delay, or a drop.
 
 A rule applies to the next ``count`` matching requests, or to a random ``fraction`` of them
-(optionally capped by ``count``). Rules are tried in the order they were added; the first
-one that matches a request and fires is used.
+(optionally capped by ``count``). With ``after``, the request is carried out first and only its
+answer is replaced by the status or lost with the connection: the "did my create go through?"
+case that a client cannot tell from a request that never arrived. Rules are tried in the order
+they were added; the first one that matches a request and fires is used.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class FaultRule(BaseModel):
     retry_after: float | None = Field(default=None, ge=0)
     delay: float = Field(default=0.0, ge=0, le=60)
     drop: bool = False
+    after: bool = False
     count: int | None = Field(default=None, ge=1)
     fraction: float | None = Field(default=None, gt=0, le=1)
     path: str | None = None
@@ -39,6 +42,8 @@ class FaultRule(BaseModel):
             raise ValueError("a fault needs a status, a delay or drop=true")
         if self.status is not None and self.drop:
             raise ValueError("status and drop exclude each other")
+        if self.after and self.status is None and not self.drop:
+            raise ValueError("after needs a status or drop=true: it is the answer that is replaced")
         if self.count is None and self.fraction is None:
             self.count = 1
         return self
@@ -47,6 +52,12 @@ class FaultRule(BaseModel):
         return (self.path is None or self.path in path) and (
             self.method is None or self.method.upper() == method
         )
+
+    @property
+    def kind(self) -> str:
+        """How the fault shows in the counts: ``503``, ``drop``, ``delay``, ``drop after`` ..."""
+        effect = "drop" if self.drop else str(self.status) if self.status is not None else "delay"
+        return f"{effect} after" if self.after else effect
 
     def error_body(self) -> dict[str, Any]:
         """The documented error body for the status; a 429 also carries ``retry_after`` (seconds).
@@ -98,6 +109,7 @@ class FaultInjector:
     def __init__(self, seed: int | None = None) -> None:
         self._lock = threading.Lock()
         self._rules: list[FaultRule] = []
+        self._fired: dict[str, int] = {}
         self._random = random.Random(seed)
 
     @staticmethod
@@ -114,8 +126,10 @@ class FaultInjector:
             self._rules.append(rule)
 
     def clear(self) -> None:
+        """No rules, and the counts of faults fired start again from zero."""
         with self._lock:
             self._rules.clear()
+            self._fired.clear()
 
     def seed(self, seed: int) -> None:
         with self._lock:
@@ -124,6 +138,11 @@ class FaultInjector:
     def active(self) -> list[dict[str, Any]]:
         with self._lock:
             return [rule.model_dump(exclude_none=True) for rule in self._rules]
+
+    def fired(self) -> dict[str, int]:
+        """How many requests each kind of fault struck since the last clear."""
+        with self._lock:
+            return dict(self._fired)
 
     def take(self, method: str, path: str) -> FaultRule | None:
         """The rule that fires for this request, its count consumed; None when none fires."""
@@ -137,5 +156,6 @@ class FaultInjector:
                     rule.count -= 1
                     if rule.count == 0:
                         self._rules.remove(rule)
+                self._fired[rule.kind] = self._fired.get(rule.kind, 0) + 1
                 return rule
             return None

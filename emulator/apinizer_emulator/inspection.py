@@ -94,7 +94,8 @@ async def add_fault(request: Request) -> Response:
 
 
 async def list_faults(request: Request) -> Response:
-    return r.json_response({"faults": _faults(request).active()})
+    faults = _faults(request)
+    return r.json_response({"faults": faults.active(), "fired": faults.fired()})
 
 
 async def clear_faults(request: Request) -> Response:

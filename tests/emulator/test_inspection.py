@@ -136,7 +136,7 @@ def test_status_fault_for_the_next_n_requests_with_retry_after(api: Api):
         assert_error(response, 503, "service_unavailable", "Fault injected by the emulator (503)")
         assert response.headers["retry-after"] == "2"
     assert api.list().status_code == 200
-    assert api.client.get("/_emulator/faults").json() == {"faults": []}
+    assert api.client.get("/_emulator/faults").json()["faults"] == []
     # faulted requests are counted like any other
     assert api.client.get("/_emulator/stats").json()["requests"][LIST] == 3
 
@@ -185,16 +185,16 @@ def test_fraction_with_a_count_stops_after_count_hits(api: Api):
 
 def test_delay_fault_delays_then_answers(api: Api):
     rules = add_fault(api, delay=0.1, count=1)["faults"]
-    assert rules == [{"delay": 0.1, "drop": False, "count": 1}]
+    assert rules == [{"delay": 0.1, "drop": False, "after": False, "count": 1}]
     assert api.list().status_code == 200
-    assert api.client.get("/_emulator/faults").json() == {"faults": []}
+    assert api.client.get("/_emulator/faults").json()["faults"] == []
 
 
 def test_a_long_delay_outlasts_a_short_client_timeout(api: Api):
     add_fault(api, delay=3, count=1)
     with pytest.raises(httpx.ReadTimeout):
         api.client.get(endpoints_path(), headers=api.headers(), timeout=0.3)
-    assert api.client.get("/_emulator/faults").json() == {"faults": []}
+    assert api.client.get("/_emulator/faults").json()["faults"] == []
 
 
 def test_drop_fault_closes_the_connection_without_an_answer(api: Api):
@@ -202,6 +202,29 @@ def test_drop_fault_closes_the_connection_without_an_answer(api: Api):
     with pytest.raises(httpx.RemoteProtocolError):
         api.list()
     assert api.list().status_code == 200
+
+
+def test_after_faults_carry_the_request_out_and_lose_or_replace_its_answer(api: Api):
+    add_fault(api, drop=True, after=True, count=1)
+    with pytest.raises(httpx.RemoteProtocolError):
+        api.create(new_endpoint("/lost"))
+    add_fault(api, status=504, after=True, count=1)
+    assert_error(api.create(new_endpoint("/replaced")), 504, "gateway_timeout")
+    names = {e["endpoint"] for e in api.proxy_state("PetStore")["endpoints"]}
+    assert {"/lost", "/replaced"} <= names
+
+
+def test_fired_faults_are_counted_by_kind_until_cleared(api: Api):
+    add_fault(api, status=503, count=2)
+    add_fault(api, drop=True, after=True, count=1)
+    for _ in range(2):
+        api.list()
+    with pytest.raises(httpx.RemoteProtocolError):
+        api.list()
+    api.list()
+    assert api.client.get("/_emulator/faults").json() == {"faults": [], "fired": {"503": 2, "drop after": 1}}
+    api.client.delete("/_emulator/faults").raise_for_status()
+    assert api.client.get("/_emulator/faults").json()["fired"] == {}
 
 
 def test_reset_clears_faults(api: Api):
@@ -217,6 +240,7 @@ def test_reset_clears_faults(api: Api):
         {"status": 200},
         {"status": 700},
         {"status": 503, "drop": True},
+        {"after": True, "delay": 1},
         {"delay": -1},
         {"status": 503, "count": 0},
         {"status": 503, "fraction": 1.5},
@@ -227,7 +251,7 @@ def test_reset_clears_faults(api: Api):
 )
 def test_invalid_fault_rules_are_400(api: Api, rule):
     assert_error(api.client.post("/_emulator/faults", json=rule), 400, "bad_request")
-    assert api.client.get("/_emulator/faults").json() == {"faults": []}
+    assert api.client.get("/_emulator/faults").json()["faults"] == []
 
 
 # -- loopback only ------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ def _reject_bool(value: Any) -> Any:
 
 #: A count, length or size: an integer above zero. Integral floats (``5.0``, as Pulumi's numbers
 #: arrive) are accepted; booleans and fractions are not.
-PositiveInt = Annotated[int, BeforeValidator(_reject_bool), Field(gt=0)]
+PositiveInt = Annotated[int, Field(gt=0), BeforeValidator(_reject_bool)]
 
 
 def field_errors(title: str, errors: list[tuple[str, str, Any]]) -> ValidationError:

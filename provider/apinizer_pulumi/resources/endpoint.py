@@ -6,21 +6,29 @@ are recorded by reference in every stack's state: they never move without an ali
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pulumi
 import pulumi.dynamic as dyn
 from pydantic import Field
 
-from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
+from apinizer_pulumi.client import (
+    APIConnectionError,
+    ApinizerClient,
+    ApinizerError,
+    APIStatusError,
+    BadRequestError,
+    NotFoundError,
+)
 from apinizer_pulumi.models import Endpoint as LiveEndpoint
 from apinizer_pulumi.models import EndpointSpec, HttpMethod
 
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, container_gone, translated
+from ._errors import ApinizerResourceError, container_gone, describe, translated
 
 #: The gateway's answer to deleting an endpoint of a SOAP proxy, which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
@@ -87,6 +95,110 @@ def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
     return inputs
 
 
+# -- a create whose answer may be lost ----------------------------------------------------------
+#
+# The create call is the one write that is not idempotent, and its answer ({success}) carries
+# nothing to recognise the endpoint by. The rule (docs/faults.md):
+#
+# * When the outcome of a create is unknown (no answer, or 429/5xx, which a gateway or a proxy
+#   in front of it may send after the request was carried out), the endpoint is looked up before
+#   anything is sent again. Found exactly as sent: that create made it, and it is taken as this
+#   resource's. Not found: the create did not take effect and is sent again. Found but different:
+#   someone else's, and the usual "already exists, set adopt=True" error.
+# * A repeat answered "already exists" after an unknown attempt is judged the same way.
+# * Once the create is confirmed, nothing that follows fails the step: a failed read-back of the
+#   gateway id leaves endpoint_id empty (filled by the next refresh or update), and a failed
+#   disable leaves active=true in the outputs (the next `pulumi up` disables it). Failing there
+#   would leave an endpoint that the stack does not know.
+
+#: Sends of one create whose outcome stayed unknown; each is followed by a look-up.
+CREATE_ATTEMPTS = 4
+#: Look-ups in a row that may fail (each with the client's own retries) before giving up.
+LOOKUP_ATTEMPTS = 3
+
+
+def _outcome_unknown(error: ApinizerError) -> bool:
+    """Whether a failed request may still have been carried out by the gateway."""
+    if isinstance(error, APIConnectionError):
+        return True
+    return isinstance(error, APIStatusError) and (error.status_code == 429 or error.status_code >= 500)
+
+
+def _made_by(live: LiveEndpoint, spec: EndpointSpec) -> bool:
+    """Whether ``live`` is exactly what creating ``spec`` gives: new, active and as sent."""
+    return (
+        live.active
+        and (live.description or None) == (spec.description or None)
+        and live.backend_resource_url == spec.backend_resource_url
+        and live.backend_http_method == spec.backend_http_method
+    )
+
+
+def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: EndpointSpec) -> None:
+    """Create the endpoint once, also when answers are lost on the way (the rule above).
+
+    Raises the gateway's ``BadRequestError`` when the endpoint existed before this create, and
+    :class:`ApinizerResourceError` when the gateway kept failing it or its outcome stayed unknown.
+    Every unknown send is followed by a look-up, so giving up never leaves an endpoint behind
+    unless the gateway also failed ``LOOKUP_ATTEMPTS`` look-ups in a row.
+    """
+    unknown: ApinizerError | None = None
+    sends = failed_lookups = 0
+    while True:
+        if unknown is not None:
+            try:
+                live = client.endpoints.find(project, proxy, spec.name, spec.http_method)
+            except ApinizerError as error:
+                if not _outcome_unknown(error):
+                    raise
+                failed_lookups += 1
+                if failed_lookups < LOOKUP_ATTEMPTS:
+                    continue
+                raise ApinizerResourceError(
+                    f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
+                    f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the endpoint "
+                    "already exists, that is the one this create made: set adopt=True to take it over"
+                ) from None
+            failed_lookups = 0
+            if live is not None and _made_by(live, spec):
+                return
+            if sends >= CREATE_ATTEMPTS:
+                if live is None:
+                    raise ApinizerResourceError(
+                        f"the gateway failed the create {sends} times ({describe(unknown)}); "
+                        "it is not on the gateway: run `pulumi up` again"
+                    )
+                raise ApinizerResourceError(
+                    "an endpoint with this name and method exists on the gateway and differs from "
+                    "this declaration; set adopt=True to take it over"
+                )
+            # Not there: the create did not take effect. There but different: someone else's,
+            # which the create's own "already exists" answer reports below.
+        try:
+            client.endpoints.create(project, proxy, spec)
+            return
+        except BadRequestError:
+            if unknown is not None:
+                live = client.endpoints.find(project, proxy, spec.name, spec.http_method)
+                if live is not None and _made_by(live, spec):
+                    return  # the earlier attempt, still on its way when we looked, made it
+            raise
+        except ApinizerError as error:
+            if not _outcome_unknown(error):
+                raise
+            unknown, sends = error, sends + 1
+
+
+@contextlib.contextmanager
+def after_create(who: str, step: str) -> Iterator[None]:
+    """Run a step that follows a confirmed create: its failure is a warning, never the step's."""
+    try:
+        yield
+    except ApinizerError as error:
+        pulumi.log.warn(f"{who}: created, but {step} failed ({describe(error)}); the next `pulumi up` "
+                        "or `pulumi refresh` completes it")
+
+
 class EndpointProvider(ApinizerProvider):
     """Create, update, read and delete one endpoint through the management API."""
 
@@ -133,26 +245,42 @@ class EndpointProvider(ApinizerProvider):
                 backend_resource_url=props["backend_resource_url"],
                 backend_http_method=HttpMethod(props["backend_http_method"]),
             )
+            who = subject("Endpoint", props)
             try:
-                client.endpoints.create(project, proxy, spec)
+                create_exactly_once(client, project, proxy, spec)
             except BadRequestError as error:
                 if client.endpoints.find(project, proxy, name, method) is None:
                     raise
                 raise ApinizerResourceError(
-                    f"{subject('Endpoint', props)}: already exists on the gateway ({error.status_code} "
+                    f"{who}: already exists on the gateway ({error.status_code} "
                     f"{error.error}: {error.error_description}); set adopt=True to take it over"
                 ) from None
+            except ApinizerResourceError as error:
+                raise ApinizerResourceError(f"{who}: {error.message}") from None
             # The create answer is only {success}: the id comes from a read.
-            gateway_id = client.endpoints.get(project, proxy, name, method).id
+            gateway_id = None
+            with after_create(who, "reading back its gateway id"):
+                gateway_id = client.endpoints.get(project, proxy, name, method).id
             if props.get("active") is False:
-                client.endpoints.set_status(project, proxy, name, method, False)
+                # Outputs say what the gateway has: a failed disable shows as active, which the
+                # next `pulumi up` sees as a change and carries out.
+                props = {**props, "active": True}
+                with after_create(who, "disabling it"):
+                    client.endpoints.set_status(project, proxy, name, method, False)
+                    props["active"] = False
         outs = self.outputs(props, endpoint_id=gateway_id)
         return dyn.CreateResult(endpoint_id(project, proxy, method, name), outs)
 
     @translated(lambda self, id_, olds, news: subject("Endpoint", news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        self._converge(self.client(news), news, olds)
-        return dyn.UpdateResult(self.outputs(news, endpoint_id=olds.get("endpoint_id")))
+        client = self.client(news)
+        self._converge(client, news, olds)
+        gateway_id = olds.get("endpoint_id")
+        if gateway_id is None:  # a create whose read-back failed left it to be filled in here
+            project, proxy, method, name = identity(id_, news)
+            with contextlib.suppress(ApinizerError):
+                gateway_id = client.endpoints.get(project, proxy, name, method).id
+        return dyn.UpdateResult(self.outputs(news, endpoint_id=gateway_id))
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:

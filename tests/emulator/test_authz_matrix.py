@@ -1,0 +1,188 @@
+"""Who may call what: every ``/apiops`` route under every fixture user and every kind of bad token.
+
+Expected answers, spec first:
+
+* token request (4.1) and health check: no bearer token needed (5.1 exempts a test endpoint; the
+  token request is how one gets a token), so any ``Authorization`` header is irrelevant;
+* report (4.2): system administrator or analyzer; anyone else 401 ``Unauthorized API Access!``;
+* endpoint operations (4.3-4.11): ``ROLE_MANAGE_PROXIES`` (5.6; ``ROLE_ADMIN`` has every role).
+  The status for a missing role is "not shown" (7): 403 ``forbidden``, after the product's public
+  documentation (error-handling: "403 Forbidden - user lacks required role");
+* RLCL operations (4.12, 4.11b, 4.13): role "not shown" (5.6); the emulator's documented choice is
+  ``ROLE_MANAGE_PROXIES``, as for the endpoints;
+* no, expired, revoked or malformed token (5.2, 5.4): 401 ``unauthorized_client``, ``Invalid token``,
+  whatever the route needs, and even for the administrator's own token.
+
+A refused request changes nothing on the gateway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from apinizer_emulator.app import API_ROUTES
+from apinizer_emulator.testing import EmulatorServer
+
+from .conftest import assert_error, endpoints_path, new_endpoint, rlcl_path
+from .test_rlcl import entry
+
+TOKEN_PATH = "/apiops/auth/token"
+HEALTH_PATH = "/apiops/test/healthcheck"
+REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
+
+USERS = ("admin", "developer", "analyst", "guest")
+BAD_TOKENS = (
+    "no token",
+    "expired token",
+    "revoked token",
+    "malformed: no Bearer prefix",
+    "malformed: lower-case bearer",
+    "malformed: two spaces",
+    "malformed: Basic scheme",
+    "malformed: Bearer without a value",
+    "malformed: unknown value",
+)
+PRINCIPALS = USERS + BAD_TOKENS
+
+#: What each user may do (spec 5.5, 5.6 and the fixture's roles).
+MANAGES_PROXIES = {"admin", "developer"}
+READS_REPORT = {"admin", "analyst"}
+
+_RATE_LIMIT = entry()
+_PETS = {"name": "/pets", "httpMethod": "GET"}
+_SETTINGS_TARGET = {"identifierName": "/pets", "identifierHttpMethod": "GET"}
+
+
+@dataclass(frozen=True)
+class Route:
+    """One route, a request that is valid for it, and who may make it."""
+
+    method: str
+    template: str
+    path: str
+    body: dict[str, Any] | None
+    #: "open" (no token needed), "report" (admin or analyzer) or "proxies" (ROLE_MANAGE_PROXIES).
+    guard: str
+    #: Keys of a successful JSON answer; None for ``{success: true}``.
+    answer: frozenset[str] | None = None
+
+
+PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
+RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
+_ENDPOINT_KEYS = frozenset(
+    {"id", "endpoint", "description", "active", "httpMethod", "backendResourceUrl", "backendHttpMethod"}
+)
+_POLICY_LISTS = frozenset({"requestPolicyList", "responsePolicyList", "errorPolicyList"})
+
+ROUTES = (
+    Route("POST", TOKEN_PATH, TOKEN_PATH, None, "open",
+          frozenset({"access_token", "token_type", "expires_in"})),
+    Route("GET", HEALTH_PATH, HEALTH_PATH, None, "open"),
+    Route("GET", REPORT_PATH, REPORT_PATH, None, "report", frozenset({"success", "result"})),
+    Route("GET", PROXY, endpoints_path(), None, "proxies",
+          frozenset({"success", "resultList", "resultCount"})),
+    Route("POST", PROXY, endpoints_path(), new_endpoint("/authz"), "proxies"),
+    Route("PATCH", PROXY, endpoints_path(), {**_PETS, "description": "changed"}, "proxies"),
+    Route("POST", PROXY + "details/", endpoints_path("details"), _PETS, "proxies", _ENDPOINT_KEYS),
+    Route("POST", PROXY + "policies/", endpoints_path("policies"), _PETS, "proxies",
+          _ENDPOINT_KEYS | _POLICY_LISTS),
+    Route("POST", PROXY + "delete/", endpoints_path("delete"), _PETS, "proxies"),
+    Route("PATCH", PROXY + "status/", endpoints_path("status"), {**_SETTINGS_TARGET, "active": False},
+          "proxies"),
+    Route("PATCH", PROXY + "cache/", endpoints_path("cache"),
+          {**_SETTINGS_TARGET, "cacheSettings": {"name": "authz", "handlingAction": "STOP"}}, "proxies"),
+    Route("PATCH", PROXY + "wsa/", endpoints_path("wsa", proxy="Calculator"),
+          {"identifierName": "Add", "identifierHttpMethod": "POST", "wsaSettings": {"wsaEnabled": False}},
+          "proxies"),
+    Route("POST", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
+    Route("PUT", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
+    Route("DELETE", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
+)
+
+
+def test_the_matrix_covers_every_apiops_route() -> None:
+    assert {(r.method, r.template) for r in ROUTES} == {(method, path) for method, path, *_ in API_ROUTES}
+
+
+def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None]:
+    """(status, error, error_description) the spec and the documented choices give."""
+    if route.guard == "open":
+        return 200, None, None
+    if principal not in USERS:
+        return 401, "unauthorized_client", "Invalid token"
+    if route.guard == "report":
+        if principal in READS_REPORT:
+            return 200, None, None
+        return 401, "unauthorized_client", "Unauthorized API Access!"
+    if principal in MANAGES_PROXIES:
+        return 200, None, None
+    return 403, "forbidden", None
+
+
+@pytest.fixture
+def authorization(emulator: EmulatorServer, emulator_url: str) -> Callable[[str], str | None]:
+    """The ``Authorization`` header value of each principal (None: no header at all)."""
+    backend = emulator.backend
+    assert backend is not None
+    # The administrator's own tokens: expiry and revocation must beat the strongest role.
+    expired, _ = backend.create_personal_token("admin", "authz-expired", backend.now() - 1)
+    revoked, _ = backend.create_personal_token("admin", "authz-revoked", None)
+    backend.revoke_token(username="admin", name="authz-revoked")
+    headers: dict[str, str | None] = {f"{user}": f"Bearer dev-{user}-token" for user in USERS}
+    headers.update({
+        "no token": None,
+        "expired token": f"Bearer {expired}",
+        "revoked token": f"Bearer {revoked}",
+        "malformed: no Bearer prefix": "dev-admin-token",
+        "malformed: lower-case bearer": "bearer dev-admin-token",
+        "malformed: two spaces": "Bearer  dev-admin-token",
+        "malformed: Basic scheme": "Basic YWRtaW46YWRtaW4=",
+        "malformed: Bearer without a value": "Bearer",
+        "malformed: unknown value": "Bearer not-a-token-of-this-gateway",
+    })
+    return headers.__getitem__
+
+
+def _gateway_state(http: httpx.Client) -> dict[str, Any]:
+    state: dict[str, Any] = http.get("/_emulator/state").json()
+    state.pop("now")
+    state.pop("tokens")  # the token request adds one; tokens are not what a refusal could change
+    return state
+
+
+@pytest.mark.parametrize("principal", PRINCIPALS)
+@pytest.mark.parametrize("route", ROUTES, ids=[f"{r.method} {r.path}" for r in ROUTES])
+def test_route_answers_each_principal_as_documented(
+    route: Route, principal: str, http: httpx.Client, authorization: Callable[[str], str | None]
+) -> None:
+    headers = {"Accept": "application/json"}
+    header = authorization(principal)
+    if header is not None:
+        headers["Authorization"] = header
+    kwargs: dict[str, Any] = {}
+    if route.path == TOKEN_PATH:
+        user = principal if principal in USERS else "admin"
+        kwargs["data"] = {"grant_type": "client_credentials", "client_id": user, "client_secret": user}
+    elif route.body is not None:
+        kwargs["json"] = route.body
+    status, error, description = _expected(route, principal)
+    before = _gateway_state(http) if status != 200 else None
+
+    response = http.request(route.method, route.path, headers=headers, **kwargs)
+
+    if status != 200:
+        assert_error(response, status, error or "", description)
+        assert _gateway_state(http) == before, "a refused request changed the gateway"
+        return
+    assert response.status_code == 200, response.text
+    if route.path == HEALTH_PATH:
+        assert response.text == "OK"
+    elif route.answer is None:
+        assert response.json() == {"success": True}
+    else:
+        assert set(response.json()) == route.answer
