@@ -8,8 +8,9 @@ Expected answers, spec first:
 * endpoint operations (4.3-4.11): ``ROLE_MANAGE_PROXIES`` (5.6; ``ROLE_ADMIN`` has every role).
   The status for a missing role is "not shown" (7): 403 ``forbidden``, after the product's public
   documentation (error-handling: "403 Forbidden - user lacks required role");
-* RLCL operations (4.12, 4.11b, 4.13): role "not shown" (5.6); the emulator's documented choice is
-  ``ROLE_MANAGE_PROXIES``, as for the endpoints;
+* RLCL operations (4.12, 4.11b, 4.13, and the record's create, update and delete of the product's
+  documentation): ``ROLE_MANAGE_PROXIES`` ("required for all RLCL operations" in that documentation);
+* the secure hello test endpoint: any valid token, no role; it answers ``Hello {name}`` as text;
 * no, expired, revoked or malformed token (5.2, 5.4): 401 ``unauthorized_client``, ``Invalid token``,
   whatever the route needs, and even for the administrator's own token.
 
@@ -33,6 +34,8 @@ from .test_rlcl import entry
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
+HELLO_TEMPLATE = "/apiops/test/hello/{name}"
+HELLO_PATH = "/apiops/test/hello/authz"
 REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
 
 USERS = ("admin", "developer", "analyst", "guest")
@@ -66,7 +69,8 @@ class Route:
     template: str
     path: str
     body: dict[str, Any] | None
-    #: "open" (no token needed), "report" (admin or analyzer) or "proxies" (ROLE_MANAGE_PROXIES).
+    #: "open" (no token needed), "token" (any valid token), "report" (admin or analyzer) or "proxies"
+    #: (ROLE_MANAGE_PROXIES).
     guard: str
     #: Keys of a successful JSON answer; None for ``{success: true}``.
     answer: frozenset[str] | None = None
@@ -74,6 +78,8 @@ class Route:
 
 PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
 RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
+RLCLS = "/apiops/projects/{projectName}/rlcl/"
+RLCL_RECORD = "/apiops/projects/{projectName}/rlcl/{rlclName}/"
 _ENDPOINT_KEYS = frozenset(
     {"id", "endpoint", "description", "active", "httpMethod", "backendResourceUrl", "backendHttpMethod"}
 )
@@ -83,6 +89,7 @@ ROUTES = (
     Route("POST", TOKEN_PATH, TOKEN_PATH, None, "open",
           frozenset({"access_token", "token_type", "expires_in"})),
     Route("GET", HEALTH_PATH, HEALTH_PATH, None, "open"),
+    Route("GET", HELLO_TEMPLATE, HELLO_PATH, None, "token"),
     Route("GET", REPORT_PATH, REPORT_PATH, None, "report", frozenset({"success", "result"})),
     Route("GET", PROXY, endpoints_path(), None, "proxies",
           frozenset({"success", "resultList", "resultCount"})),
@@ -102,6 +109,10 @@ ROUTES = (
     Route("POST", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
     Route("PUT", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
     Route("DELETE", RLCL, rlcl_path(), {"endpointRateLimitList": [_RATE_LIMIT]}, "proxies"),
+    Route("POST", RLCLS, "/apiops/projects/Demo/rlcl/", {"name": "Authz"}, "proxies"),
+    Route("PUT", RLCL_RECORD, "/apiops/projects/Demo/rlcl/Premium/", {"name": "Premium", "enabled": False},
+          "proxies"),
+    Route("DELETE", RLCL_RECORD, "/apiops/projects/Demo/rlcl/Premium/", None, "proxies"),
 )
 
 
@@ -115,6 +126,8 @@ def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None
         return 200, None, None
     if principal not in USERS:
         return 401, "unauthorized_client", "Invalid token"
+    if route.guard == "token":
+        return 200, None, None
     if route.guard == "report":
         if principal in READS_REPORT:
             return 200, None, None
@@ -182,6 +195,8 @@ def test_route_answers_each_principal_as_documented(
     assert response.status_code == 200, response.text
     if route.path == HEALTH_PATH:
         assert response.text == "OK"
+    elif route.path == HELLO_PATH:
+        assert response.text == "Hello authz"
     elif route.answer is None:
         assert response.json() == {"success": True}
     else:
