@@ -27,19 +27,17 @@ CACHE = "pulumi-python:dynamic/apinizer:EndpointCache"
 TRACEBACK_MARKS = ("Traceback (most recent call last)", 'File "', "apinizer_pulumi/", "httpx", "httpcore",
                    "pulumi/dynamic/__main__.py")
 
-ORDER_STATUS = """
-    import apinizer_pulumi as apinizer
+def endpoint_program(proxy: str, name: str, method: str = "GET", *, adopt: bool = False) -> str:
+    """A program of one ``Endpoint`` named "order-status" (its backend path is the same for every test)."""
+    return textwrap.dedent(f"""
+        import apinizer_pulumi as apinizer
 
-    apinizer.Endpoint(
-        "order-status",
-        project_name="Demo",
-        api_proxy_name="{proxy}",
-        name="{name}",
-        http_method="GET",
-        backend_resource_url="/orders/{{orderId}}/status",
-        backend_http_method="GET",
-    )
-"""
+        apinizer.Endpoint(
+            "order-status", project_name="Demo", api_proxy_name={proxy!r}, name={name!r},
+            http_method={method!r}, backend_resource_url="/status", backend_http_method={method!r},
+            adopt={adopt},
+        )
+    """)
 
 
 def diagnostics(output: str) -> dict[str, list[str]]:
@@ -70,6 +68,16 @@ def assert_one_clean_line(result: Result, resource: str, expected: str) -> str:
     name = resource.split(" (")[1].rstrip(")")
     assert any(f" {name} " in line and lines[0] in line for line in result.stdout.splitlines()), result.stdout
     return lines[0]
+
+
+def assert_up_fails_cleanly(project: Project, state_of: Any, expected: str) -> Result:
+    """``pulumi up`` fails on the endpoint with ``expected`` (a regex) alone, and changes nothing."""
+    initial = state_of()
+    result = project.up(check=False)
+    assert_one_clean_line(result, f"{ENDPOINT} (order-status)", expected)
+    assert diagnostics(result.stdout)[STACK] == ["error: update failed"]
+    assert state_of() == initial
+    return result
 
 
 @pytest.fixture
@@ -106,35 +114,26 @@ def closed_port() -> int:
 
 
 def test_a_wrong_token(stack: Any, state_of: Any) -> None:
-    project: Project = stack(ORDER_STATUS.format(proxy="Orders", name="/orders/{orderId}/status"))
+    project: Project = stack(endpoint_program("Orders", "/orders/{orderId}/status"))
     project.set_config("apinizer:token", "not-a-valid-token", secret=True)
-    initial = state_of()
 
-    result = project.up(check=False)
+    result = assert_up_fails_cleanly(project, state_of, re.escape(
+        "apinizer:Endpoint GET /orders/{orderId}/status in Demo/Orders: 401 unauthorized_client: "
+        "Invalid token"
+    ))
 
-    assert_one_clean_line(
-        result, f"{ENDPOINT} (order-status)",
-        re.escape("apinizer:Endpoint GET /orders/{orderId}/status in Demo/Orders: 401 unauthorized_client: "
-                  "Invalid token"),
-    )
     assert "not-a-valid-token" not in result.output
-    assert diagnostics(result.stdout)[STACK] == ["error: update failed"]
-    assert state_of() == initial
 
 
-def test_an_unreachable_gateway(stack: Any) -> None:
-    project: Project = stack(ORDER_STATUS.format(proxy="Orders", name="/orders/{orderId}/status"))
+def test_an_unreachable_gateway(stack: Any, state_of: Any) -> None:
+    project: Project = stack(endpoint_program("Orders", "/orders/{orderId}/status"))
     url = f"http://127.0.0.1:{closed_port()}"
     project.set_config("apinizer:url", url)
 
-    result = project.up(check=False)
-
-    assert_one_clean_line(
-        result, f"{ENDPOINT} (order-status)",
-        re.escape(f"apinizer:Endpoint GET /orders/{{orderId}}/status in Demo/Orders: POST {url}/apiops/"
-                  "projects/Demo/apiProxies/Orders/endpoints/ failed after 4 attempts: ConnectError: ")
-        + ".*refused.*",
-    )
+    assert_up_fails_cleanly(project, state_of, re.escape(
+        f"apinizer:Endpoint GET /orders/{{orderId}}/status in Demo/Orders: POST {url}/apiops/projects/Demo/"
+        "apiProxies/Orders/endpoints/ failed after 4 attempts: ConnectError: "
+    ) + ".*refused.*")
 
 
 def test_a_check_failure_names_the_property_at_preview(stack: Any, emulator_url: str) -> None:
@@ -167,17 +166,12 @@ def test_a_check_failure_names_the_property_at_preview(stack: Any, emulator_url:
 
 
 def test_a_400_from_the_gateway(stack: Any, state_of: Any) -> None:
-    project: Project = stack(ORDER_STATUS.format(proxy="Calculator", name="Multiply"))
-    initial = state_of()
+    project: Project = stack(endpoint_program("Calculator", "Multiply"))
 
-    result = project.up(check=False)
-
-    assert_one_clean_line(
-        result, f"{ENDPOINT} (order-status)",
-        re.escape("apinizer:Endpoint GET Multiply in Demo/Calculator: 400 bad_request: Endpoint can only be "
-                  "added to REST API Proxies!"),
-    )
-    assert state_of() == initial
+    assert_up_fails_cleanly(project, state_of, re.escape(
+        "apinizer:Endpoint GET Multiply in Demo/Calculator: 400 bad_request: Endpoint can only be added "
+        "to REST API Proxies!"
+    ))
 
 
 def test_destroying_an_adopted_soap_endpoint_warns_under_the_stack(stack: Any, state_of: Any) -> None:
@@ -186,20 +180,7 @@ def test_destroying_an_adopted_soap_endpoint_warns_under_the_stack(stack: Any, s
     The provider server has no engine connection, so ``pulumi.log.warn`` writes "warning: ..." to its
     stderr; the engine shows that line under the stack, not under the resource being deleted.
     """
-    project: Project = stack("""
-        import apinizer_pulumi as apinizer
-
-        apinizer.Endpoint(
-            "calculator-add",
-            project_name="Demo",
-            api_proxy_name="Calculator",
-            name="Add",
-            http_method="POST",
-            backend_resource_url="/add",
-            backend_http_method="POST",
-            adopt=True,
-        )
-    """)
+    project: Project = stack(endpoint_program("Calculator", "Add", "POST", adopt=True))
     project.up()
 
     result = project.destroy("--skip-preview")
@@ -212,4 +193,4 @@ def test_destroying_an_adopted_soap_endpoint_warns_under_the_stack(stack: Any, s
     assert re.search(r"^\s+- 2 deleted$", result.stdout, flags=re.MULTILINE), result.stdout
     add = [e for p in state_of()["projects"][0]["apiProxies"] if p["name"] == "Calculator"
            for e in p["endpoints"] if e["endpoint"] == "Add"]
-    assert len(add) == 1 and add[0]["backendResourceUrl"] == "/add"
+    assert len(add) == 1 and add[0]["backendResourceUrl"] == "/status"
