@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError
 
 from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
-from ._errors import ApinizerResourceError
+from ._errors import ApinizerResourceError, quiet_provider_server
 
 PROVIDER_KEY = "__provider"
 CONNECTION = "connection"
@@ -229,6 +229,8 @@ class ApinizerProvider(dyn.ResourceProvider):
     # --- connection -------------------------------------------------------------------------
 
     def configure(self, req: dyn.ConfigureRequest) -> None:
+        # The provider server configures each provider it unpickles before any other call.
+        quiet_provider_server()
         self._stack_config = provider_stack_config(req.config)
 
     def client(self, props: Mapping[str, Any]) -> ApinizerClient:

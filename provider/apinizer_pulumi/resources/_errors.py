@@ -1,18 +1,24 @@
 """The one exception the providers raise, and the translation of client errors into it.
 
-The SDK's dynamic provider server answers a failed call with ``traceback.format_exc()``, so
-what ``pulumi up`` shows ends with ``<type>: <str(exc)>``. Gateway errors are therefore
-re-raised as :class:`ApinizerResourceError` without a chained cause (no "During handling of
-the above exception" block, no httpx frames), whose text is one line such as
-``apinizer:Endpoint GET /api/users in Payments/PetStore: 400 bad_request: Endpoint can only be
-added to REST API Proxies!``.
+The SDK's dynamic provider server (``python -m pulumi.dynamic``) answers a failed call with
+``traceback.format_exc()``, and the Pulumi CLI shows that text whole as the resource's error:
+a Python traceback through the server's and our frames, ending with ``<type>: <str(exc)>``.
+Gateway errors are therefore re-raised as :class:`ApinizerResourceError` without a chained
+cause (no "During handling of the above exception" block, no httpx frames), whose text is one
+line such as ``apinizer:Endpoint GET /api/users in Payments/PetStore: 400 bad_request: Endpoint
+can only be added to REST API Proxies!``; and :func:`quiet_provider_server`, called when the
+server configures a provider, has the server answer with that line alone. Any other exception
+(a bug) keeps its full traceback.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
+import traceback
 from collections.abc import Callable
+from types import ModuleType
 from typing import ParamSpec, TypeVar
 
 from apinizer_pulumi.client import ApinizerError, APIStatusError, NotFoundError
@@ -34,6 +40,44 @@ class ApinizerResourceError(Exception):
 
 # The traceback's last line names the type as "<module>.<qualname>": name it where users import it.
 ApinizerResourceError.__module__ = "apinizer_pulumi"
+
+
+#: The module name of the SDK's dynamic provider server when it runs as ``python -m pulumi.dynamic``.
+PROVIDER_SERVER = "pulumi.dynamic.__main__"
+
+
+class _ServerTraceback:
+    """The ``traceback`` module as the provider server sees it: our errors formatted as their one line."""
+
+    def __init__(self, module: ModuleType) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._module, name)
+
+    def format_exc(self, limit: int | None = None, chain: bool = True) -> str:
+        error = sys.exc_info()[1]
+        if isinstance(error, ApinizerResourceError):
+            return error.message
+        text: str = self._module.format_exc(limit, chain)
+        return text
+
+
+def quiet_provider_server() -> None:
+    """Have the SDK's dynamic provider server answer an :class:`ApinizerResourceError` with its message only.
+
+    The server formats every failure with the ``traceback`` module of its own namespace; there, and
+    nowhere else, that name is swapped for a stand-in that formats our errors as their one line, so
+    the CLI shows ``error: apinizer:Endpoint ... : 401 unauthorized_client: Invalid token`` instead of
+    a traceback. Outside that server (a program, a test calling a provider directly) this does nothing,
+    and if a later SDK formats its errors another way, the traceback comes back ending with the same line.
+    """
+    server = sys.modules.get("__main__")
+    spec = getattr(server, "__spec__", None)
+    if server is None or getattr(spec, "name", None) != PROVIDER_SERVER:
+        return
+    if getattr(server, "traceback", None) is traceback:
+        server.traceback = _ServerTraceback(traceback)  # type: ignore[attr-defined]
 
 
 def describe(error: ApinizerError) -> str:
