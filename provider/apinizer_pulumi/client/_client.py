@@ -46,7 +46,7 @@ from ._exceptions import (
     redact_secrets,
 )
 from ._resources import Endpoints, Reports, Rlcl
-from ._retry import parse_retry_after, send_with_retries
+from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
 
 __all__ = ["ApinizerClient"]
@@ -309,6 +309,7 @@ class ApinizerClient:
             f"{type(exc).__name__}: {detail or 'no detail'}",
             url=self.base_url + path,
             attempts=max(attempts, 1),
+            sent=not isinstance(exc, NEVER_SENT_ERRORS),
         )
 
     def _request(

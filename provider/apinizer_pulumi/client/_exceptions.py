@@ -75,12 +75,22 @@ class APIConnectionError(ApinizerError):
     """
 
     def __init__(
-        self, method: str, path: str, message: str, *, url: str | None = None, attempts: int = 1
+        self,
+        method: str,
+        path: str,
+        message: str,
+        *,
+        url: str | None = None,
+        attempts: int = 1,
+        sent: bool = True,
     ) -> None:
         self.method = method
         self.path = path
         self.url = url or path
         self.attempts = attempts
+        #: False when the last attempt provably never left (connection refused, connect or pool
+        #: timeout): the server cannot have carried it out. True when it may have.
+        self.sent = sent
         #: What went wrong, without the request line: ``ConnectError: [Errno 111] ...``.
         self.detail = message
         tries = "1 attempt" if attempts == 1 else f"{attempts} attempts"
@@ -91,14 +101,20 @@ class APIConnectionError(ApinizerError):
         # provider's process boundary.
         return (
             _rebuild_connection_error,
-            (type(self), self.method, self.path, self.detail, self.url, self.attempts),
+            (type(self), self.method, self.path, self.detail, self.url, self.attempts, self.sent),
         )
 
 
 def _rebuild_connection_error(
-    cls: type[APIConnectionError], method: str, path: str, message: str, url: str, attempts: int
+    cls: type[APIConnectionError],
+    method: str,
+    path: str,
+    message: str,
+    url: str,
+    attempts: int,
+    sent: bool = True,
 ) -> APIConnectionError:
-    return cls(method, path, message, url=url, attempts=attempts)
+    return cls(method, path, message, url=url, attempts=attempts, sent=sent)
 
 
 class APITimeoutError(APIConnectionError):

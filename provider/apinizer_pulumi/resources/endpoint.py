@@ -120,7 +120,7 @@ LOOKUP_ATTEMPTS = 3
 def _outcome_unknown(error: ApinizerError) -> bool:
     """Whether a failed request may still have been carried out by the gateway."""
     if isinstance(error, APIConnectionError):
-        return True
+        return error.sent
     return isinstance(error, APIStatusError) and (error.status_code == 429 or error.status_code >= 500)
 
 
