@@ -155,14 +155,17 @@ def client_for(settings: Settings) -> ApinizerClient:
     client = _CLIENTS.get(key)
     if client is not None:
         return client
+    from ._reads import TrackedClient
+
     with _CLIENTS_LOCK:
         client = _CLIENTS.get(key)
         if client is None:
-            client = ApinizerClient(
+            client = TrackedClient(
                 settings.url,
                 token=settings.token,
                 username=settings.username,
                 password=settings.password,
+                fingerprint=key[1],
             )
             _CLIENTS[key] = client
         return client

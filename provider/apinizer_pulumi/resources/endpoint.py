@@ -21,6 +21,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, container_gone, translated
+from ._reads import find_endpoint
 
 #: The gateway's answer to a delete on a SOAP proxy (spec 4.8), which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
@@ -67,6 +68,18 @@ def subject(kind: str, props: Mapping[str, Any], id_: str = "",
 
 def _description(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _created_id(client: ApinizerClient, props: Mapping[str, Any]) -> str:
+    """The gateway's id of the endpoint just created, from a list sent after the create's answer."""
+    project, proxy, method, name = identity("", props)
+    live = find_endpoint(client, project, proxy, name, method)
+    if live is None:
+        raise ApinizerResourceError(
+            f"{subject('Endpoint', props)}: created, but the gateway's list of {project}/{proxy} "
+            "read right after does not hold it"
+        )
+    return live.id
 
 
 def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
@@ -121,7 +134,7 @@ class EndpointProvider(ApinizerProvider):
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         project, proxy, method, name = identity("", props)
         client = self.client(props)
-        existing = client.endpoints.find(project, proxy, name, method) if props.get("adopt") else None
+        existing = find_endpoint(client, project, proxy, name, method) if props.get("adopt") else None
         if existing is not None:
             self._converge(client, props, live_inputs(existing, project, proxy))
             gateway_id = existing.id
@@ -142,8 +155,8 @@ class EndpointProvider(ApinizerProvider):
                     f"{subject('Endpoint', props)}: already exists on the gateway ({error.status_code} "
                     f"{error.error}: {error.error_description}); set adopt=True to take it over"
                 ) from None
-            # The create answer is only {success}: the id comes from a read.
-            gateway_id = client.endpoints.get(project, proxy, name, method).id
+            # The create answer is only {success}: the id comes from a list sent after it.
+            gateway_id = _created_id(client, props)
             if props.get("active") is False:
                 client.endpoints.set_status(project, proxy, name, method, False)
         outs = self.outputs(props, endpoint_id=gateway_id)
@@ -160,7 +173,7 @@ class EndpointProvider(ApinizerProvider):
 
         def find(client: ApinizerClient) -> LiveEndpoint | None:
             try:
-                return client.endpoints.find(project, proxy, name, method)
+                return find_endpoint(client, project, proxy, name, method)
             except NotFoundError as error:
                 if container_gone(error):
                     return None
