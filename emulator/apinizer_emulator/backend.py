@@ -61,6 +61,18 @@ MAX_NAME_LENGTH = 2048
 MAX_DESCRIPTION_LENGTH = 8192
 _TOKEN_COLUMNS = "SELECT id, username, name, kind, created_at, expires_at, revoked_at FROM tokens"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: Token lookups kept per process (a bound, not a working set: far more than tests or benchmarks use).
+_MAX_CACHED_TOKENS = 10_000
+#: One proxy's endpoints as the list's ``resultList``, built by SQLite's JSON functions: one
+#: string for the whole list instead of a record, a model and a dict per endpoint. The keys and
+#: their order are those of ``models.Endpoint`` dumped by alias (the get's answer).
+_ENDPOINT_LIST_JSON = (
+    "SELECT count(*) AS n, coalesce(json_group_array(json(item)), '[]') AS items FROM ("
+    " SELECT json_object('id', id, 'endpoint', name, 'description', description,"
+    " 'active', json(CASE WHEN active THEN 'true' ELSE 'false' END), 'httpMethod', http_method,"
+    " 'backendResourceUrl', backend_resource_url, 'backendHttpMethod', backend_http_method) AS item"
+    " FROM endpoints WHERE proxy_id = ? ORDER BY seq)"
+)
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,8 @@ class Backend:
                 key_hex = row["value"]
             initialized = db.execute("SELECT 1 FROM meta WHERE key = 'initialized'").fetchone() is not None
         self._token_key = bytes.fromhex(key_hex)
+        #: token digest -> (tokens_version, principal, expires_at); see :meth:`authenticate`.
+        self._principals: dict[str, tuple[Any, auth.Principal, float | None]] = {}
         if not initialized:
             self.reset()
 
@@ -253,24 +267,43 @@ class Backend:
         return TokenResponse(access_token=value, token_type="Bearer", expires_in=ACCESS_TOKEN_LIFETIME)
 
     def authenticate(self, authorization: str | None) -> auth.Principal:
-        """The user behind an ``Authorization: Bearer <token>`` header, or ``Invalid token``."""
+        """The user behind an ``Authorization: Bearer <token>`` header, or ``Invalid token``.
+
+        Lookups are cached per process, each tagged with ``meta.tokens_version``, which every
+        change to a token or a user bumps (by trigger, from any process): a cached answer is
+        used only while the version read in this request's snapshot is still its own, so a
+        revocation counts from the next request on. Expiry is checked on every request.
+        """
         value = auth.bearer_value(authorization)
         if value is None:
             raise InvalidTokenError()
         digest = auth.token_digest(self._token_key, value)
         with self.store.read() as db:
-            row = db.execute(
-                "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
-                " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
-                (digest,),
-            ).fetchone()
-        if row is None or not hmac.compare_digest(row["token_hash"], digest):
+            version = db.execute("SELECT value FROM meta WHERE key = 'tokens_version'").fetchone()
+            version_value = version["value"] if version else None
+            cached = self._principals.get(digest)
+            if cached is not None and cached[0] == version_value:
+                _, principal, expires_at = cached
+            else:
+                row = db.execute(
+                    "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
+                    " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
+                    (digest,),
+                ).fetchone()
+                if row is None or not hmac.compare_digest(row["token_hash"], digest):
+                    raise InvalidTokenError()
+                if row["revoked_at"] is not None:
+                    raise InvalidTokenError()
+                principal = auth.Principal(
+                    row["username"], frozenset(json.loads(row["roles"])), row["system_role"]
+                )
+                expires_at = row["expires_at"]
+                if len(self._principals) >= _MAX_CACHED_TOKENS:
+                    self._principals.clear()
+                self._principals[digest] = (version_value, principal, expires_at)
+        if expires_at is not None and self.now() >= expires_at:
             raise InvalidTokenError()
-        if row["revoked_at"] is not None or (
-            row["expires_at"] is not None and self.now() >= row["expires_at"]
-        ):
-            raise InvalidTokenError()
-        return auth.Principal(row["username"], frozenset(json.loads(row["roles"])), row["system_role"])
+        return principal
 
     def create_personal_token(
         self, username: str, name: str, expires_at: float | None
@@ -406,6 +439,13 @@ class Backend:
                 "SELECT * FROM endpoints WHERE proxy_id = ? ORDER BY seq", (proxy.id,)
             ).fetchall()
         return [EndpointRecord.from_row(r).to_model() for r in rows]
+
+    def list_endpoints_json(self, project: str, proxy_name: str) -> tuple[int, str]:
+        """(count, JSON array): what :meth:`list_endpoints` returns, serialized by SQLite."""
+        with self.store.read() as db:
+            proxy = self._proxy(db, project, proxy_name)
+            row = db.execute(_ENDPOINT_LIST_JSON, (proxy.id,)).fetchone()
+        return int(row["n"]), str(row["items"])
 
     def create_endpoint(self, project: str, proxy_name: str, spec: EndpointSpec) -> Endpoint:
         _check_endpoint_texts(spec.name, spec.description, spec.backend_resource_url)

@@ -1,5 +1,9 @@
 """HTTP handlers: parse the request, call the backend, serialize the answer.
 
+Every backend call that writes runs in the threadpool (``run_in_threadpool``): a commit waits
+for the disk, and the event loop must go on serving meanwhile. Reads stay on the loop: each is
+one short snapshot on the loop thread's own connection, which no write blocks (WAL).
+
 Bodies are read and validated here, not by FastAPI, so that every bad body is a 400 in the
 API's error shape with a message naming the field (never FastAPI's 422). Statuses and
 messages come from the backend's typed errors.
@@ -13,6 +17,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
@@ -244,7 +249,9 @@ async def token(request: Request) -> Response:
         values[param] = given[0]
     if values["grant_type"] != "client_credentials":
         raise UnsupportedGrantTypeError()
-    issued = _backend(request).issue_access_token(values["client_id"], values["client_secret"])
+    # In the threadpool: the password hash is slow on purpose, and the insert commits.
+    issued = await run_in_threadpool(_backend(request).issue_access_token, values["client_id"],
+                                     values["client_secret"])
     return json_response(
         issued.model_dump(mode="json"), headers={"Cache-Control": "no-store", "Pragma": "no-cache"}
     )
@@ -263,16 +270,16 @@ async def organization_report(request: Request) -> Response:
 
 async def list_endpoints(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
-    endpoints = _backend(request).list_endpoints(*_proxy_ref(request))
-    return json_response(
-        {"success": True, "resultList": [endpoint_json(e) for e in endpoints], "resultCount": len(endpoints)}
-    )
+    count, items = _backend(request).list_endpoints_json(*_proxy_ref(request))
+    # Spliced, not re-encoded: the array is already JSON (see Backend.list_endpoints_json).
+    body = f'{{"success":true,"resultList":{items},"resultCount":{count}}}'
+    return Response(body.encode(), media_type="application/json")
 
 
 async def create_endpoint(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
     spec = parse_model(EndpointSpec, _without_nulls(await read_object(request)))
-    _backend(request).create_endpoint(*_proxy_ref(request), spec)
+    await run_in_threadpool(_backend(request).create_endpoint, *_proxy_ref(request), spec)
     return success()
 
 
@@ -281,7 +288,7 @@ async def update_endpoint(request: Request) -> Response:
     body = await read_object(request)
     require_identifier(body, "name", "httpMethod")
     update = parse_model(EndpointUpdate, _without_nulls(body))
-    _backend(request).update_endpoint(*_proxy_ref(request), update)
+    await run_in_threadpool(_backend(request).update_endpoint, *_proxy_ref(request), update)
     return success()
 
 
@@ -306,7 +313,8 @@ async def endpoint_policies(request: Request) -> Response:
 
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    _backend(request).delete_endpoint(*_proxy_ref(request), target.name, target.http_method)
+    await run_in_threadpool(_backend(request).delete_endpoint, *_proxy_ref(request), target.name,
+                            target.http_method)
     return success()
 
 
@@ -323,7 +331,8 @@ async def update_status(request: Request) -> Response:
     if body.get("active") is None:
         raise FieldRequiredError("active")
     update = parse_model(EndpointStatusUpdate, body)
-    _backend(request).set_status(
+    await run_in_threadpool(
+        _backend(request).set_status,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -338,7 +347,8 @@ async def update_cache(request: Request) -> Response:
     if raw.get("handlingAction") is None:
         raise HandlingActionRequiredError()
     settings = parse_model(CacheSettings, raw, "cacheSettings")
-    _backend(request).set_cache(
+    await run_in_threadpool(
+        _backend(request).set_cache,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -350,7 +360,8 @@ async def update_cache(request: Request) -> Response:
 async def update_wsa(request: Request) -> Response:
     body, target = await _settings_target(request)
     settings = parse_model(WsaSettings, _settings_object(body, "wsaSettings"), "wsaSettings")
-    _backend(request).set_wsa(
+    await run_in_threadpool(
+        _backend(request).set_wsa,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -387,19 +398,21 @@ async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> Endp
 
 async def rlcl_add(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_add(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await run_in_threadpool(_backend(request).rlcl_add, *_rlcl_ref(request), entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_replace(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_replace(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await run_in_threadpool(_backend(request).rlcl_replace, *_rlcl_ref(request),
+                            entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_delete(request: Request) -> Response:
     entries = await _rate_limit_list(request, keys_only=True)
-    _backend(request).rlcl_delete(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await run_in_threadpool(_backend(request).rlcl_delete, *_rlcl_ref(request),
+                            entries.endpoint_rate_limit_list)
     return success()
 
 

@@ -1,14 +1,29 @@
-"""SQLite storage: one connection, WAL, every write in an immediate transaction.
+"""SQLite storage: WAL, one writer connection, one reader connection per thread.
 
 The store knows tables, not rules. Writes run inside :meth:`Store.write`, which holds a lock
 for in-process callers and ``BEGIN IMMEDIATE`` for other processes on the same file (the CLI's
 token commands), and commits before it returns, so a handler answers only after the write is
-on disk. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line of
-defence under concurrent creates.
+in the database. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line
+of defence under concurrent creates.
+
+Reads run on a connection of their thread's own, so in WAL mode they never wait for a write in
+progress (nor for each other): each read is one snapshot. A ``:memory:`` database exists only on
+its one connection, so there reads share the writer's connection and lock.
+
+Durability: ``synchronous=NORMAL`` in WAL mode writes every committed transaction to the WAL
+file before the commit returns, without an fsync. A killed process (``kill -9``) therefore
+loses nothing acknowledged; only a crash of the machine itself can lose the last commits
+before a checkpoint. ``FULL`` adds an fsync per commit; docs/performance.md has the
+measurements behind the choice. ``APINIZER_EMULATOR_SYNCHRONOUS=FULL`` selects it.
+
+Token changes (revocation, deletion, a user's roles) bump ``meta.tokens_version`` by trigger,
+whatever process or code path makes them, so a per-process cache of token lookups can tell
+at once that it is out of date.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -98,7 +113,18 @@ CREATE TABLE IF NOT EXISTS data_models (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     body TEXT NOT NULL
 );
-"""
+INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
+""" + "".join(
+    # Any change to who a token belongs to, or may do, makes cached lookups out of date.
+    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
+    " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
+    for table in ("tokens", "users")
+    for event in ("UPDATE", "DELETE")
+)
+
+#: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
+SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
@@ -117,32 +143,59 @@ DATA_TABLES = (
 class Store:
     """A SQLite database file (or ``:memory:``) with the emulator's schema."""
 
-    def __init__(self, path: str | Path = MEMORY) -> None:
+    def __init__(self, path: str | Path = MEMORY, *, synchronous: str | None = None) -> None:
         self.path = str(path)
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # One connection shared by the server's threads; the lock serializes its use.
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        self._conn.row_factory = sqlite3.Row
+        mode = (synchronous or os.environ.get(SYNCHRONOUS_ENV) or "NORMAL").upper()
+        if mode not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, got {mode!r}")
+        self.synchronous = mode
+        # The writer connection, used by whichever thread holds the lock.
+        self._conn = self._connect()
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
-            # FULL: a commit is fsynced before the handler answers, so an acknowledged write
-            # survives a crash of the machine, not only of the process.
-            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute(f"PRAGMA synchronous={mode}")
             self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.execute("PRAGMA busy_timeout=10000")
             self._conn.executescript(_SCHEMA)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout=10000")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            with self._readers_lock:
+                self._readers.append(conn)
+            self._local.conn = conn
+        return conn
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """The connection for a consistent read (one snapshot)."""
-        with self._lock:
-            self._conn.execute("BEGIN")
-            try:
-                yield self._conn
-            finally:
-                self._conn.execute("COMMIT")
+        """A connection for a consistent read (one snapshot)."""
+        if self.path == MEMORY:
+            with self._lock, self._snapshot(self._conn) as conn:
+                yield conn
+            return
+        with self._snapshot(self._reader()) as conn:
+            yield conn
+
+    @staticmethod
+    @contextmanager
+    def _snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
@@ -157,5 +210,10 @@ class Store:
             self._conn.execute("COMMIT")
 
     def close(self) -> None:
+        with self._readers_lock:
+            readers, self._readers = self._readers, []
+        for conn in readers:
+            conn.close()
         with self._lock:
+            # The last connection to close checkpoints the WAL and removes the -wal/-shm files.
             self._conn.close()
