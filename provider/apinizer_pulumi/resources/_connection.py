@@ -19,13 +19,14 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from apinizer_pulumi.client import ApinizerClient
-
 from ._errors import ApinizerResourceError
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
 
 CONFIG_NAMESPACE = "apinizer"
 FIELDS = ("url", "token", "username", "password")

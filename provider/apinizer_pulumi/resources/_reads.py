@@ -32,13 +32,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
-
-import httpx
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import Endpoint, HttpMethod
+
+if TYPE_CHECKING:
+    import httpx
 
 T = TypeVar("T")
 

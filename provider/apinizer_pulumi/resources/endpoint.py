@@ -7,33 +7,31 @@ are recorded by reference in every stack's state: they never move without an ali
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 import pulumi.dynamic as dyn
-from pydantic import Field
-
-from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
-from apinizer_pulumi.models import Endpoint as LiveEndpoint
-from apinizer_pulumi.models import EndpointSpec, HttpMethod
 
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, container_gone, translated
-from ._reads import find_endpoint
+
+if TYPE_CHECKING:
+    # Imported where used: a program declaring endpoints needs neither (docs/performance.md).
+    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import Endpoint as LiveEndpoint
 
 #: The gateway's answer to a delete on a SOAP proxy (spec 4.8), which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
 
 
-class EndpointInputs(EndpointSpec):
-    """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
+def __getattr__(name: str) -> Any:
+    if name == "EndpointInputs":  # still importable from here, as before it moved
+        from ._inputs import EndpointInputs
 
-    project_name: str = Field(min_length=1)
-    api_proxy_name: str = Field(min_length=1)
-    active: bool = True
-    adopt: bool = False
+        return EndpointInputs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def endpoint_id(project: str, proxy: str, method: str, name: str) -> str:
@@ -72,6 +70,8 @@ def _description(value: Any) -> str:
 
 def _created_id(client: ApinizerClient, props: Mapping[str, Any]) -> str:
     """The gateway's id of the endpoint just created, from a list sent after the create's answer."""
+    from ._reads import find_endpoint
+
     project, proxy, method, name = identity("", props)
     live = find_endpoint(client, project, proxy, name, method)
     if live is None:
@@ -104,7 +104,7 @@ class EndpointProvider(ApinizerProvider):
     """Create, update, read and delete one endpoint through the management API."""
 
     kind = "Endpoint"
-    inputs_model = EndpointInputs
+    inputs_model = lazy_model("apinizer_pulumi.resources._inputs", "EndpointInputs")
     replace_fields = ("project_name", "api_proxy_name", "name", "http_method")
     ignored_fields = (CONNECTION, "adopt")
 
@@ -132,6 +132,11 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject("Endpoint", props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from apinizer_pulumi.client import BadRequestError
+        from apinizer_pulumi.models import EndpointSpec, HttpMethod
+
+        from ._reads import find_endpoint
+
         project, proxy, method, name = identity("", props)
         client = self.client(props)
         existing = find_endpoint(client, project, proxy, name, method) if props.get("adopt") else None
@@ -169,6 +174,10 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from apinizer_pulumi.client import NotFoundError
+
+        from ._reads import find_endpoint
+
         project, proxy, method, name = identity(id_, props)
 
         def find(client: ApinizerClient) -> LiveEndpoint | None:
@@ -195,6 +204,8 @@ class EndpointProvider(ApinizerProvider):
 
     @staticmethod
     def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
+
         project, proxy, method, name = identity(id_, props)
         try:
             client.endpoints.delete(project, proxy, name, method)
