@@ -72,6 +72,9 @@ class _Cached(Generic[T]):
 
 @dataclass
 class _ProxyState(Generic[T]):
+    #: Waits for this proxy's lists and writes; all proxies' conditions share one lock, so that
+    #: a finished list or write wakes only the readers of its own proxy.
+    cond: threading.Condition
     epoch: int = 0
     writing: int = 0
     #: Readers holding back a new list until the writes in flight are done.
@@ -88,41 +91,37 @@ class ListCache(Generic[T]):
         self.ttl = ttl
         self.batch_wait = batch_wait
         self._clock = clock
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
         self._proxies: dict[ProxyKey, _ProxyState[T]] = {}
 
     def _state(self, key: ProxyKey) -> _ProxyState[T]:
         state = self._proxies.get(key)
         if state is None:
-            state = self._proxies[key] = _ProxyState()
+            state = self._proxies[key] = _ProxyState(threading.Condition(self._lock))
         return state
-
-    def epoch(self, key: ProxyKey) -> int:
-        """How many writes to ``key`` this process has finished."""
-        with self._cond:
-            return self._state(key).epoch
 
     @contextmanager
     def writing(self, key: ProxyKey) -> Iterator[None]:
         """Around a write to the proxy's endpoints: on exit, every older list is stale."""
-        with self._cond:
+        with self._lock:
             self._state(key).writing += 1
         try:
             yield
         finally:
-            with self._cond:
+            with self._lock:
                 state = self._state(key)
                 state.writing -= 1
                 state.epoch += 1
                 state.cached.clear()
-                self._cond.notify_all()
+                if state.held:
+                    state.cond.notify_all()
 
     def get(self, key: ProxyKey, who: str, fetch: Callable[[], Sequence[T]]) -> Sequence[T]:
         """The proxy's list, sent no earlier than the last write this process finished.
 
         ``who`` is the fingerprint of the credentials ``fetch`` uses; ``fetch`` sends the list.
         """
-        with self._cond:
+        with self._lock:
             state = self._state(key)
             needed = state.epoch
             cached = state.cached.get(who)
@@ -137,7 +136,7 @@ class ListCache(Generic[T]):
                     return self._fly(state, who, flight, fetch)
             flight.joined += 1
             while not flight.done:
-                self._cond.wait()
+                state.cond.wait()
             if flight.error is not None:
                 raise flight.error
             assert flight.result is not None
@@ -156,7 +155,7 @@ class ListCache(Generic[T]):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break
-                self._cond.wait(remaining)
+                state.cond.wait(remaining)
                 other = state.flights.get(who)
                 if other is not None and other.epoch >= needed and not other.done:
                     return None
@@ -169,15 +168,15 @@ class ListCache(Generic[T]):
     def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
              fetch: Callable[[], Sequence[T]]) -> Sequence[T]:
         """Send the list (lock held on entry and exit, released during the call)."""
-        self._cond.release()
+        self._lock.release()
         try:
             result = fetch()
         except BaseException as error:
-            self._cond.acquire()
+            self._lock.acquire()
             flight.error, flight.done = error, True
             self._forget(state, who, flight)
             raise
-        self._cond.acquire()
+        self._lock.acquire()
         flight.result, flight.done = result, True
         self._forget(state, who, flight)
         current = state.cached.get(who)
@@ -188,18 +187,19 @@ class ListCache(Generic[T]):
     def _forget(self, state: _ProxyState[T], who: str, flight: _Flight[T]) -> None:
         if state.flights.get(who) is flight:
             del state.flights[who]
-        self._cond.notify_all()
+        if flight.joined or state.held:
+            state.cond.notify_all()
 
     def snapshot(self, key: ProxyKey, who: str) -> tuple[int, int, int, int | None]:
         """(epoch, writes in flight, readers held back, readers joined to the list in flight or None)."""
-        with self._cond:
+        with self._lock:
             state = self._state(key)
             flight = state.flights.get(who)
             return state.epoch, state.writing, state.held, None if flight is None else flight.joined
 
     def clear(self) -> None:
         """Forget every list (epochs stay: they only ever grow)."""
-        with self._cond:
+        with self._lock:
             for state in self._proxies.values():
                 state.cached.clear()
 
