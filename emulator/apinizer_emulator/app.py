@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import re
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import FastAPI
@@ -41,6 +42,8 @@ from .faults import FaultInjector, FaultRule
 from .stats import UNMATCHED, RequestStats
 
 Handler = Callable[[Request], Awaitable[Response]]
+#: Paths whose template is remembered (distinct paths: a few per proxy; the bound stops growth).
+_MAX_TEMPLATES = 4096
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
@@ -253,6 +256,8 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         redirect_slashes=False,
     )
     app.state.backend, app.state.stats, app.state.faults = backend, stats, faults
+    # The one thread that runs the backend's writes (see responses.in_writer).
+    app.state.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apinizer-writer")
     for method, path, handler, summary, body, result in API_ROUTES:
         app.add_api_route(
             path,
@@ -312,14 +317,25 @@ class EmulatorApp:
         self._api_routes: list[BaseRoute] = [
             route for route in app.router.routes if getattr(route, "path", "").startswith("/apiops/")
         ]
+        #: request path -> its template: matching every route's regex per request costs more than
+        #: the handler of a small list.
+        self._templates: dict[str, str] = {}
 
     def template(self, scope: Scope) -> str:
         """The path template of the route a request goes to (whatever its method)."""
-        for route in self._api_routes:
-            match, _ = route.matches(scope)
-            if match is not Match.NONE:
-                return str(getattr(route, "path", UNMATCHED))
-        return UNMATCHED
+        path = scope["path"]
+        found = self._templates.get(path)
+        if found is None:
+            found = UNMATCHED
+            for route in self._api_routes:
+                match, _ = route.matches(scope)
+                if match is not Match.NONE:
+                    found = str(getattr(route, "path", UNMATCHED))
+                    break
+            if len(self._templates) >= _MAX_TEMPLATES:
+                self._templates.clear()
+            self._templates[path] = found
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":

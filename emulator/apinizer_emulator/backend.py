@@ -66,12 +66,16 @@ _MAX_CACHED_TOKENS = 10_000
 #: One proxy's endpoints as the list's ``resultList``, built by SQLite's JSON functions: one
 #: string for the whole list instead of a record, a model and a dict per endpoint. The keys and
 #: their order are those of ``models.Endpoint`` dumped by alias (the get's answer).
+#: One statement, so one snapshot without a transaction around it: the proxy's id (NULL when
+#: there is no such proxy) beside the list.
 _ENDPOINT_LIST_JSON = (
-    "SELECT count(*) AS n, coalesce(json_group_array(json(item)), '[]') AS items FROM ("
+    "WITH p AS (SELECT id FROM proxies WHERE project = ? AND name = ?)"
+    " SELECT (SELECT id FROM p) AS proxy, count(*) AS n,"
+    " coalesce(json_group_array(json(item)), '[]') AS items FROM ("
     " SELECT json_object('id', id, 'endpoint', name, 'description', description,"
     " 'active', json(CASE WHEN active THEN 'true' ELSE 'false' END), 'httpMethod', http_method,"
     " 'backendResourceUrl', backend_resource_url, 'backendHttpMethod', backend_http_method) AS item"
-    " FROM endpoints WHERE proxy_id = ? ORDER BY seq)"
+    " FROM endpoints WHERE proxy_id = (SELECT id FROM p) ORDER BY seq)"
 )
 
 
@@ -278,32 +282,40 @@ class Backend:
         if value is None:
             raise InvalidTokenError()
         digest = auth.token_digest(self._token_key, value)
-        with self.store.read() as db:
-            version = db.execute("SELECT value FROM meta WHERE key = 'tokens_version'").fetchone()
-            version_value = version["value"] if version else None
+        with self.store.read(snapshot=False) as db:
+            # One statement (no transaction) on the path taken by nearly every request.
+            version = _tokens_version(db)
             cached = self._principals.get(digest)
-            if cached is not None and cached[0] == version_value:
+            if cached is not None and cached[0] == version:
                 _, principal, expires_at = cached
             else:
-                row = db.execute(
-                    "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
-                    " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
-                    (digest,),
-                ).fetchone()
-                if row is None or not hmac.compare_digest(row["token_hash"], digest):
-                    raise InvalidTokenError()
-                if row["revoked_at"] is not None:
-                    raise InvalidTokenError()
-                principal = auth.Principal(
-                    row["username"], frozenset(json.loads(row["roles"])), row["system_role"]
-                )
-                expires_at = row["expires_at"]
+                # The version again, in the same snapshot as the token's row.
+                db.execute("BEGIN")
+                try:
+                    version = _tokens_version(db)
+                    principal, expires_at = self._lookup_token(db, digest)
+                finally:
+                    db.execute("COMMIT")
                 if len(self._principals) >= _MAX_CACHED_TOKENS:
                     self._principals.clear()
-                self._principals[digest] = (version_value, principal, expires_at)
+                self._principals[digest] = (version, principal, expires_at)
         if expires_at is not None and self.now() >= expires_at:
             raise InvalidTokenError()
         return principal
+
+    @staticmethod
+    def _lookup_token(db: sqlite3.Connection, digest: str) -> tuple[auth.Principal, float | None]:
+        row = db.execute(
+            "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
+            " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
+            (digest,),
+        ).fetchone()
+        if row is None or not hmac.compare_digest(row["token_hash"], digest):
+            raise InvalidTokenError()
+        if row["revoked_at"] is not None:
+            raise InvalidTokenError()
+        principal = auth.Principal(row["username"], frozenset(json.loads(row["roles"])), row["system_role"])
+        return principal, row["expires_at"]
 
     def create_personal_token(
         self, username: str, name: str, expires_at: float | None
@@ -442,9 +454,10 @@ class Backend:
 
     def list_endpoints_json(self, project: str, proxy_name: str) -> tuple[int, str]:
         """(count, JSON array): what :meth:`list_endpoints` returns, serialized by SQLite."""
-        with self.store.read() as db:
-            proxy = self._proxy(db, project, proxy_name)
-            row = db.execute(_ENDPOINT_LIST_JSON, (proxy.id,)).fetchone()
+        with self.store.read(snapshot=False) as db:
+            row = db.execute(_ENDPOINT_LIST_JSON, (project, proxy_name)).fetchone()
+        if row["proxy"] is None:
+            raise ProxyNotFoundError(proxy_name)
         return int(row["n"]), str(row["items"])
 
     def create_endpoint(self, project: str, proxy_name: str, spec: EndpointSpec) -> Endpoint:
@@ -712,6 +725,11 @@ class Backend:
         body["cacheSettings"] = record.cache_settings
         body["wsaSettings"] = record.wsa_settings
         return body
+
+
+def _tokens_version(db: sqlite3.Connection) -> Any:
+    row = db.execute("SELECT value FROM meta WHERE key = 'tokens_version'").fetchone()
+    return row["value"] if row else None
 
 
 def _entry_json(row: sqlite3.Row, with_endpoint_id: bool) -> dict[str, Any]:

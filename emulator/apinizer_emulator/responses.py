@@ -1,8 +1,11 @@
 """HTTP handlers: parse the request, call the backend, serialize the answer.
 
-Every backend call that writes runs in the threadpool (``run_in_threadpool``): a commit waits
-for the disk, and the event loop must go on serving meanwhile. Reads stay on the loop: each is
-one short snapshot on the loop thread's own connection, which no write blocks (WAL).
+Every backend call that writes runs on the app's writer thread (:func:`in_writer`): a commit
+waits for the disk, and the event loop must go on serving meanwhile. One thread, because SQLite
+takes one writer at a time anyway: many threads would only queue on its lock. The token request
+runs in the general threadpool instead (its password hash is slow CPU work, not a write to wait
+behind). Reads stay on the loop: each is one short snapshot on the loop thread's own
+connection, which no write blocks (WAL).
 
 Bodies are read and validated here, not by FastAPI, so that every bad body is a 400 in the
 API's error shape with a message naming the field (never FastAPI's 422). Statuses and
@@ -11,8 +14,12 @@ messages come from the backend's typed errors.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import re
+from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -57,6 +64,7 @@ ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 
 M = TypeVar("M", bound=BaseModel)
+R = TypeVar("R")
 
 
 # -- serialization ------------------------------------------------------------------------------
@@ -215,6 +223,12 @@ def _rlcl_ref(request: Request) -> tuple[str, str]:
     return str(request.path_params["projectName"]), str(request.path_params["rlclName"])
 
 
+async def in_writer(request: Request, call: Callable[..., R], *args: Any) -> R:
+    """``call(*args)`` on the app's writer thread, awaited without blocking the event loop."""
+    writer: Executor = request.app.state.writer
+    return await asyncio.get_running_loop().run_in_executor(writer, functools.partial(call, *args))
+
+
 def _backend(request: Request) -> Backend:
     backend: Backend = request.app.state.backend
     return backend
@@ -279,7 +293,7 @@ async def list_endpoints(request: Request) -> Response:
 async def create_endpoint(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
     spec = parse_model(EndpointSpec, _without_nulls(await read_object(request)))
-    await run_in_threadpool(_backend(request).create_endpoint, *_proxy_ref(request), spec)
+    await in_writer(request, _backend(request).create_endpoint, *_proxy_ref(request), spec)
     return success()
 
 
@@ -288,7 +302,7 @@ async def update_endpoint(request: Request) -> Response:
     body = await read_object(request)
     require_identifier(body, "name", "httpMethod")
     update = parse_model(EndpointUpdate, _without_nulls(body))
-    await run_in_threadpool(_backend(request).update_endpoint, *_proxy_ref(request), update)
+    await in_writer(request, _backend(request).update_endpoint, *_proxy_ref(request), update)
     return success()
 
 
@@ -313,7 +327,7 @@ async def endpoint_policies(request: Request) -> Response:
 
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    await run_in_threadpool(_backend(request).delete_endpoint, *_proxy_ref(request), target.name,
+    await in_writer(request, _backend(request).delete_endpoint, *_proxy_ref(request), target.name,
                             target.http_method)
     return success()
 
@@ -331,7 +345,8 @@ async def update_status(request: Request) -> Response:
     if body.get("active") is None:
         raise FieldRequiredError("active")
     update = parse_model(EndpointStatusUpdate, body)
-    await run_in_threadpool(
+    await in_writer(
+        request,
         _backend(request).set_status,
         *_proxy_ref(request),
         target.identifier_name,
@@ -347,7 +362,8 @@ async def update_cache(request: Request) -> Response:
     if raw.get("handlingAction") is None:
         raise HandlingActionRequiredError()
     settings = parse_model(CacheSettings, raw, "cacheSettings")
-    await run_in_threadpool(
+    await in_writer(
+        request,
         _backend(request).set_cache,
         *_proxy_ref(request),
         target.identifier_name,
@@ -360,7 +376,8 @@ async def update_cache(request: Request) -> Response:
 async def update_wsa(request: Request) -> Response:
     body, target = await _settings_target(request)
     settings = parse_model(WsaSettings, _settings_object(body, "wsaSettings"), "wsaSettings")
-    await run_in_threadpool(
+    await in_writer(
+        request,
         _backend(request).set_wsa,
         *_proxy_ref(request),
         target.identifier_name,
@@ -398,20 +415,21 @@ async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> Endp
 
 async def rlcl_add(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    await run_in_threadpool(_backend(request).rlcl_add, *_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await in_writer(request, _backend(request).rlcl_add, *_rlcl_ref(request),
+                    entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_replace(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    await run_in_threadpool(_backend(request).rlcl_replace, *_rlcl_ref(request),
+    await in_writer(request, _backend(request).rlcl_replace, *_rlcl_ref(request),
                             entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_delete(request: Request) -> Response:
     entries = await _rate_limit_list(request, keys_only=True)
-    await run_in_threadpool(_backend(request).rlcl_delete, *_rlcl_ref(request),
+    await in_writer(request, _backend(request).rlcl_delete, *_rlcl_ref(request),
                             entries.endpoint_rate_limit_list)
     return success()
 

@@ -179,11 +179,22 @@ class Store:
         return conn
 
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """A connection for a consistent read (one snapshot)."""
+    def read(self, *, snapshot: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection for a consistent read: one snapshot for all its statements.
+
+        ``snapshot=False`` leaves out the transaction, for a read of one statement (each
+        statement is its own snapshot anyway) or one that opens its own.
+        """
         if self.path == MEMORY:
-            with self._lock, self._snapshot(self._conn) as conn:
-                yield conn
+            with self._lock:
+                if not snapshot:
+                    yield self._conn
+                    return
+                with self._snapshot(self._conn) as conn:
+                    yield conn
+            return
+        if not snapshot:
+            yield self._reader()
             return
         with self._snapshot(self._reader()) as conn:
             yield conn
