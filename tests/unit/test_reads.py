@@ -184,3 +184,27 @@ def test_accounts_do_not_share_lists() -> None:
     cache: ListCache[str] = ListCache(ttl=60)
     cache.get(KEY, WHO, lambda: ["admin's view"])
     assert cache.get(KEY, "developer", lambda: ["developer's view"]) == ["developer's view"]
+
+
+def test_readers_held_back_by_a_write_share_one_list_after_it(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[str] = ListCache(ttl=60, batch_wait=60)
+    gate = Gate()
+    write_done = threading.Event()
+
+    def write() -> None:
+        with cache.writing(KEY):
+            assert write_done.wait(10)
+
+    writer = pool.submit(write)
+    until(lambda: cache.snapshot(KEY, WHO)[1] == 1, "the write is in flight")
+    readers = [pool.submit(cache.get, KEY, WHO, gate([f"list {n}"])) for n in range(3)]
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 3, "three readers are held back")
+
+    write_done.set()
+    until(lambda: joined(cache) == 2, "two readers joined the first one's list")
+    gate.release.set()
+
+    writer.result()
+    assert len({tuple(r.result()) for r in readers}) == 1
+    assert gate.calls == 1
+    assert cache.snapshot(KEY, WHO)[0] == 1

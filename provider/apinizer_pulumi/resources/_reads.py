@@ -156,6 +156,7 @@ class ListCache(Generic[T]):
                 if remaining <= 0:
                     break
                 state.cond.wait(remaining)
+                # Readers held back together wake together: the first one sends, the rest join.
                 other = state.flights.get(who)
                 if other is not None and other.epoch >= needed and not other.done:
                     return None
