@@ -9,6 +9,7 @@ does, against an emulator subprocess. Run alone:
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -17,12 +18,14 @@ from typing import Any
 
 import httpx
 from _common import AUTH, TOKEN, Row, cpu_seconds, emulator, endpoints_path, proxies_fixture, stats, table
+from _null_provider import NullProvider
 
 from apinizer_pulumi.resources import EndpointProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 LIST = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
 CREATE = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
+DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/details/"
 
 
 def declared(index: int, project: str, proxy: str) -> dict[str, Any]:
@@ -68,6 +71,21 @@ def counts(count: int, proxies: int) -> list[Row]:
     ]
 
 
+def sdk_floor(count: int, inflight: int) -> tuple[float, float]:
+    """(wall seconds, CPU ms per resource) of the same Check+Create with a provider that sends nothing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+    with ProviderServer({}, env={"PYTHONPATH": path}) as server:
+        engine = Engine(server, NullProvider(), "Endpoint")
+        engine.up(declared(-1, "Demo", "PetStore"), "warm-up")
+        cpu_before = cpu_seconds(server.process.pid)
+        started = time.perf_counter()
+        with ThreadPoolExecutor(inflight) as pool:
+            list(pool.map(lambda i: engine.up(declared(i, "Demo", "PetStore"), f"e{i}"), range(count)))
+        wall = time.perf_counter() - started
+        return wall, (cpu_seconds(server.process.pid) - cpu_before) / count * 1000
+
+
 def overhead(count: int, inflight: int) -> list[Row]:
     """``count`` Check+Create over gRPC, ``inflight`` at a time, vs raw httpx sending the same requests."""
     with emulator() as url:
@@ -85,8 +103,10 @@ def overhead(count: int, inflight: int) -> list[Row]:
         httpx.post(f"{url}/_emulator/reset").raise_for_status()
         lists = made["requests"].get(LIST, 0)
         creates = made["requests"].get(CREATE, 0)
-        assert made["total"] == lists + creates, made
-        # The same requests: the creates, and the lists spread among them.
+        details = made["requests"].get(DETAILS, 0)  # how the id was read before the shared lists
+        assert made["total"] == lists + creates + details, made
+        # The same requests: each create (followed by its read-back when there was one), and the
+        # lists spread among them.
         plan = [("POST", i) for i in range(creates)]
         for j in range(lists):
             plan.insert((j + 1) * len(plan) // (lists + 1), ("GET", j))
@@ -102,15 +122,22 @@ def overhead(count: int, inflight: int) -> list[Row]:
                 body = {"name": f"/bench/{i}", "httpMethod": "GET", "backendResourceUrl": f"/backend/{i}",
                         "backendHttpMethod": "GET", "description": f"benchmark endpoint {i}"}
                 client.post(endpoints_path(), json=body).raise_for_status()
+                if i < details:
+                    identifier = {"name": f"/bench/{i}", "httpMethod": "GET"}
+                    client.post(f"{endpoints_path()}details/", json=identifier).raise_for_status()
 
             started = time.perf_counter()
             with ThreadPoolExecutor(inflight) as pool:
                 list(pool.map(send, plan))
             raw_wall = time.perf_counter() - started
+    floor_wall, floor_cpu = sdk_floor(count, inflight)
     return [
         Row(f"{count} Endpoint Check+Create over gRPC, {inflight} in flight (wall)", provider_wall, raw_wall,
             "s", "<= 1.3x raw httpx",
             f"same {made['total']} requests; provider CPU {provider_cpu / count * 1000:.2f} ms per resource"),
+        Row(f"... the SDK's server alone: {count} Check+Create of a provider that sends nothing (wall)",
+            floor_wall, raw_wall, "s", "(the floor under the row above)",
+            f"its CPU {floor_cpu:.2f} ms per resource"),
     ]
 
 
