@@ -6,7 +6,6 @@ import asyncio
 import ipaddress
 import re
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import FastAPI
@@ -40,6 +39,7 @@ from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
 from .faults import FaultInjector, FaultRule
 from .stats import UNMATCHED, RequestStats
+from .store import WriteQueue
 
 Handler = Callable[[Request], Awaitable[Response]]
 #: Paths whose template is remembered (distinct paths: a few per proxy; the bound stops growth).
@@ -257,7 +257,7 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
     )
     app.state.backend, app.state.stats, app.state.faults = backend, stats, faults
     # The one thread that runs the backend's writes (see responses.in_writer).
-    app.state.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="apinizer-writer")
+    app.state.writer = WriteQueue(backend.store)
     for method, path, handler, summary, body, result in API_ROUTES:
         app.add_api_route(
             path,

@@ -467,8 +467,6 @@ class Backend:
             if not proxy.is_rest:
                 raise NotRestProxyError("create")
             method = spec.http_method.value
-            if self._find_endpoint(db, proxy, spec.name, method) is not None:
-                raise EndpointAlreadyExistsError(spec.name, method)
             endpoint_id = new_id()
             try:
                 self._insert_endpoint(
@@ -481,9 +479,19 @@ class Backend:
                     spec.backend_resource_url,
                     spec.backend_http_method.value,
                 )
-            except sqlite3.IntegrityError as exc:  # another writer won the race on the unique index
+            except sqlite3.IntegrityError as exc:  # the (proxy, name, method) index: it exists already
                 raise EndpointAlreadyExistsError(spec.name, method) from exc
-            return self._endpoint(db, proxy, spec.name, method).to_model()
+        # What was inserted, built without reading it back or validating it again: the insert
+        # took exactly these values.
+        return Endpoint.model_construct(
+            id=endpoint_id,
+            endpoint=spec.name,
+            description=spec.description,
+            active=True,
+            http_method=spec.http_method,
+            backend_resource_url=spec.backend_resource_url,
+            backend_http_method=spec.backend_http_method,
+        )
 
     def get_endpoint(self, project: str, proxy_name: str, name: str, method: HttpMethod) -> Endpoint:
         with self.store.read() as db:

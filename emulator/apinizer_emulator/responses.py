@@ -2,7 +2,8 @@
 
 Every backend call that writes runs on the app's writer thread (:func:`in_writer`): a commit
 waits for the disk, and the event loop must go on serving meanwhile. One thread, because SQLite
-takes one writer at a time anyway: many threads would only queue on its lock. The token request
+takes one writer at a time anyway (many threads would only queue on its lock), and it commits
+the writes waiting together in one transaction (:class:`store.WriteQueue`). The token request
 runs in the general threadpool instead (its password hash is slow CPU work, not a write to wait
 behind). Reads stay on the loop: each is one short snapshot on the loop thread's own
 connection, which no write blocks (WAL).
@@ -19,7 +20,6 @@ import functools
 import json
 import re
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
@@ -53,6 +53,7 @@ from .errors import (
     UnsupportedGrantTypeError,
 )
 from .models import endpoint_json
+from .store import WriteQueue
 
 MAX_BODY_BYTES = 1 << 20
 #: Bounds the spec does not give (section 8): no field of the API needs more.
@@ -225,8 +226,9 @@ def _rlcl_ref(request: Request) -> tuple[str, str]:
 
 async def in_writer(request: Request, call: Callable[..., R], *args: Any) -> R:
     """``call(*args)`` on the app's writer thread, awaited without blocking the event loop."""
-    writer: Executor = request.app.state.writer
-    return await asyncio.get_running_loop().run_in_executor(writer, functools.partial(call, *args))
+    writer: WriteQueue = request.app.state.writer
+    result: R = await asyncio.wrap_future(writer.submit(functools.partial(call, *args)))
+    return result
 
 
 def _backend(request: Request) -> Backend:

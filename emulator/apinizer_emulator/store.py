@@ -24,11 +24,14 @@ at once that it is out of date.
 from __future__ import annotations
 
 import os
+import queue
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 MEMORY = ":memory:"
 
@@ -209,9 +212,38 @@ class Store:
             conn.execute("COMMIT")
 
     @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction around several writes of this thread, committed on exit.
+
+        Each :meth:`write` inside is a savepoint: a write that fails is undone alone, the others
+        still commit together, with one commit (one fsync under ``FULL``) for all of them.
+        """
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._local.batch = True
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._local.batch = False
+            self._conn.execute("COMMIT")
+
+    @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A transaction that takes the database's write lock at once; committed on exit."""
         with self._lock:
+            if getattr(self._local, "batch", False):
+                self._conn.execute("SAVEPOINT write")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK TO write")
+                    self._conn.execute("RELEASE write")
+                    raise
+                self._conn.execute("RELEASE write")
+                return
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -228,3 +260,52 @@ class Store:
         with self._lock:
             # The last connection to close checkpoints the WAL and removes the -wal/-shm files.
             self._conn.close()
+
+
+class WriteQueue:
+    """The one thread that runs the writes handed to it, committing them in groups.
+
+    The writes waiting when the thread comes round run in one transaction (:meth:`Store.batch`),
+    each in its own savepoint; every one's result (or error) is handed back only after the
+    group's commit, so an answer never goes out before its write is in the database.
+    """
+
+    #: Most writes in one transaction: a bound on what one failed commit can take with it.
+    MAX_GROUP = 64
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="apinizer-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], Any]) -> Future[Any]:
+        done: Future[Any] = Future()
+        self._jobs.put((job, done))
+        return done
+
+    def _run(self) -> None:
+        while True:
+            group = [self._jobs.get()]
+            while len(group) < self.MAX_GROUP:
+                try:
+                    group.append(self._jobs.get_nowait())
+                except queue.Empty:
+                    break
+            outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+            try:
+                with self._store.batch():
+                    for job, done in group:
+                        try:
+                            outcomes.append((done, job(), None))
+                        except Exception as error:  # the job's own failure, undone by its savepoint
+                            outcomes.append((done, None, error))
+            except BaseException as error:  # the commit itself failed: nothing of the group is in
+                for _, done in group:
+                    done.set_exception(error)
+                continue
+            for done, result, failure in outcomes:
+                if failure is None:
+                    done.set_result(result)
+                else:
+                    done.set_exception(failure)
