@@ -58,7 +58,7 @@ def joined(cache: ListCache[Any]) -> int | None:
 
 
 def test_concurrent_reads_share_one_list(pool: ThreadPoolExecutor) -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     gate = Gate()
     first = pool.submit(cache.get, KEY, WHO, gate(["a"]))
     assert gate.started.wait(10)
@@ -74,7 +74,7 @@ def test_concurrent_reads_share_one_list(pool: ThreadPoolExecutor) -> None:
 
 
 def test_a_read_after_an_acknowledged_write_never_joins_an_older_list(pool: ThreadPoolExecutor) -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     old, new = Gate(), Gate()
     before = pool.submit(cache.get, KEY, WHO, old(["before the write"]))
     assert old.started.wait(10)
@@ -94,7 +94,7 @@ def test_a_read_after_an_acknowledged_write_never_joins_an_older_list(pool: Thre
 
 
 def test_a_write_drops_the_cached_list() -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     assert cache.get(KEY, WHO, lambda: ["v1"]) == ["v1"]
     with cache.writing(KEY):
         pass
@@ -102,7 +102,7 @@ def test_a_write_drops_the_cached_list() -> None:
 
 
 def test_a_write_by_another_account_also_invalidates() -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     cache.get(KEY, WHO, lambda: ["mine"])
     with cache.writing(KEY):  # whichever client wrote: the proxy changed for every reader
         pass
@@ -111,7 +111,7 @@ def test_a_write_by_another_account_also_invalidates() -> None:
 
 
 def test_a_failed_write_counts_too() -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     cache.get(KEY, WHO, lambda: ["v1"])
     with pytest.raises(RuntimeError), cache.writing(KEY):
         raise RuntimeError("no answer: the write may have happened")
@@ -119,7 +119,7 @@ def test_a_failed_write_counts_too() -> None:
 
 
 def test_a_new_list_waits_for_the_writes_in_flight_and_serves_them(pool: ThreadPoolExecutor) -> None:
-    cache: ListCache[str] = ListCache(ttl=60, batch_wait=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60)
     in_write, finish_write = threading.Event(), threading.Event()
 
     def create() -> list[str]:
@@ -150,7 +150,7 @@ def test_a_new_list_waits_for_the_writes_in_flight_and_serves_them(pool: ThreadP
 
 
 def test_an_error_reaches_every_joined_reader_and_is_not_kept(pool: ThreadPoolExecutor) -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     started, release = threading.Event(), threading.Event()
 
     def failing() -> list[str]:
@@ -172,7 +172,7 @@ def test_an_error_reaches_every_joined_reader_and_is_not_kept(pool: ThreadPoolEx
 
 def test_the_cache_expires_after_its_ttl() -> None:
     now = [100.0]
-    cache: ListCache[str] = ListCache(ttl=5, clock=lambda: now[0])
+    cache: ListCache[list[str]] = ListCache(ttl=5, clock=lambda: now[0])
     cache.get(KEY, WHO, lambda: ["v1"])
     now[0] += 4.9
     assert cache.get(KEY, WHO, lambda: ["v2"]) == ["v1"]
@@ -181,13 +181,13 @@ def test_the_cache_expires_after_its_ttl() -> None:
 
 
 def test_accounts_do_not_share_lists() -> None:
-    cache: ListCache[str] = ListCache(ttl=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60)
     cache.get(KEY, WHO, lambda: ["admin's view"])
     assert cache.get(KEY, "developer", lambda: ["developer's view"]) == ["developer's view"]
 
 
 def test_readers_held_back_by_a_write_share_one_list_after_it(pool: ThreadPoolExecutor) -> None:
-    cache: ListCache[str] = ListCache(ttl=60, batch_wait=60)
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60)
     gate = Gate()
     write_done = threading.Event()
 

@@ -7,6 +7,7 @@ A kind declares a pydantic model of its inputs (``inputs_model``), which fields 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -115,16 +116,23 @@ def _nested_model(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     return None, False
 
 
-def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Path]:
-    """Paths of keys that ``model`` would silently ignore: typos a user must hear about."""
-    if not isinstance(data, Mapping):
-        return []
-    found: list[Path] = []
+@functools.cache
+def _annotations_by_key(model: type[BaseModel]) -> dict[str, Any]:
+    """Each field's annotation under its name and its alias: built once per model, not per check."""
     by_key: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         by_key[name] = info.annotation
         if info.alias:
             by_key[info.alias] = info.annotation
+    return by_key
+
+
+def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Path]:
+    """Paths of keys that ``model`` would silently ignore: typos a user must hear about."""
+    if not isinstance(data, Mapping):
+        return []
+    found: list[Path] = []
+    by_key = _annotations_by_key(model)
     for key, value in data.items():
         if key not in by_key:
             found.append((*path, str(key)))

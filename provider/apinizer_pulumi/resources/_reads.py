@@ -29,7 +29,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -59,7 +59,7 @@ class _Flight(Generic[T]):
     done: bool = False
     #: Readers waiting for this list besides the one that sent it (what sharing saved).
     joined: int = 0
-    result: Sequence[T] | None = None
+    result: T | None = None
     error: BaseException | None = None
 
 
@@ -67,7 +67,7 @@ class _Flight(Generic[T]):
 class _Cached(Generic[T]):
     epoch: int
     at: float
-    result: Sequence[T]
+    result: T
 
 
 @dataclass
@@ -84,7 +84,10 @@ class _ProxyState(Generic[T]):
 
 
 class ListCache(Generic[T]):
-    """Shared lists keyed by (URL, project, proxy) and a credential fingerprint."""
+    """Shared lists keyed by (URL, project, proxy) and a credential fingerprint.
+
+    ``T`` is whatever a fetch makes of a list (the endpoint index, below).
+    """
 
     def __init__(self, ttl: float = TTL, batch_wait: float = BATCH_WAIT,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -116,7 +119,7 @@ class ListCache(Generic[T]):
                 if state.held:
                     state.cond.notify_all()
 
-    def get(self, key: ProxyKey, who: str, fetch: Callable[[], Sequence[T]]) -> Sequence[T]:
+    def get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
         """The proxy's list, sent no earlier than the last write this process finished.
 
         ``who`` is the fingerprint of the credentials ``fetch`` uses; ``fetch`` sends the list.
@@ -167,7 +170,7 @@ class ListCache(Generic[T]):
         return flight
 
     def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
-             fetch: Callable[[], Sequence[T]]) -> Sequence[T]:
+             fetch: Callable[[], T]) -> T:
         """Send the list (lock held on entry and exit, released during the call)."""
         self._lock.release()
         try:
@@ -205,8 +208,11 @@ class ListCache(Generic[T]):
                 state.cached.clear()
 
 
+EndpointIndex = Mapping[tuple[str, HttpMethod], Endpoint]
+"""A proxy's endpoints by (name, method): a refresh of N endpoints looks up N times in one list."""
+
 #: The process's shared endpoint lists.
-LISTS: ListCache[Endpoint] = ListCache()
+LISTS: ListCache[EndpointIndex] = ListCache()
 
 #: A request path under a proxy's endpoints, and what follows ``endpoints/``.
 _ENDPOINTS_PATH = re.compile(r"^/apiops/projects/([^/]+)/apiProxies/([^/]+)/endpoints/([a-z]*/?)$")
@@ -237,15 +243,17 @@ class TrackedClient(ApinizerClient):
                                     authenticate=authenticate)
 
 
-def endpoint_list(client: ApinizerClient, project: str, proxy: str) -> Sequence[Endpoint]:
+def endpoint_index(client: ApinizerClient, project: str, proxy: str) -> EndpointIndex:
     """The proxy's endpoints, from a list no older than this process's last finished write to it."""
     who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
-    return LISTS.get((client.base_url, project, proxy), who, lambda: client.endpoints.list(project, proxy))
+
+    def fetch() -> EndpointIndex:
+        return {(item.endpoint, item.http_method): item for item in client.endpoints.list(project, proxy)}
+
+    return LISTS.get((client.base_url, project, proxy), who, fetch)
 
 
 def find_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
                   method: HttpMethod | str) -> Endpoint | None:
     """The endpoint (name, method) from the shared list, or None when the proxy has none such."""
-    wanted = HttpMethod(method)
-    return next((item for item in endpoint_list(client, project, proxy)
-                 if item.endpoint == name and item.http_method is wanted), None)
+    return endpoint_index(client, project, proxy).get((name, HttpMethod(method)))
