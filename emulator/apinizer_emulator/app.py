@@ -41,8 +41,11 @@ from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
 from .faults import FaultInjector, FaultRule
 from .stats import UNMATCHED, RequestStats
+from .store import WriteQueue
 
 Handler = Callable[[Request], Awaitable[Response]]
+#: Paths whose template is remembered (distinct paths: a few per proxy; the bound stops growth).
+_MAX_TEMPLATES = 4096
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
@@ -273,6 +276,8 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         redirect_slashes=False,
     )
     app.state.backend, app.state.stats, app.state.faults = backend, stats, faults
+    # The one thread that runs the backend's writes (see responses.in_writer).
+    app.state.writer = WriteQueue(backend.store)
     for method, path, handler, summary, body, result in API_ROUTES:
         app.add_api_route(
             path,
@@ -329,7 +334,14 @@ async def _drop_connection(receive: Receive) -> None:
 
 
 class EmulatorApp:
-    """The ASGI entry point: loopback guard, counters and faults around the FastAPI app."""
+    """The ASGI entry point: loopback guard, counters and faults around the FastAPI app.
+
+    A request that matches one of the API's routes (path and method) goes straight to its handler:
+    the handlers read the request themselves, so FastAPI's per-request machinery (dependency
+    solving, middleware stack, exit stacks) would only add time. Everything else (other
+    methods, unknown paths, the inspection namespace, the OpenAPI document) goes through FastAPI,
+    which also describes the API's routes in the OpenAPI document.
+    """
 
     def __init__(self, app: FastAPI) -> None:
         self.app = app
@@ -338,14 +350,32 @@ class EmulatorApp:
         self._api_routes: list[BaseRoute] = [
             route for route in app.router.routes if getattr(route, "path", "").startswith("/apiops/")
         ]
+        self._handlers: dict[tuple[str, str], Handler] = {
+            (method, path): handler for method, path, handler, *_ in API_ROUTES
+        }
+        #: request path -> its template and path parameters: matching every route's regex per
+        #: request costs more than the handler of a small list.
+        self._templates: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def route_of(self, scope: Scope) -> tuple[str, dict[str, Any]]:
+        """The path template of the route a request goes to (whatever its method), and its parameters."""
+        path = scope["path"]
+        found = self._templates.get(path)
+        if found is None:
+            found = (UNMATCHED, {})
+            for route in self._api_routes:
+                match, child = route.matches(scope)
+                if match is not Match.NONE:
+                    found = (str(getattr(route, "path", UNMATCHED)), dict(child.get("path_params", {})))
+                    break
+            if len(self._templates) >= _MAX_TEMPLATES:
+                self._templates.clear()
+            self._templates[path] = found
+        return found
 
     def template(self, scope: Scope) -> str:
         """The path template of the route a request goes to (whatever its method)."""
-        for route in self._api_routes:
-            match, _ = route.matches(scope)
-            if match is not Match.NONE:
-                return str(getattr(route, "path", UNMATCHED))
-        return UNMATCHED
+        return self.route_of(scope)[0]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -358,11 +388,31 @@ class EmulatorApp:
                     return
             elif path.startswith("/apiops/"):
                 method: str = scope["method"]
-                self.stats.count(method, self.template(scope))
+                template, params = self.route_of(scope)
+                self.stats.count(method, template)
                 rule = self.faults.take(method, path)
                 if rule is not None and await self._apply(rule, scope, receive, send):
                     return
+                handler = self._handlers.get((method, template))
+                if handler is not None:
+                    scope = {**scope, "app": self.app, "path_params": dict(params)}
+                    await self._dispatch(handler, scope, receive, send)
+                    return
         await self.app(scope, receive, send)
+
+    @staticmethod
+    async def _dispatch(handler: Handler, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run an API handler with the app's error handling: typed errors in the API's shape,
+        anything else a 500 that is then raised for the server to log, as Starlette does."""
+        try:
+            response = await handler(Request(scope, receive))
+        except EmulatorError as exc:
+            response = _error_response(exc)
+        except Exception as exc:
+            failure = await _unexpected_error(Request(scope, receive), exc)
+            await failure(scope, receive, send)
+            raise
+        await response(scope, receive, send)
 
     async def _apply(self, rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
         """Carry out a fault; True when it answered (or dropped) the request itself."""

@@ -65,6 +65,22 @@ MAX_NAME_LENGTH = 2048
 MAX_DESCRIPTION_LENGTH = 8192
 _TOKEN_COLUMNS = "SELECT id, username, name, kind, created_at, expires_at, revoked_at FROM tokens"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: Token lookups kept per process (a bound, not a working set: far more than tests or benchmarks use).
+_MAX_CACHED_TOKENS = 10_000
+#: One proxy's endpoints as the list's ``resultList``, built by SQLite's JSON functions: one
+#: string for the whole list instead of a record, a model and a dict per endpoint. The keys and
+#: their order are those of ``models.Endpoint`` dumped by alias (the get's answer).
+#: One statement, so one snapshot without a transaction around it: the proxy's id (NULL when
+#: there is no such proxy) beside the list.
+_ENDPOINT_LIST_JSON = (
+    "WITH p AS (SELECT id FROM proxies WHERE project = ? AND name = ?)"
+    " SELECT (SELECT id FROM p) AS proxy, count(*) AS n,"
+    " coalesce(json_group_array(json(item)), '[]') AS items FROM ("
+    " SELECT json_object('id', id, 'endpoint', name, 'description', description,"
+    " 'active', json(CASE WHEN active THEN 'true' ELSE 'false' END), 'httpMethod', http_method,"
+    " 'backendResourceUrl', backend_resource_url, 'backendHttpMethod', backend_http_method) AS item"
+    " FROM endpoints WHERE proxy_id = (SELECT id FROM p) ORDER BY seq)"
+)
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,8 @@ class Backend:
                 key_hex = row["value"]
             initialized = db.execute("SELECT 1 FROM meta WHERE key = 'initialized'").fetchone() is not None
         self._token_key = bytes.fromhex(key_hex)
+        #: token digest -> (tokens_version, principal, expires_at); see :meth:`authenticate`.
+        self._principals: dict[str, tuple[Any, auth.Principal, float | None]] = {}
         if not initialized:
             self.reset()
 
@@ -257,24 +275,51 @@ class Backend:
         return TokenResponse(access_token=value, token_type="Bearer", expires_in=ACCESS_TOKEN_LIFETIME)
 
     def authenticate(self, authorization: str | None) -> auth.Principal:
-        """The user behind an ``Authorization: Bearer <token>`` header, or ``Invalid token``."""
+        """The user behind an ``Authorization: Bearer <token>`` header, or ``Invalid token``.
+
+        Lookups are cached per process, each tagged with ``meta.tokens_version``, which every
+        change to a token or a user bumps (by trigger, from any process): a cached answer is
+        used only while the version read in this request's snapshot is still its own, so a
+        revocation counts from the next request on. Expiry is checked on every request.
+        """
         value = auth.bearer_value(authorization)
         if value is None:
             raise InvalidTokenError()
         digest = auth.token_digest(self._token_key, value)
-        with self.store.read() as db:
-            row = db.execute(
-                "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
-                " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
-                (digest,),
-            ).fetchone()
+        with self.store.read(snapshot=False) as db:
+            # One statement (no transaction) on the path taken by nearly every request.
+            version = _tokens_version(db)
+            cached = self._principals.get(digest)
+            if cached is not None and cached[0] == version:
+                _, principal, expires_at = cached
+            else:
+                # The version again, in the same snapshot as the token's row.
+                db.execute("BEGIN")
+                try:
+                    version = _tokens_version(db)
+                    principal, expires_at = self._lookup_token(db, digest)
+                finally:
+                    db.execute("COMMIT")
+                if len(self._principals) >= _MAX_CACHED_TOKENS:
+                    self._principals.clear()
+                self._principals[digest] = (version, principal, expires_at)
+        if expires_at is not None and self.now() >= expires_at:
+            raise InvalidTokenError()
+        return principal
+
+    @staticmethod
+    def _lookup_token(db: sqlite3.Connection, digest: str) -> tuple[auth.Principal, float | None]:
+        row = db.execute(
+            "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
+            " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
+            (digest,),
+        ).fetchone()
         if row is None or not hmac.compare_digest(row["token_hash"], digest):
             raise InvalidTokenError()
-        if row["revoked_at"] is not None or (
-            row["expires_at"] is not None and self.now() >= row["expires_at"]
-        ):
+        if row["revoked_at"] is not None:
             raise InvalidTokenError()
-        return auth.Principal(row["username"], frozenset(json.loads(row["roles"])), row["system_role"])
+        principal = auth.Principal(row["username"], frozenset(json.loads(row["roles"])), row["system_role"])
+        return principal, row["expires_at"]
 
     def create_personal_token(
         self, username: str, name: str, expires_at: float | None
@@ -411,6 +456,14 @@ class Backend:
             ).fetchall()
         return [EndpointRecord.from_row(r).to_model() for r in rows]
 
+    def list_endpoints_json(self, project: str, proxy_name: str) -> tuple[int, str]:
+        """(count, JSON array): what :meth:`list_endpoints` returns, serialized by SQLite."""
+        with self.store.read(snapshot=False) as db:
+            row = db.execute(_ENDPOINT_LIST_JSON, (project, proxy_name)).fetchone()
+        if row["proxy"] is None:
+            raise ProxyNotFoundError(proxy_name)
+        return int(row["n"]), str(row["items"])
+
     def create_endpoint(self, project: str, proxy_name: str, spec: EndpointSpec) -> Endpoint:
         _check_endpoint_texts(spec.name, spec.description, spec.backend_resource_url)
         with self.store.write() as db:
@@ -418,8 +471,6 @@ class Backend:
             if not proxy.is_rest:
                 raise NotRestProxyError("create")
             method = spec.http_method.value
-            if self._find_endpoint(db, proxy, spec.name, method) is not None:
-                raise EndpointAlreadyExistsError(spec.name, method)
             endpoint_id = new_id()
             try:
                 self._insert_endpoint(
@@ -432,9 +483,19 @@ class Backend:
                     spec.backend_resource_url,
                     spec.backend_http_method.value,
                 )
-            except sqlite3.IntegrityError as exc:  # another writer won the race on the unique index
+            except sqlite3.IntegrityError as exc:  # the (proxy, name, method) index: it exists already
                 raise EndpointAlreadyExistsError(spec.name, method) from exc
-            return self._endpoint(db, proxy, spec.name, method).to_model()
+        # What was inserted, built without reading it back or validating it again: the insert
+        # took exactly these values.
+        return Endpoint.model_construct(
+            id=endpoint_id,
+            endpoint=spec.name,
+            description=spec.description,
+            active=True,
+            http_method=spec.http_method,
+            backend_resource_url=spec.backend_resource_url,
+            backend_http_method=spec.backend_http_method,
+        )
 
     def get_endpoint(self, project: str, proxy_name: str, name: str, method: HttpMethod) -> Endpoint:
         with self.store.read() as db:
@@ -736,6 +797,11 @@ class Backend:
         body["cacheSettings"] = record.cache_settings
         body["wsaSettings"] = record.wsa_settings
         return body
+
+
+def _tokens_version(db: sqlite3.Connection) -> Any:
+    row = db.execute("SELECT value FROM meta WHERE key = 'tokens_version'").fetchone()
+    return row["value"] if row else None
 
 
 def _entry_json(row: sqlite3.Row, with_endpoint_id: bool) -> dict[str, Any]:

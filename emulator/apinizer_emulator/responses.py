@@ -1,5 +1,13 @@
 """HTTP handlers: parse the request, call the backend, serialize the answer.
 
+Every backend call that writes runs on the app's writer thread (:func:`in_writer`): a commit
+waits for the disk, and the event loop must go on serving meanwhile. One thread, because SQLite
+takes one writer at a time anyway (many threads would only queue on its lock), and it commits
+the writes waiting together in one transaction (:class:`store.WriteQueue`). The token request
+runs in the general threadpool instead (its password hash is slow CPU work, not a write to wait
+behind). Reads stay on the loop: each is one short snapshot on the loop thread's own
+connection, which no write blocks (WAL).
+
 Bodies are read and validated here, not by FastAPI, so that every bad body is a 400 in the
 API's error shape with a message naming the field (never FastAPI's 422). Statuses and
 messages come from the backend's typed errors.
@@ -7,12 +15,16 @@ messages come from the backend's typed errors.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import re
+from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
@@ -43,6 +55,7 @@ from .errors import (
     UnsupportedGrantTypeError,
 )
 from .models import endpoint_json
+from .store import WriteQueue
 
 MAX_BODY_BYTES = 1 << 20
 #: Bounds the spec does not give (section 8): no field of the API needs more.
@@ -55,6 +68,7 @@ ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 
 M = TypeVar("M", bound=BaseModel)
+R = TypeVar("R")
 
 
 # -- serialization ------------------------------------------------------------------------------
@@ -213,6 +227,13 @@ def _rlcl_ref(request: Request) -> tuple[str, str]:
     return str(request.path_params["projectName"]), str(request.path_params["rlclName"])
 
 
+async def in_writer(request: Request, call: Callable[..., R], *args: Any) -> R:
+    """``call(*args)`` on the app's writer thread, awaited without blocking the event loop."""
+    writer: WriteQueue = request.app.state.writer
+    result: R = await asyncio.wrap_future(writer.submit(functools.partial(call, *args)))
+    return result
+
+
 def _backend(request: Request) -> Backend:
     backend: Backend = request.app.state.backend
     return backend
@@ -247,7 +268,9 @@ async def token(request: Request) -> Response:
         values[param] = given[0]
     if values["grant_type"] != "client_credentials":
         raise UnsupportedGrantTypeError()
-    issued = _backend(request).issue_access_token(values["client_id"], values["client_secret"])
+    # In the threadpool: the password hash is slow on purpose, and the insert commits.
+    issued = await run_in_threadpool(_backend(request).issue_access_token, values["client_id"],
+                                     values["client_secret"])
     return json_response(
         issued.model_dump(mode="json"), headers={"Cache-Control": "no-store", "Pragma": "no-cache"}
     )
@@ -266,16 +289,16 @@ async def organization_report(request: Request) -> Response:
 
 async def list_endpoints(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
-    endpoints = _backend(request).list_endpoints(*_proxy_ref(request))
-    return json_response(
-        {"success": True, "resultList": [endpoint_json(e) for e in endpoints], "resultCount": len(endpoints)}
-    )
+    count, items = _backend(request).list_endpoints_json(*_proxy_ref(request))
+    # Spliced, not re-encoded: the array is already JSON (see Backend.list_endpoints_json).
+    body = f'{{"success":true,"resultList":{items},"resultCount":{count}}}'
+    return Response(body.encode(), media_type="application/json")
 
 
 async def create_endpoint(request: Request) -> Response:
     _principal(request, ENDPOINT_OPERATIONS_ROLE)
     spec = parse_model(EndpointSpec, _without_nulls(await read_object(request)))
-    _backend(request).create_endpoint(*_proxy_ref(request), spec)
+    await in_writer(request, _backend(request).create_endpoint, *_proxy_ref(request), spec)
     return success()
 
 
@@ -284,7 +307,7 @@ async def update_endpoint(request: Request) -> Response:
     body = await read_object(request)
     require_identifier(body, "name", "httpMethod")
     update = parse_model(EndpointUpdate, _without_nulls(body))
-    _backend(request).update_endpoint(*_proxy_ref(request), update)
+    await in_writer(request, _backend(request).update_endpoint, *_proxy_ref(request), update)
     return success()
 
 
@@ -309,7 +332,8 @@ async def endpoint_policies(request: Request) -> Response:
 
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    _backend(request).delete_endpoint(*_proxy_ref(request), target.name, target.http_method)
+    await in_writer(request, _backend(request).delete_endpoint, *_proxy_ref(request), target.name,
+                            target.http_method)
     return success()
 
 
@@ -326,7 +350,9 @@ async def update_status(request: Request) -> Response:
     if body.get("active") is None:
         raise FieldRequiredError("active")
     update = parse_model(EndpointStatusUpdate, body)
-    _backend(request).set_status(
+    await in_writer(
+        request,
+        _backend(request).set_status,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -341,7 +367,9 @@ async def update_cache(request: Request) -> Response:
     if raw.get("handlingAction") is None:
         raise HandlingActionRequiredError()
     settings = parse_model(CacheSettings, raw, "cacheSettings")
-    _backend(request).set_cache(
+    await in_writer(
+        request,
+        _backend(request).set_cache,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -353,7 +381,9 @@ async def update_cache(request: Request) -> Response:
 async def update_wsa(request: Request) -> Response:
     body, target = await _settings_target(request)
     settings = parse_model(WsaSettings, _settings_object(body, "wsaSettings"), "wsaSettings")
-    _backend(request).set_wsa(
+    await in_writer(
+        request,
+        _backend(request).set_wsa,
         *_proxy_ref(request),
         target.identifier_name,
         target.identifier_http_method,
@@ -426,19 +456,22 @@ async def _rate_limit_list(request: Request, *, keys_only: bool = False) -> Endp
 
 async def rlcl_add(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_add(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await in_writer(request, _backend(request).rlcl_add, *_rlcl_ref(request),
+                    entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_replace(request: Request) -> Response:
     entries = await _rate_limit_list(request)
-    _backend(request).rlcl_replace(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await in_writer(request, _backend(request).rlcl_replace, *_rlcl_ref(request),
+                            entries.endpoint_rate_limit_list)
     return success()
 
 
 async def rlcl_delete(request: Request) -> Response:
     entries = await _rate_limit_list(request, keys_only=True)
-    _backend(request).rlcl_delete(*_rlcl_ref(request), entries.endpoint_rate_limit_list)
+    await in_writer(request, _backend(request).rlcl_delete, *_rlcl_ref(request),
+                            entries.endpoint_rate_limit_list)
     return success()
 
 

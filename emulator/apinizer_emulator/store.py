@@ -1,19 +1,37 @@
-"""SQLite storage: one connection, WAL, every write in an immediate transaction.
+"""SQLite storage: WAL, one writer connection, one reader connection per thread.
 
 The store knows tables, not rules. Writes run inside :meth:`Store.write`, which holds a lock
 for in-process callers and ``BEGIN IMMEDIATE`` for other processes on the same file (the CLI's
 token commands), and commits before it returns, so a handler answers only after the write is
-on disk. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line of
-defence under concurrent creates.
+in the database. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line
+of defence under concurrent creates.
+
+Reads run on a connection of their thread's own, so in WAL mode they never wait for a write in
+progress (nor for each other): each read is one snapshot. A ``:memory:`` database exists only on
+its one connection, so there reads share the writer's connection and lock.
+
+Durability: ``synchronous=NORMAL`` in WAL mode writes every committed transaction to the WAL
+file before the commit returns, without an fsync. A killed process (``kill -9``) therefore
+loses nothing acknowledged; only a crash of the machine itself can lose the last commits
+before a checkpoint. ``FULL`` adds an fsync per commit; docs/performance.md has the
+measurements behind the choice. ``APINIZER_EMULATOR_SYNCHRONOUS=FULL`` selects it.
+
+Token changes (revocation, deletion, a user's roles) bump ``meta.tokens_version`` by trigger,
+whatever process or code path makes them, so a per-process cache of token lookups can tell
+at once that it is out of date.
 """
 
 from __future__ import annotations
 
+import os
+import queue
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 MEMORY = ":memory:"
 
@@ -102,7 +120,18 @@ CREATE TABLE IF NOT EXISTS data_models (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     body TEXT NOT NULL
 );
-"""
+INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
+""" + "".join(
+    # Any change to who a token belongs to, or may do, makes cached lookups out of date.
+    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
+    " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
+    for table in ("tokens", "users")
+    for event in ("UPDATE", "DELETE")
+)
+
+#: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
+SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
+SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
@@ -122,37 +151,104 @@ DATA_TABLES = (
 class Store:
     """A SQLite database file (or ``:memory:``) with the emulator's schema."""
 
-    def __init__(self, path: str | Path = MEMORY) -> None:
+    def __init__(self, path: str | Path = MEMORY, *, synchronous: str | None = None) -> None:
         self.path = str(path)
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # One connection shared by the server's threads; the lock serializes its use.
-        self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-        self._conn.row_factory = sqlite3.Row
+        mode = (synchronous or os.environ.get(SYNCHRONOUS_ENV) or "NORMAL").upper()
+        if mode not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, got {mode!r}")
+        self.synchronous = mode
+        # The writer connection, used by whichever thread holds the lock.
+        self._conn = self._connect()
         self._lock = threading.RLock()
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         with self._lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
-            # FULL: a commit is fsynced before the handler answers, so an acknowledged write
-            # survives a crash of the machine, not only of the process.
-            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute(f"PRAGMA synchronous={mode}")
             self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.execute("PRAGMA busy_timeout=10000")
             self._conn.executescript(_SCHEMA)
 
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA busy_timeout=10000")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            with self._readers_lock:
+                self._readers.append(conn)
+            self._local.conn = conn
+        return conn
+
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """The connection for a consistent read (one snapshot)."""
+    def read(self, *, snapshot: bool = True) -> Iterator[sqlite3.Connection]:
+        """A connection for a consistent read: one snapshot for all its statements.
+
+        ``snapshot=False`` leaves out the transaction, for a read of one statement (each
+        statement is its own snapshot anyway) or one that opens its own.
+        """
+        if self.path == MEMORY:
+            with self._lock:
+                if not snapshot:
+                    yield self._conn
+                    return
+                with self._snapshot(self._conn) as conn:
+                    yield conn
+            return
+        if not snapshot:
+            yield self._reader()
+            return
+        with self._snapshot(self._reader()) as conn:
+            yield conn
+
+    @staticmethod
+    @contextmanager
+    def _snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction around several writes of this thread, committed on exit.
+
+        Each :meth:`write` inside is a savepoint: a write that fails is undone alone, the others
+        still commit together, with one commit (one fsync under ``FULL``) for all of them.
+        """
         with self._lock:
-            self._conn.execute("BEGIN")
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._local.batch = True
             try:
-                yield self._conn
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
             finally:
-                self._conn.execute("COMMIT")
+                self._local.batch = False
+            self._conn.execute("COMMIT")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A transaction that takes the database's write lock at once; committed on exit."""
         with self._lock:
+            if getattr(self._local, "batch", False):
+                self._conn.execute("SAVEPOINT write")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK TO write")
+                    self._conn.execute("RELEASE write")
+                    raise
+                self._conn.execute("RELEASE write")
+                return
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -162,5 +258,59 @@ class Store:
             self._conn.execute("COMMIT")
 
     def close(self) -> None:
+        with self._readers_lock:
+            readers, self._readers = self._readers, []
+        for conn in readers:
+            conn.close()
         with self._lock:
+            # The last connection to close checkpoints the WAL and removes the -wal/-shm files.
             self._conn.close()
+
+
+class WriteQueue:
+    """The one thread that runs the writes handed to it, committing them in groups.
+
+    The writes waiting when the thread comes round run in one transaction (:meth:`Store.batch`),
+    each in its own savepoint; every one's result (or error) is handed back only after the
+    group's commit, so an answer never goes out before its write is in the database.
+    """
+
+    #: Most writes in one transaction: a bound on what one failed commit can take with it.
+    MAX_GROUP = 64
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="apinizer-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, job: Callable[[], Any]) -> Future[Any]:
+        done: Future[Any] = Future()
+        self._jobs.put((job, done))
+        return done
+
+    def _run(self) -> None:
+        while True:
+            group = [self._jobs.get()]
+            while len(group) < self.MAX_GROUP:
+                try:
+                    group.append(self._jobs.get_nowait())
+                except queue.Empty:
+                    break
+            outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+            try:
+                with self._store.batch():
+                    for job, done in group:
+                        try:
+                            outcomes.append((done, job(), None))
+                        except Exception as error:  # the job's own failure, undone by its savepoint
+                            outcomes.append((done, None, error))
+            except BaseException as error:  # the commit itself failed: nothing of the group is in
+                for _, done in group:
+                    done.set_exception(error)
+                continue
+            for done, result, failure in outcomes:
+                if failure is None:
+                    done.set_result(result)
+                else:
+                    done.set_exception(failure)

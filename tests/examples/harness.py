@@ -204,6 +204,17 @@ class ProgramRun:
     mocks: EngineMocks
 
 
+def new_operation() -> None:
+    """Forget what the providers read: the engine starts a new provider process per operation.
+
+    The providers here run in this process, where the endpoint lists they read would otherwise
+    outlive the operation (apinizer_pulumi.resources._reads).
+    """
+    from apinizer_pulumi.resources._reads import LISTS
+
+    LISTS.clear()
+
+
 def _configured(run: ProgramRun, item: Registration) -> DynamicProvider:
     return configured_provider(item.outputs[PROVIDER_KEY], run.mocks.config, run.mocks.project)
 
@@ -214,6 +225,7 @@ def refresh(run: ProgramRun) -> dict[str, str]:
     Returns each resource's verdict by name: "same", "update" (the read outputs differ from the recorded
     ones: drift) or "delete" (the read found nothing, so the engine drops it from the state).
     """
+    new_operation()
     verdicts: dict[str, str] = {}
     for item in run.mocks.registrations:
         read = _configured(run, item).read(item.id, dict(item.outputs))
@@ -232,6 +244,7 @@ def destroy(run: ProgramRun) -> None:
     A resource is registered only once the outputs it consumes are known, so the reverse registration
     order deletes every resource before the ones it depends on, as the engine does.
     """
+    new_operation()
     for item in reversed(run.mocks.registrations):
         _configured(run, item).delete(item.id, dict(item.outputs))
 
@@ -351,6 +364,7 @@ def run_program(
     preview: bool = False,
 ) -> ProgramRun:
     """Run a project's program once, as ``pulumi up`` (or ``preview``) of a new stack or of ``previous``'s."""
+    new_operation()
     path = program_path(project_dir)
     mocks = EngineMocks(
         project_name(project_dir), config, previous.mocks.registrations if previous else None, preview=preview

@@ -23,7 +23,10 @@ ADMIN_TOKEN = "dev-admin-token"
 @pytest.fixture(scope="module")
 def server(emulator: Any) -> Iterator[ProviderServer]:
     """One provider server per test module, configured with stack config as the engine sends it."""
-    provider_server = ProviderServer({"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN})
+    # Each test stands for its own Pulumi operation, which gets a new provider process and so no
+    # endpoint lists read before; the gateway is reset between tests. Lists are not kept here.
+    provider_server = ProviderServer({"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN},
+                                     env={"APINIZER_READ_CACHE_TTL": "0"})
     try:
         yield provider_server
     finally:

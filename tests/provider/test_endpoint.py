@@ -36,7 +36,7 @@ def test_create_records_the_gateway_id_and_fills_defaults(endpoints: Engine, gat
     assert {key: outs[key] for key in inputs} == inputs
     assert gateway.stats()["requests"] == {
         f"POST {ENDPOINTS}": 1,
-        f"POST {ENDPOINTS}details/": 1,
+        f"GET {ENDPOINTS}": 1,
     }
 
 
@@ -159,7 +159,7 @@ def test_adopt_takes_over_with_only_the_needed_calls(endpoints: Engine, gateway:
     assert outs["endpoint_id"] == before["id"]
     assert id_ == "Demo/PetStore/GET//pets"
     assert gateway.stats()["requests"] == {
-        f"POST {ENDPOINTS}details/": 1,
+        f"GET {ENDPOINTS}": 1,
         f"PATCH {ENDPOINTS}status/": 1,
     }
 

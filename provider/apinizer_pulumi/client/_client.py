@@ -62,6 +62,8 @@ def _user_agent() -> str:
 
 
 _USER_AGENT = _user_agent()
+#: Parsed request URLs kept per client: a few per proxy, so this bound is never reached in a run.
+_MAX_CACHED_URLS = 1024
 _M = TypeVar("_M", bound=pydantic.BaseModel)
 
 
@@ -183,6 +185,7 @@ class ApinizerClient:
                 base_url=self.base_url, transport=transport, follow_redirects=False
             )
         self._closed = False
+        self._urls: dict[str, httpx.URL] = {}
         #: Seams for tests: how to wait between attempts and where jitter comes from.
         self._sleep: Callable[[float], None] = time.sleep
         self._random: Callable[[], float] = random.random
@@ -328,14 +331,25 @@ class ApinizerClient:
             content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
             headers["Content-Type"] = "application/json"
 
+        url = self._url(path)
+
         def build() -> httpx.Request:
             return self._http.build_request(
-                method, path, content=content, headers=headers, timeout=self.timeout
+                method, url, content=content, headers=headers, timeout=self.timeout
             )
 
         return self._send(
             build, method, path, idempotent=idempotent, auth=self._auth if authenticate else None
         )
+
+    def _url(self, path: str) -> httpx.URL:
+        """The absolute URL of ``path``, parsed once: httpx would parse and merge it per request."""
+        url = self._urls.get(path)
+        if url is None:
+            if len(self._urls) >= _MAX_CACHED_URLS:
+                self._urls.clear()
+            url = self._urls[path] = httpx.URL(self.base_url + path)
+        return url
 
     def _parse(self, model: type[_M], response: httpx.Response, method: str, path: str) -> _M:
         try:

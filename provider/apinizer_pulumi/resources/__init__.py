@@ -4,15 +4,44 @@ One module per resource kind, each holding its args classes, its provider and it
 ``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``.
 """
 
-from ._args import VariableArgs
-from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError
-from .endpoint import Endpoint, EndpointProvider
-from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
-from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
-from .functions import get_endpoint, get_endpoint_policies, get_endpoints, get_organization_access_report
-from .rlcl import Rlcl, RlclProvider
-from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._args import VariableArgs
+    from ._connection import ConnectionArgs
+    from ._errors import ApinizerResourceError
+    from .endpoint import Endpoint, EndpointProvider
+    from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
+    from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
+    from .functions import get_endpoint, get_endpoint_policies, get_endpoints, get_organization_access_report
+    from .rlcl import Rlcl, RlclProvider
+    from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
+
+#: Where each public name lives. A program imports only the modules of the kinds it declares:
+#: ``from apinizer_pulumi import Endpoint`` loads neither the settings kinds nor the functions.
+_HOMES = {
+    "VariableArgs": "_args",
+    "ConnectionArgs": "_connection",
+    "ApinizerResourceError": "_errors",
+    "Endpoint": "endpoint",
+    "EndpointProvider": "endpoint",
+    "CacheSettingsArgs": "endpoint_cache",
+    "EndpointCache": "endpoint_cache",
+    "EndpointCacheProvider": "endpoint_cache",
+    "EndpointWsa": "endpoint_wsa",
+    "EndpointWsaProvider": "endpoint_wsa",
+    "WsaSettingsArgs": "endpoint_wsa",
+    "get_endpoint": "functions",
+    "get_endpoint_policies": "functions",
+    "get_endpoints": "functions",
+    "get_organization_access_report": "functions",
+    "Rlcl": "rlcl",
+    "RlclProvider": "rlcl",
+    "EndpointRateLimitArgs": "rlcl_endpoints",
+    "RlclEndpoints": "rlcl_endpoints",
+    "RlclEndpointsProvider": "rlcl_endpoints",
+}
 
 __all__ = [
     "ApinizerResourceError",
@@ -36,3 +65,16 @@ __all__ = [
     "get_endpoints",
     "get_organization_access_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

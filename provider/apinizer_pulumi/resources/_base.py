@@ -7,19 +7,25 @@ A kind declares a pydantic model of its inputs (``inputs_model``), which fields 
 
 from __future__ import annotations
 
+import functools
+import importlib
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_origin
 
 import pulumi.dynamic as dyn
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError
 
 from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
 from ._errors import ApinizerResourceError, quiet_provider_server
+
+if TYPE_CHECKING:
+    # pydantic, httpx and the models are imported on first use, in the provider process: a
+    # Pulumi program that only declares resources never needs them (see docs/performance.md).
+    from pydantic import BaseModel, ValidationError
+
+    from apinizer_pulumi.client import ApinizerClient
 
 PROVIDER_KEY = "__provider"
 CONNECTION = "connection"
@@ -28,15 +34,23 @@ Path = tuple[str, ...]
 R = TypeVar("R")
 
 
-class ConnectionInput(BaseModel):
-    """The shape of the ``connection`` input; every field may come from config or env instead."""
+class LazyModel:
+    """A provider's ``inputs_model`` named by module and class, imported on first access."""
 
-    model_config = ConfigDict(extra="forbid")
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
+        self._model: type[BaseModel] | None = None
 
-    url: str | None = Field(default=None, min_length=1)
-    token: str | None = Field(default=None, min_length=1, repr=False)
-    username: str | None = Field(default=None, min_length=1)
-    password: str | None = Field(default=None, min_length=1, repr=False)
+    def __get__(self, instance: object, owner: type | None = None) -> type[BaseModel]:
+        if self._model is None:
+            self._model = getattr(importlib.import_module(self._module), self._name)
+            assert self._model is not None
+        return self._model
+
+
+def lazy_model(module: str, name: str) -> Any:
+    """``inputs_model = lazy_model(...)``: typed as the model class it resolves to."""
+    return LazyModel(module, name)
 
 
 def is_unknown(value: Any) -> bool:
@@ -87,6 +101,7 @@ def encode_unknowns(value: Any) -> Any:
 
 def _nested_model(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     """The pydantic model inside ``annotation`` (``X``, ``X | None``, ``list[X]``) and whether in a list."""
+    from pydantic import BaseModel
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation, False
     origin = get_origin(annotation)
@@ -101,16 +116,23 @@ def _nested_model(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     return None, False
 
 
-def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Path]:
-    """Paths of keys that ``model`` would silently ignore: typos a user must hear about."""
-    if not isinstance(data, Mapping):
-        return []
-    found: list[Path] = []
+@functools.cache
+def _annotations_by_key(model: type[BaseModel]) -> dict[str, Any]:
+    """Each field's annotation under its name and its alias: built once per model, not per check."""
     by_key: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         by_key[name] = info.annotation
         if info.alias:
             by_key[info.alias] = info.annotation
+    return by_key
+
+
+def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Path]:
+    """Paths of keys that ``model`` would silently ignore: typos a user must hear about."""
+    if not isinstance(data, Mapping):
+        return []
+    found: list[Path] = []
+    by_key = _annotations_by_key(model)
     for key, value in data.items():
         if key not in by_key:
             found.append((*path, str(key)))
@@ -133,6 +155,8 @@ def fill_known(model: type[BaseModel], data: Any, unknown: Sequence[Path], path:
     unknown values, missing fields get their defaults. A preview thus diffs against the same
     shape that ``up`` records. Parts that fail validation stay as given (check reports them).
     """
+    from pydantic import TypeAdapter, ValidationError
+
     if not isinstance(data, Mapping):
         return data
     if not any(found[:len(path)] == path for found in unknown):
@@ -252,6 +276,8 @@ class ApinizerProvider(dyn.ResourceProvider):
         rotated, those are refused. Then ``operation`` runs once more with the credentials of
         the stack config or the environment (at the recorded URL), when there are any.
         """
+        from apinizer_pulumi.client import AuthenticationError
+
         settings = self._settings(props)
         try:
             return operation(client_for(settings))
@@ -267,6 +293,8 @@ class ApinizerProvider(dyn.ResourceProvider):
     # --- check ------------------------------------------------------------------------------
 
     def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        from pydantic import ValidationError
+
         provider = news.get(PROVIDER_KEY)
         given = inputs_of(news)
         connection = given.pop(CONNECTION, None)
@@ -307,6 +335,10 @@ class ApinizerProvider(dyn.ResourceProvider):
         plain = unwrap_secret(connection)
         if not isinstance(plain, Mapping):
             return [dyn.CheckFailure(CONNECTION, "must be an object: url, token, username, password")]
+        from pydantic import ValidationError
+
+        from ._inputs import ConnectionInput
+
         cleaned, unknown = strip_unknowns({key: unwrap_secret(value) for key, value in plain.items()})
         try:
             settings = ConnectionInput.model_validate(cleaned)

@@ -19,13 +19,14 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 
-from apinizer_pulumi.client import ApinizerClient
-
 from ._errors import ApinizerResourceError
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
 
 CONFIG_NAMESPACE = "apinizer"
 FIELDS = ("url", "token", "username", "password")
@@ -155,14 +156,17 @@ def client_for(settings: Settings) -> ApinizerClient:
     client = _CLIENTS.get(key)
     if client is not None:
         return client
+    from ._reads import TrackedClient
+
     with _CLIENTS_LOCK:
         client = _CLIENTS.get(key)
         if client is None:
-            client = ApinizerClient(
+            client = TrackedClient(
                 settings.url,
                 token=settings.token,
                 username=settings.username,
                 password=settings.password,
+                fingerprint=key[1],
             )
             _CLIENTS[key] = client
         return client

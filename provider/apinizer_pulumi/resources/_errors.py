@@ -19,9 +19,10 @@ import sys
 import traceback
 from collections.abc import Callable
 from types import ModuleType
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
-from apinizer_pulumi.client import ApinizerError, APIStatusError, NotFoundError
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerError, NotFoundError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -82,6 +83,8 @@ def quiet_provider_server() -> None:
 
 def describe(error: ApinizerError) -> str:
     """``400 bad_request: <description>`` for status errors, the client's text otherwise."""
+    from apinizer_pulumi.client import APIStatusError
+
     if isinstance(error, APIStatusError):
         text = f"{error.status_code} {error.error}"
         return f"{text}: {error.error_description}" if error.error_description else text
@@ -100,10 +103,15 @@ def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callab
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
             try:
                 return method(*args, **kwargs)
-            except ApinizerError as error:
-                message = f"{subject(*args, **kwargs)}: {describe(error)}"
             except ApinizerResourceError as error:
                 message = error.message
+            except Exception as error:
+                # Looked up here, not imported with this module: see the resource modules.
+                from apinizer_pulumi.client import ApinizerError
+
+                if not isinstance(error, ApinizerError):
+                    raise
+                message = f"{subject(*args, **kwargs)}: {describe(error)}"
             raise ApinizerResourceError(message) from None
 
         return wrapper

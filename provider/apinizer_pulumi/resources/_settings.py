@@ -21,6 +21,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import container_gone, translated
+from ._reads import find_endpoint
 from .endpoint import endpoint_id, identity, subject
 
 IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
@@ -79,7 +80,7 @@ class EndpointSettingsProvider(ApinizerProvider):
     def _endpoint_gone(self, client: ApinizerClient, target: tuple[str, str, str, str]) -> bool:
         project, proxy, method, name = target
         try:
-            return client.endpoints.find(project, proxy, name, method) is None
+            return find_endpoint(client, project, proxy, name, method) is None
         except NotFoundError as error:
             if container_gone(error):
                 return True

@@ -8,39 +8,32 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pulumi
 import pulumi.dynamic as dyn
-from pydantic import Field
-
-from apinizer_pulumi.client import (
-    APIConnectionError,
-    ApinizerClient,
-    ApinizerError,
-    APIStatusError,
-    BadRequestError,
-    NotFoundError,
-)
-from apinizer_pulumi.models import Endpoint as LiveEndpoint
-from apinizer_pulumi.models import EndpointSpec, HttpMethod
 
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, container_gone, describe, translated
+
+if TYPE_CHECKING:
+    # Imported where used: a program declaring endpoints needs neither (docs/performance.md).
+    from apinizer_pulumi.client import ApinizerClient, ApinizerError
+    from apinizer_pulumi.models import Endpoint as LiveEndpoint
+    from apinizer_pulumi.models import EndpointSpec
 
 #: The gateway's answer to deleting an endpoint of a SOAP proxy, which no retry can change.
 SOAP_DELETE_REFUSED = "Endpoint can only be deleted from REST API Proxies!"
 
 
-class EndpointInputs(EndpointSpec):
-    """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
+def __getattr__(name: str) -> Any:
+    if name == "EndpointInputs":  # still importable from here, as before it moved
+        from ._inputs import EndpointInputs
 
-    project_name: str = Field(min_length=1)
-    api_proxy_name: str = Field(min_length=1)
-    active: bool = True
-    adopt: bool = False
+        return EndpointInputs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def endpoint_id(project: str, proxy: str, method: str, name: str) -> str:
@@ -75,6 +68,20 @@ def subject(kind: str, props: Mapping[str, Any], id_: str = "",
 
 def _description(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _created_id(client: ApinizerClient, props: Mapping[str, Any]) -> str:
+    """The gateway's id of the endpoint just created, from a list sent after the create's answer."""
+    from ._reads import find_endpoint
+
+    project, proxy, method, name = identity("", props)
+    live = find_endpoint(client, project, proxy, name, method)
+    if live is None:
+        raise ApinizerResourceError(
+            f"{subject('Endpoint', props)}: created, but the gateway's list of {project}/{proxy} "
+            "read right after does not hold it"
+        )
+    return live.id
 
 
 def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
@@ -119,6 +126,8 @@ LOOKUP_ATTEMPTS = 3
 
 def _outcome_unknown(error: ApinizerError) -> bool:
     """Whether a failed request may still have been carried out by the gateway."""
+    from apinizer_pulumi.client import APIConnectionError, APIStatusError
+
     if isinstance(error, APIConnectionError):
         return error.sent
     return isinstance(error, APIStatusError) and (error.status_code == 429 or error.status_code >= 500)
@@ -142,6 +151,8 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
     Every unknown send is followed by a look-up, so giving up never leaves an endpoint behind
     unless the gateway also failed ``LOOKUP_ATTEMPTS`` look-ups in a row.
     """
+    from apinizer_pulumi.client import ApinizerError, BadRequestError
+
     unknown: ApinizerError | None = None
     sends = failed_lookups = 0
     while True:
@@ -192,6 +203,8 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
 @contextlib.contextmanager
 def after_create(who: str, step: str) -> Iterator[None]:
     """Run a step that follows a confirmed create: its failure is a warning, never the step's."""
+    from apinizer_pulumi.client import ApinizerError
+
     try:
         yield
     except ApinizerError as error:
@@ -203,7 +216,7 @@ class EndpointProvider(ApinizerProvider):
     """Create, update, read and delete one endpoint through the management API."""
 
     kind = "Endpoint"
-    inputs_model = EndpointInputs
+    inputs_model = lazy_model("apinizer_pulumi.resources._inputs", "EndpointInputs")
     replace_fields = ("project_name", "api_proxy_name", "name", "http_method")
     ignored_fields = (CONNECTION, "adopt")
 
@@ -231,9 +244,14 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject("Endpoint", props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from apinizer_pulumi.client import BadRequestError
+        from apinizer_pulumi.models import EndpointSpec, HttpMethod
+
+        from ._reads import find_endpoint
+
         project, proxy, method, name = identity("", props)
         client = self.client(props)
-        existing = client.endpoints.find(project, proxy, name, method) if props.get("adopt") else None
+        existing = find_endpoint(client, project, proxy, name, method) if props.get("adopt") else None
         if existing is not None:
             self._converge(client, props, live_inputs(existing, project, proxy))
             gateway_id = existing.id
@@ -257,10 +275,10 @@ class EndpointProvider(ApinizerProvider):
                 ) from None
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None
-            # The create answer is only {success}: the id comes from a read.
+            # The create answer is only {success}: the id comes from a list sent after it.
             gateway_id = None
             with after_create(who, "reading back its gateway id"):
-                gateway_id = client.endpoints.get(project, proxy, name, method).id
+                gateway_id = _created_id(client, props)
             if props.get("active") is False:
                 # Outputs say what the gateway has: a failed disable shows as active, which the
                 # next `pulumi up` sees as a change and carries out.
@@ -273,6 +291,8 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, olds, news: subject("Endpoint", news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        from apinizer_pulumi.client import ApinizerError
+
         client = self.client(news)
         self._converge(client, news, olds)
         gateway_id = olds.get("endpoint_id")
@@ -284,11 +304,15 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from apinizer_pulumi.client import NotFoundError
+
+        from ._reads import find_endpoint
+
         project, proxy, method, name = identity(id_, props)
 
         def find(client: ApinizerClient) -> LiveEndpoint | None:
             try:
-                return client.endpoints.find(project, proxy, name, method)
+                return find_endpoint(client, project, proxy, name, method)
             except NotFoundError as error:
                 if container_gone(error):
                     return None
@@ -310,6 +334,8 @@ class EndpointProvider(ApinizerProvider):
 
     @staticmethod
     def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
+
         project, proxy, method, name = identity(id_, props)
         try:
             client.endpoints.delete(project, proxy, name, method)

@@ -158,6 +158,12 @@ class Engine:
         new_inputs = deserialize(response.inputs) if response.HasField("inputs") else None
         return response.id, deserialize(response.properties), new_inputs
 
+    def read_future(self, id_: str, outputs: dict[str, Any], name: str = "r") -> Any:
+        """A Read sent without waiting (a refresh sends many at once); ``.result()`` is the response."""
+        return self.stub.Read.future(provider_pb2.ReadRequest(
+            id=id_, urn=self.urn(name), properties=self._props(outputs), inputs=self._props(outputs),
+        ))
+
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any], name: str = "r") -> dict[str, Any]:
         response = self.stub.Update(provider_pb2.UpdateRequest(
             id=id_, urn=self.urn(name), olds=self._props(olds), news=self._props(news),

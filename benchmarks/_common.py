@@ -1,0 +1,115 @@
+"""Shared by the benchmarks: emulator processes, counters, CPU time of a process, the result table.
+
+Every load stays on 127.0.0.1 and is bounded in time and in count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from apinizer_emulator.testing import start_subprocess
+
+TOKEN = "dev-admin-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+ENDPOINTS = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
+
+
+def endpoints_path(project: str = "Demo", proxy: str = "PetStore") -> str:
+    return ENDPOINTS.format(project=project, proxy=proxy)
+
+
+@contextlib.contextmanager
+def emulator(fixtures: Path | None = None, synchronous: str | None = None) -> Iterator[str]:
+    """An emulator subprocess on a fresh SQLite file; yields its base URL."""
+    with tempfile.TemporaryDirectory(prefix="apinizer-bench-") as tmp:
+        saved = os.environ.get("APINIZER_EMULATOR_SYNCHRONOUS")
+        if synchronous is not None:
+            os.environ["APINIZER_EMULATOR_SYNCHRONOUS"] = synchronous
+        try:
+            proc, url = start_subprocess(db=Path(tmp) / "bench.db", fixtures=fixtures)
+        finally:
+            if saved is None:
+                os.environ.pop("APINIZER_EMULATOR_SYNCHRONOUS", None)
+            else:
+                os.environ["APINIZER_EMULATOR_SYNCHRONOUS"] = saved
+        try:
+            yield url
+        finally:
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen[Any]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def stats(url: str, *, reset: bool = True) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(f"{url}/_emulator/stats").json()
+    if reset:
+        httpx.post(f"{url}/_emulator/stats/reset").raise_for_status()
+    return body
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Row:
+    """One figure of the issue's table: ours beside its baseline."""
+
+    figure: str
+    ours: float
+    baseline: float
+    unit: str
+    goal: str
+    note: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.baseline if self.baseline else float("nan")
+
+
+def table(rows: list[Row]) -> str:
+    head = "| figure | ours | baseline | ratio | goal | note |\n|---|---:|---:|---:|---|---|\n"
+    lines = [
+        f"| {r.figure} | {r.ours:.4g} {r.unit} | {r.baseline:.4g} {r.unit} | {r.ratio:.2f} | {r.goal} "
+        f"| {r.note} |"
+        for r in rows
+    ]
+    return head + "\n".join(lines)
+
+
+def proxies_fixture(directory: Path, proxies: int) -> Path:
+    """The default fixture's users and tokens with one project of ``proxies`` empty REST proxies."""
+    from importlib import resources
+
+    import yaml
+
+    from apinizer_emulator.fixtures import DEFAULT_FIXTURE
+
+    base = yaml.safe_load(resources.files("apinizer_emulator").joinpath(DEFAULT_FIXTURE).read_text())
+    base["projects"] = [{
+        "name": "Bench",
+        "api_proxies": [{"name": f"P{k}", "type": "REST", "sharing_type": "INTERNAL", "endpoints": []}
+                        for k in range(proxies)],
+        "rlcls": [],
+    }]
+    path = directory / "fixture.yaml"
+    path.write_text(yaml.safe_dump(base))
+    return path

@@ -1,0 +1,51 @@
+"""Every figure of the performance table, each beside its baseline, in one run; prints the table.
+
+    .venv/bin/python benchmarks/run_all.py [--quick]
+
+``scripts/bench.sh`` runs this (and installs wrk first when it is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import time
+
+import emulator_bench
+import import_bench
+import provider_bench
+from _common import Row, table
+
+
+def machine() -> str:
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            model = next(line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{platform.node()}: {os.cpu_count()} CPUs ({model}), Linux {platform.release()}, " \
+           f"Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller counts and shorter loads")
+    args = parser.parse_args()
+    seconds, overhead, runs = (2, 100, 5) if args.quick else (5, 500, 15)
+    started = time.perf_counter()
+    rows: list[Row] = []
+    rows += provider_bench.counts(100, 5)
+    rows += provider_bench.overhead(overhead, 10)
+    rows += emulator_bench.http_rows(seconds, 32)
+    rows.append(emulator_bench.list_serialization(10_000))
+    rows.append(import_bench.row(runs))
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    print(f"{now}, {machine()}; {time.perf_counter() - started:.0f} s\n")
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

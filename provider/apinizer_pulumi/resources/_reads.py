@@ -1,0 +1,259 @@
+"""One endpoint list per (gateway, project, proxy) in a provider process, shared by every read.
+
+A refresh reads each endpoint; the API's cheapest complete answer is the proxy's list, so the
+reads of one proxy share it:
+
+* **single flight**: while a list of a proxy is on the way, another read that may use it waits
+  for it instead of sending its own;
+* **short-lived cache**: a finished list answers later reads for :data:`TTL` seconds;
+* **invalidation by this process's writes**: every write to a proxy's endpoints (create, update,
+  status, delete) goes through :meth:`ListCache.writing`, and counts in the proxy's *epoch* when
+  it ends, acknowledged or not (a write that failed on the way may still have happened).
+
+The consistency rule: a list is tagged with the epoch at the moment it was *sent*, and a read
+that starts at epoch ``e`` accepts only a list tagged ``e`` or later. So a read never returns
+data older than a write this process had acknowledged when the read began, and the id of a new
+endpoint always comes from a list that started after its create was acknowledged.
+
+A new list also waits (up to :data:`BATCH_WAIT` seconds) for the writes to that proxy that are in
+flight, so that concurrent creates of one proxy share the list that reads back their ids.
+
+State is per process, keyed without credentials in clear: the epoch by (URL, project, proxy),
+because a write by any account changes what every account reads; the lists by the client's
+credential fingerprint as well, because what an account may read is its own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from urllib.parse import unquote
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.models import Endpoint, HttpMethod
+
+if TYPE_CHECKING:
+    import httpx
+
+T = TypeVar("T")
+
+#: Seconds a finished list answers reads. A provider process lives for one Pulumi operation;
+#: within it, a gateway change made by someone else shows up at most this late.
+TTL = float(os.environ.get("APINIZER_READ_CACHE_TTL", "10"))
+#: Longest wait of a new list for the writes in flight to its proxy (then it goes anyway).
+BATCH_WAIT = 1.0
+
+ProxyKey = tuple[str, str, str]
+"""(gateway URL, project, proxy)."""
+
+
+@dataclass
+class _Flight(Generic[T]):
+    epoch: int
+    done: bool = False
+    #: Readers waiting for this list besides the one that sent it (what sharing saved).
+    joined: int = 0
+    result: T | None = None
+    error: BaseException | None = None
+
+
+@dataclass
+class _Cached(Generic[T]):
+    epoch: int
+    at: float
+    result: T
+
+
+@dataclass
+class _ProxyState(Generic[T]):
+    #: Waits for this proxy's lists and writes; all proxies' conditions share one lock, so that
+    #: a finished list or write wakes only the readers of its own proxy.
+    cond: threading.Condition
+    epoch: int = 0
+    writing: int = 0
+    #: Readers holding back a new list until the writes in flight are done.
+    held: int = 0
+    cached: dict[str, _Cached[T]] = field(default_factory=dict)
+    flights: dict[str, _Flight[T]] = field(default_factory=dict)
+
+
+class ListCache(Generic[T]):
+    """Shared lists keyed by (URL, project, proxy) and a credential fingerprint.
+
+    ``T`` is whatever a fetch makes of a list (the endpoint index, below).
+    """
+
+    def __init__(self, ttl: float = TTL, batch_wait: float = BATCH_WAIT,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl = ttl
+        self.batch_wait = batch_wait
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._proxies: dict[ProxyKey, _ProxyState[T]] = {}
+
+    def _state(self, key: ProxyKey) -> _ProxyState[T]:
+        state = self._proxies.get(key)
+        if state is None:
+            state = self._proxies[key] = _ProxyState(threading.Condition(self._lock))
+        return state
+
+    @contextmanager
+    def writing(self, key: ProxyKey) -> Iterator[None]:
+        """Around a write to the proxy's endpoints: on exit, every older list is stale."""
+        with self._lock:
+            self._state(key).writing += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                state = self._state(key)
+                state.writing -= 1
+                state.epoch += 1
+                state.cached.clear()
+                if state.held:
+                    state.cond.notify_all()
+
+    def get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
+        """The proxy's list, sent no earlier than the last write this process finished.
+
+        ``who`` is the fingerprint of the credentials ``fetch`` uses; ``fetch`` sends the list.
+        """
+        with self._lock:
+            state = self._state(key)
+            needed = state.epoch
+            cached = state.cached.get(who)
+            if cached is not None and cached.epoch >= needed and self._clock() - cached.at < self.ttl:
+                return cached.result
+            flight = state.flights.get(who)
+            if flight is None or flight.epoch < needed:
+                flight = self._start(state, who)
+                if flight is None:  # another thread started a usable one while we waited
+                    flight = state.flights[who]
+                else:
+                    return self._fly(state, who, flight, fetch)
+            flight.joined += 1
+            while not flight.done:
+                state.cond.wait()
+            if flight.error is not None:
+                raise flight.error
+            assert flight.result is not None
+            return flight.result
+
+    def _start(self, state: _ProxyState[T], who: str) -> _Flight[T] | None:
+        """Register a new flight once the proxy's writes in flight are done (lock held).
+
+        None when, meanwhile, another thread registered a flight this caller may join.
+        """
+        needed = state.epoch
+        deadline = time.monotonic() + self.batch_wait
+        state.held += 1
+        try:
+            while state.writing > 0:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                state.cond.wait(remaining)
+                # Readers held back together wake together: the first one sends, the rest join.
+                other = state.flights.get(who)
+                if other is not None and other.epoch >= needed and not other.done:
+                    return None
+        finally:
+            state.held -= 1
+        flight: _Flight[T] = _Flight(state.epoch)
+        state.flights[who] = flight
+        return flight
+
+    def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
+             fetch: Callable[[], T]) -> T:
+        """Send the list (lock held on entry and exit, released during the call)."""
+        self._lock.release()
+        try:
+            result = fetch()
+        except BaseException as error:
+            self._lock.acquire()
+            flight.error, flight.done = error, True
+            self._forget(state, who, flight)
+            raise
+        self._lock.acquire()
+        flight.result, flight.done = result, True
+        self._forget(state, who, flight)
+        current = state.cached.get(who)
+        if flight.epoch == state.epoch and (current is None or current.epoch <= flight.epoch):
+            state.cached[who] = _Cached(flight.epoch, self._clock(), result)
+        return result
+
+    def _forget(self, state: _ProxyState[T], who: str, flight: _Flight[T]) -> None:
+        if state.flights.get(who) is flight:
+            del state.flights[who]
+        if flight.joined or state.held:
+            state.cond.notify_all()
+
+    def snapshot(self, key: ProxyKey, who: str) -> tuple[int, int, int, int | None]:
+        """(epoch, writes in flight, readers held back, readers joined to the list in flight or None)."""
+        with self._lock:
+            state = self._state(key)
+            flight = state.flights.get(who)
+            return state.epoch, state.writing, state.held, None if flight is None else flight.joined
+
+    def clear(self) -> None:
+        """Forget every list (epochs stay: they only ever grow)."""
+        with self._lock:
+            for state in self._proxies.values():
+                state.cached.clear()
+
+
+EndpointIndex = Mapping[tuple[str, HttpMethod], Endpoint]
+"""A proxy's endpoints by (name, method): a refresh of N endpoints looks up N times in one list."""
+
+#: The process's shared endpoint lists.
+LISTS: ListCache[EndpointIndex] = ListCache()
+
+#: A request path under a proxy's endpoints, and what follows ``endpoints/``.
+_ENDPOINTS_PATH = re.compile(r"^/apiops/projects/([^/]+)/apiProxies/([^/]+)/endpoints/([a-z]*/?)$")
+#: The suffixes of the writes that change a proxy's endpoint list (create and update have none).
+#: Cache and WS-Addressing settings are not in the list, so their writes leave it valid.
+_LIST_WRITES = frozenset({"", "delete/", "status/"})
+
+
+class TrackedClient(ApinizerClient):
+    """A client whose writes to a proxy's endpoints count in :data:`LISTS`.
+
+    Tracked at the one place every operation passes, so that no write of any resource (present
+    or future) can forget to invalidate the lists it changes.
+    """
+
+    def __init__(self, *args: Any, fingerprint: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fingerprint = fingerprint
+
+    def _request(self, method: str, path: str, *, body: Any = None, idempotent: bool,
+                 authenticate: bool = True) -> httpx.Response:
+        match = _ENDPOINTS_PATH.match(path) if method != "GET" else None
+        if match is None or match[3] not in _LIST_WRITES:
+            return super()._request(method, path, body=body, idempotent=idempotent,
+                                    authenticate=authenticate)
+        with LISTS.writing((self.base_url, unquote(match[1]), unquote(match[2]))):
+            return super()._request(method, path, body=body, idempotent=idempotent,
+                                    authenticate=authenticate)
+
+
+def endpoint_index(client: ApinizerClient, project: str, proxy: str) -> EndpointIndex:
+    """The proxy's endpoints, from a list no older than this process's last finished write to it."""
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> EndpointIndex:
+        return {(item.endpoint, item.http_method): item for item in client.endpoints.list(project, proxy)}
+
+    return LISTS.get((client.base_url, project, proxy), who, fetch)
+
+
+def find_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
+                  method: HttpMethod | str) -> Endpoint | None:
+    """The endpoint (name, method) from the shared list, or None when the proxy has none such."""
+    return endpoint_index(client, project, proxy).get((name, HttpMethod(method)))

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Every benchmark of docs/performance.md, side by side with its baseline, in one run (a few minutes).
+# Extra arguments go to benchmarks/run_all.py (for example: scripts/bench.sh --quick).
+# The load tool is wrk from Debian's packages, installed here when missing.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+cd "$ROOT"
+if ! command -v wrk >/dev/null 2>&1; then
+  echo "==> installing wrk (Debian package)"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get install -y wrk >/dev/null 2>&1 || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y wrk >/dev/null; }
+fi
+# Bounded: every load is on 127.0.0.1, limited in time and count; the whole run is cut at 5 minutes.
+exec timeout 300 python benchmarks/run_all.py "$@"

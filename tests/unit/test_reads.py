@@ -1,0 +1,210 @@
+"""The shared endpoint lists: single flight, cache and invalidation by writes, raced with threads.
+
+Every interleaving is forced with events and by waiting for the cache's own counters (a reader
+joined, a reader held back), never by sleeping: each test has one possible order of events.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from apinizer_pulumi.resources._reads import ListCache
+
+KEY = ("http://gw", "Demo", "PetStore")
+WHO = "account"
+
+
+def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait for a state the test forces; the bound only turns a hang into a failure."""
+    deadline = time.monotonic() + 10
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.001)
+
+
+class Gate:
+    """A list call that blocks until released, answering a given value; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.started = threading.Event()
+        self.release = threading.Event()
+
+    def __call__(self, value: list[str]) -> Callable[[], list[str]]:
+        def fetch() -> list[str]:
+            self.calls += 1
+            self.started.set()
+            assert self.release.wait(10)
+            return value
+
+        return fetch
+
+
+@pytest.fixture
+def pool() -> Iterator[ThreadPoolExecutor]:
+    with ThreadPoolExecutor(8) as executor:
+        yield executor
+
+
+def joined(cache: ListCache[Any]) -> int | None:
+    return cache.snapshot(KEY, WHO)[3]
+
+
+def test_concurrent_reads_share_one_list(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    gate = Gate()
+    first = pool.submit(cache.get, KEY, WHO, gate(["a"]))
+    assert gate.started.wait(10)
+    others = [pool.submit(cache.get, KEY, WHO, gate(["other"])) for _ in range(5)]
+    until(lambda: joined(cache) == 5, "five readers joined the list in flight")
+
+    gate.release.set()
+
+    assert [f.result() for f in (first, *others)] == [["a"]] * 6
+    assert gate.calls == 1
+    assert cache.get(KEY, WHO, gate(["later"])) == ["a"]  # cached
+    assert gate.calls == 1
+
+
+def test_a_read_after_an_acknowledged_write_never_joins_an_older_list(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    old, new = Gate(), Gate()
+    before = pool.submit(cache.get, KEY, WHO, old(["before the write"]))
+    assert old.started.wait(10)
+    with cache.writing(KEY):
+        pass  # acknowledged while the older list is on the way
+
+    new.release.set()
+    after = cache.get(KEY, WHO, new(["after the write"]))
+
+    assert after == ["after the write"]
+    old.release.set()
+    # The reader that began before the write may take the older answer ...
+    assert before.result() == ["before the write"]
+    # ... but the cache keeps only the newer one, even though the older one finished last.
+    assert cache.get(KEY, WHO, Gate()(["unused"])) == ["after the write"]
+    assert (old.calls, new.calls) == (1, 1)
+
+
+def test_a_write_drops_the_cached_list() -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    assert cache.get(KEY, WHO, lambda: ["v1"]) == ["v1"]
+    with cache.writing(KEY):
+        pass
+    assert cache.get(KEY, WHO, lambda: ["v2"]) == ["v2"]
+
+
+def test_a_write_by_another_account_also_invalidates() -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    cache.get(KEY, WHO, lambda: ["mine"])
+    with cache.writing(KEY):  # whichever client wrote: the proxy changed for every reader
+        pass
+    assert cache.get(KEY, WHO, lambda: ["fresh"]) == ["fresh"]
+    assert cache.get(KEY, "other account", lambda: ["theirs"]) == ["theirs"]
+
+
+def test_a_failed_write_counts_too() -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    cache.get(KEY, WHO, lambda: ["v1"])
+    with pytest.raises(RuntimeError), cache.writing(KEY):
+        raise RuntimeError("no answer: the write may have happened")
+    assert cache.get(KEY, WHO, lambda: ["v2"]) == ["v2"]
+
+
+def test_a_new_list_waits_for_the_writes_in_flight_and_serves_them(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60)
+    in_write, finish_write = threading.Event(), threading.Event()
+
+    def create() -> list[str]:
+        with cache.writing(KEY):
+            in_write.set()
+            assert finish_write.wait(10)
+        # Like Endpoint.create: the id comes from a list sent after the write was acknowledged.
+        return list(cache.get(KEY, WHO, lambda: ["with the second create"]))
+
+    first_created = threading.Event()
+
+    def first_create() -> list[str]:
+        with cache.writing(KEY):
+            pass
+        first_created.set()
+        return list(cache.get(KEY, WHO, lambda: ["with the second create"]))
+
+    second = pool.submit(create)
+    assert in_write.wait(10)
+    first = pool.submit(first_create)
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the first create's list is held back")
+    assert cache.snapshot(KEY, WHO)[1] == 1  # the second create's write is still in flight
+
+    finish_write.set()
+
+    assert first.result() == second.result() == ["with the second create"]
+    assert cache.snapshot(KEY, WHO)[0] == 2
+
+
+def test_an_error_reaches_every_joined_reader_and_is_not_kept(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    started, release = threading.Event(), threading.Event()
+
+    def failing() -> list[str]:
+        started.set()
+        assert release.wait(10)
+        raise ConnectionError("gateway unreachable")
+
+    first = pool.submit(cache.get, KEY, WHO, failing)
+    assert started.wait(10)
+    joiner: Future[Any] = pool.submit(cache.get, KEY, WHO, lambda: ["unused"])
+    until(lambda: joined(cache) == 1, "a reader joined the failing list")
+    release.set()
+
+    for future in (first, joiner):
+        with pytest.raises(ConnectionError):
+            future.result()
+    assert cache.get(KEY, WHO, lambda: ["recovered"]) == ["recovered"]
+
+
+def test_the_cache_expires_after_its_ttl() -> None:
+    now = [100.0]
+    cache: ListCache[list[str]] = ListCache(ttl=5, clock=lambda: now[0])
+    cache.get(KEY, WHO, lambda: ["v1"])
+    now[0] += 4.9
+    assert cache.get(KEY, WHO, lambda: ["v2"]) == ["v1"]
+    now[0] += 0.2
+    assert cache.get(KEY, WHO, lambda: ["v2"]) == ["v2"]
+
+
+def test_accounts_do_not_share_lists() -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60)
+    cache.get(KEY, WHO, lambda: ["admin's view"])
+    assert cache.get(KEY, "developer", lambda: ["developer's view"]) == ["developer's view"]
+
+
+def test_readers_held_back_by_a_write_share_one_list_after_it(pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60)
+    gate = Gate()
+    write_done = threading.Event()
+
+    def write() -> None:
+        with cache.writing(KEY):
+            assert write_done.wait(10)
+
+    writer = pool.submit(write)
+    until(lambda: cache.snapshot(KEY, WHO)[1] == 1, "the write is in flight")
+    readers = [pool.submit(cache.get, KEY, WHO, gate([f"list {n}"])) for n in range(3)]
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 3, "three readers are held back")
+
+    write_done.set()
+    until(lambda: joined(cache) == 2, "two readers joined the first one's list")
+    gate.release.set()
+
+    writer.result()
+    assert len({tuple(r.result()) for r in readers}) == 1
+    assert gate.calls == 1
+    assert cache.snapshot(KEY, WHO)[0] == 1
