@@ -269,7 +269,7 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
     app = FastAPI(
         title="Apinizer management API (emulator)",
         version="1.0",
-        # The product's documented places: https://apinizer.github.io/management-api-docs/03-appendix/openapi-spec/
+        # The product's documented places: https://github.com/apinizer/management-api-docs/blob/main/03-appendix/openapi-spec.md
         openapi_url=f"{OPENAPI_PATH}.json",
         docs_url=OPENAPI_PATH,
         redoc_url=None,

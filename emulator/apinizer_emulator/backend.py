@@ -592,7 +592,7 @@ class Backend:
     def rlcl_create(self, project: str, spec: RlclSpec) -> None:
         """A new, empty RLCL; its name is unique within the project.
 
-        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+        https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md
         """
         _check_rlcl_texts(spec)
         with self.store.write() as db:
@@ -614,7 +614,7 @@ class Backend:
     def rlcl_update(self, project: str, name: str, spec: RlclSpec) -> None:
         """Every field but the name; the RLCL's endpoints and credentials stay as they are.
 
-        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/
+        https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/update-rlcl.md
         """
         if spec.name != name:
             raise RlclRenameError(name, spec.name)
@@ -630,7 +630,7 @@ class Backend:
     def rlcl_remove(self, project: str, name: str) -> None:
         """The RLCL with its endpoints, credentials and conditions, permanently.
 
-        https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/delete-rlcl/
+        https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/delete-rlcl.md
         """
         with self.store.write() as db:
             db.execute("DELETE FROM rlcls WHERE id = ?", (self._rlcl(db, project, name),))

@@ -123,7 +123,7 @@ class RlclEndpointNotFoundError(BadRequestError):
 class RlclNotFoundError(BadRequestError):
     """An unknown RLCL, in the RLCL's own operations and in those on its endpoint list.
 
-    https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/update-rlcl.md
     """
 
     def __init__(self, name: str) -> None:
@@ -131,14 +131,14 @@ class RlclNotFoundError(BadRequestError):
 
 
 class RlclNameEmptyError(BadRequestError):
-    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+    """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md"""
 
     def __init__(self) -> None:
         super().__init__("name value can not be empty!")
 
 
 class RlclAlreadyExistsError(BadRequestError):
-    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+    """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md"""
 
     def __init__(self, name: str) -> None:
         super().__init__(f"An RLCL with same name ({name}) already exists in project!")
@@ -221,7 +221,7 @@ class ProjectNotFoundError(NotFoundError):
     """An RLCL created in a project that does not exist.
 
     The spec is silent; the wording is the documentation's example of a 404:
-    https://apinizer.github.io/management-api-docs/01-getting-started/error-handling/
+    https://github.com/apinizer/management-api-docs/blob/main/01-getting-started/error-handling.md
     """
 
     def __init__(self, name: str) -> None:

@@ -63,7 +63,7 @@ class FaultRule(BaseModel):
         """The documented error body for the status; a 429 also carries ``retry_after`` (seconds).
 
         Codes and texts are the examples of
-        https://apinizer.github.io/management-api-docs/01-getting-started/error-handling/
+        https://github.com/apinizer/management-api-docs/blob/main/01-getting-started/error-handling.md
         """
         assert self.status is not None
         documented = _DOCUMENTED_ERRORS.get(self.status)

@@ -63,8 +63,8 @@ MAX_STRING_LENGTH = 65_536
 MAX_DEPTH = 16
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
-#: The spec does not name the RLCL operations' role; the product's documentation does:
-#: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/ (for all RLCL operations).
+#: The spec does not name the RLCL operations' role; the product's documentation does, for all RLCL
+#: operations: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/index.md
 RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 
 M = TypeVar("M", bound=BaseModel)
@@ -407,14 +407,14 @@ async def _rlcl_spec(request: Request, path_name: str | None = None) -> RlclSpec
 
 
 async def rlcl_create(request: Request) -> Response:
-    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/"""
+    """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md"""
     spec = await _rlcl_spec(request)
     _backend(request).rlcl_create(str(request.path_params["projectName"]), spec)
     return success()
 
 
 async def rlcl_update(request: Request) -> Response:
-    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/update-rlcl/"""
+    """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/update-rlcl.md"""
     project, name = _rlcl_ref(request)
     spec = await _rlcl_spec(request, name)
     _backend(request).rlcl_update(project, name, spec)
@@ -422,7 +422,7 @@ async def rlcl_update(request: Request) -> Response:
 
 
 async def rlcl_remove(request: Request) -> Response:
-    """https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/delete-rlcl/"""
+    """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/delete-rlcl.md"""
     _principal(request, RLCL_OPERATIONS_ROLE)
     _backend(request).rlcl_remove(*_rlcl_ref(request))
     return success()
@@ -485,7 +485,7 @@ async def healthcheck(request: Request) -> Response:
 async def hello(request: Request) -> Response:
     """Any valid token, no role: a check of authentication alone.
 
-    https://apinizer.github.io/management-api-docs/02-api-reference/16-test/secure-hello/
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/16-test/secure-hello.md
     """
     _principal(request)
     return PlainTextResponse(f"Hello {request.path_params['name']}")

@@ -235,7 +235,7 @@ class Rlcl(_Resource):
     The gateway rejects an empty list with 400; the client sends what it is given and lets the
     gateway's answer stand. The record's create, update and delete follow the product's
     documentation (the spec does not show them):
-    https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/index.md
     """
 
     def create(self, project: str, rlcl: models.RlclSpec | Mapping[str, Any]) -> None:

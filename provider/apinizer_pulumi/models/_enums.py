@@ -67,7 +67,7 @@ class IntervalWindowType(StrEnum):
 class ExecutionOrder(StrEnum):
     """EnumExecutionOrder of an RLCL: run before or after the other RLCLs.
 
-    Source: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+    Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md
     """
 
     FIRST = "FIRST"
@@ -78,7 +78,7 @@ class ScriptType(StrEnum):
     """EnumScriptType: the language of a CUSTOM variable's script.
 
     The spec leaves the values "not shown"; the product's documentation lists these two:
-    https://apinizer.github.io/management-api-docs/03-appendix/enum-reference/
+    https://github.com/apinizer/management-api-docs/blob/main/03-appendix/enum-reference.md
     """
 
     GROOVY = "GROOVY"

@@ -1,7 +1,7 @@
 """The RLCL record itself: what create and update send.
 
 The spec shows no field of the RLCL record beyond its name; the product's documentation fills
-that gap: https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+that gap: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ class Variable(ApiModel):
     Which fields are required depends on ``type``; the rules are those of the spec's
     table "Fields by type". ``script_language`` is one of :class:`ScriptType` (GROOVY,
     JAVASCRIPT): the spec shows no values, the product's documentation lists these two
-    (https://apinizer.github.io/management-api-docs/03-appendix/enum-reference/).
+    (https://github.com/apinizer/management-api-docs/blob/main/03-appendix/enum-reference.md).
     ``data_type`` stays a free string: the documentation shows ``"STRING"`` in its samples
     but lists no allowed values for it.
     """

@@ -1,7 +1,7 @@
 """``Rlcl``: a rate-limit control list itself (its own fields), and its dynamic provider.
 
 The operations are those of the product's documentation, which the spec does not show:
-https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/ (create with
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/index.md (create with
 ``POST .../rlcl/``, update with ``PUT .../rlcl/{rlclName}/``, delete with ``DELETE .../rlcl/{rlclName}/``).
 
 The provider's module path and class name (``apinizer_pulumi.resources.rlcl.RlclProvider``) are
@@ -127,7 +127,7 @@ class Rlcl(dyn.Resource, module="apinizer", name="Rlcl"):
     fields. Destroy deletes the RLCL with everything in it (endpoints, credentials, conditions).
     The API cannot read an RLCL back, so refresh keeps the recorded state. Give ``rlcl.name`` to
     an :class:`RlclEndpoints` to fill the new RLCL in the same program.
-    See https://apinizer.github.io/management-api-docs/02-api-reference/12-rlcl/crud/create-rlcl/
+    See https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/create-rlcl.md
     """
 
     project_name: pulumi.Output[str]
