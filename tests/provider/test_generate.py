@@ -40,7 +40,8 @@ def test_every_generated_endpoint_adopts_without_a_write(
         assert id_ == f"{record.project}/{record.proxy}/{record.http_method}/{record.name}"
         assert endpoints.diff(id_, outs, endpoints.checked(inputs)).changes == DIFF_NONE
 
-    # Not one write. Adoption only reads: the proxy's list (one per create here, where each call is its own process).
+    # Not one write. Adoption only reads the proxy's list (one per create here: each call is its own
+    # Pulumi operation, so nothing is shared).
     listed = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
     assert gateway.stats()["requests"] == {listed: 6}
     assert httpx.get(f"{gateway.url}/_emulator/state").json()["projects"] == before
