@@ -1,6 +1,6 @@
 module apinizer.local/tools/pulumi-cli
 
-go 1.26
+go 1.25.11
 
 require (
 	github.com/pulumi/pulumi/pkg/v3 v3.259.0
