@@ -85,6 +85,17 @@ def connection_props(connection: ConnectionArgs | Mapping[str, Any] | None) -> d
 
 
 def resource_options(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
-    """The caller's options, with ``connection`` added to the outputs stored as secrets."""
+    """The caller's options, with ``connection`` added to the outputs stored as secrets, and
+    ``delete_before_replace`` on unless the caller chose otherwise.
+
+    Delete before replace, because a forced replace (``pulumi up --replace``, for which the engine
+    asks no provider and only this option decides) addresses the same gateway object twice. Created
+    first, the new one would collide with the old (an endpoint or RLCL: "already exists"), or be
+    undone by the old one's delete (settings written back to their defaults, RLCL entries removed,
+    an adopted endpoint deleted). For a replace caused by a changed identifier, the old and new
+    objects differ and only the order changes.
+    """
     extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
+    if opts is None or opts.delete_before_replace is None:
+        extra.delete_before_replace = True
     return pulumi.ResourceOptions.merge(opts, extra) if opts is not None else extra

@@ -381,7 +381,9 @@ class ApinizerProvider(dyn.ResourceProvider):
         identifier changes, and every kind's gateway object is named by exactly its identifiers
         (an endpoint by project, proxy, name and method; settings by the endpoint's four; an
         RLCL list by project and RLCL), so the new one never collides with the old one and
-        Pulumi's create-before-delete is safe.
+        Pulumi's create-before-delete would be safe. (A forced replace, ``pulumi up --replace``,
+        never reaches this method: there the resources' default option ``delete_before_replace``
+        decides; see ``_args.resource_options``.)
         """
         return False
 
