@@ -24,21 +24,22 @@ EOF
 }
 
 apinizer_find_pulumi() {
-  local root version cached bin
+  local root bin status
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   if ! command -v pulumi >/dev/null 2>&1 && [ -x "$HOME/.pulumi/bin/pulumi" ]; then
     PATH="$HOME/.pulumi/bin:$PATH"
   fi
   if ! command -v pulumi >/dev/null 2>&1; then
-    version="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2 }' "$root/tools/pulumi-cli/go.mod")"
-    cached="${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-${version#v}/build"
-    if [ -x "$cached/pulumi" ] || command -v go >/dev/null 2>&1; then
-      bin="$(bash "$root/scripts/build-pulumi.sh")" || return $?
-      PATH="$bin:$PATH"
-    else
+    # The cached build, or a build with go; 127 when there is neither.
+    status=0
+    bin="$(bash "$root/scripts/build-pulumi.sh" --if-available)" || status=$?
+    if [ "$status" -eq 127 ]; then
       _apinizer_pulumi_install_message
       return 127
+    elif [ "$status" -ne 0 ]; then
+      return "$status"
     fi
+    PATH="$bin:$PATH"
   fi
   PULUMI_CLI="$(command -v pulumi)"
   export PATH PULUMI_CLI

@@ -3,6 +3,7 @@
 #
 #   bash scripts/build-pulumi.sh          # build (or find) it and print the directory of its bin/
 #   bash scripts/build-pulumi.sh --force  # build again even when the cache holds it
+#   bash scripts/build-pulumi.sh --if-available  # exit 127 quietly when there is no build and no `go`
 #
 # The version is pinned in tools/pulumi-cli/go.mod (the one place to change it; see tools/pulumi-cli/README.md).
 # The CLI is compiled once into ${XDG_CACHE_HOME:-$HOME/.cache}/apinizer-pulumi/pulumi-<version>/build/pulumi.
@@ -18,11 +19,13 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/tools/pulumi-cli"
 force=false
+quiet_if_missing=false
 for arg in "$@"; do
   case "$arg" in
     --force) force=true ;;
-    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "error: unknown argument '$arg' (expected --force or --help)" >&2; exit 2 ;;
+    --if-available) quiet_if_missing=true ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown argument '$arg' (expected --force, --if-available or --help)" >&2; exit 2 ;;
   esac
 done
 
@@ -96,7 +99,8 @@ if [ -x "$BUILT" ] && ! "$force"; then
 fi
 
 if ! command -v go >/dev/null 2>&1; then
-  echo "error: building the Pulumi CLI needs Go (https://go.dev/dl/), which is not on PATH" >&2
+  # --if-available: the caller (scripts/_pulumi.sh, the e2e tests) says what to install instead.
+  "$quiet_if_missing" || echo "error: building the Pulumi CLI needs Go (https://go.dev/dl/), which is not on PATH" >&2
   exit 127
 fi
 

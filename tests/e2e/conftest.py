@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,9 +32,12 @@ VENV_BIN = ROOT / ".venv" / "bin"
 # The dev stacks' files hold their tokens encrypted with this dev-only passphrase (see Pulumi.dev.yaml).
 PASSPHRASE = "apinizer-local-dev-only"
 COMMAND_TIMEOUT = 300
+#: scripts/build-pulumi.sh --if-available: no cached build and no `go` to make one.
+NEITHER_BUILT_NOR_GO = 127
 
 
-def _pinned_version() -> str:
+def pinned_version() -> str:
+    """The Pulumi version tools/pulumi-cli/go.mod pins (for tests that lay out its cache)."""
     for line in (ROOT / "tools" / "pulumi-cli" / "go.mod").read_text().splitlines():
         parts = line.split()
         if len(parts) >= 2 and parts[0] == "github.com/pulumi/pulumi/pkg/v3":
@@ -47,22 +53,51 @@ def find_or_build_cli() -> tuple[Path | None, str]:
     installed = Path.home() / ".pulumi" / "bin" / "pulumi"
     if installed.is_file() and os.access(installed, os.X_OK):
         return installed, "in ~/.pulumi/bin"
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cached = cache / "apinizer-pulumi" / f"pulumi-{_pinned_version()}" / "build" / "pulumi"
-    if not cached.exists() and shutil.which("go") is None:
+    # The cached build, or a build with go; the build prints its progress on stderr, which pytest
+    # shows with the test's output.
+    built = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "build-pulumi.sh"), "--if-available"],
+        stdout=subprocess.PIPE,
+        text=True,
+        timeout=3600,
+        check=False,
+    )
+    if built.returncode == NEITHER_BUILT_NOR_GO:
         return None, (
             "neither the Pulumi CLI (`pulumi`) nor Go (`go`, to build the pinned CLI) is on PATH; install "
             "one of them (https://www.pulumi.com/docs/install/ or https://go.dev/dl/) to run the e2e tests"
         )
-    # The build prints its progress on stderr, which pytest shows with the test's output.
-    built = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "build-pulumi.sh")],
-        stdout=subprocess.PIPE,
-        text=True,
-        timeout=3600,
-        check=True,
-    )
+    built.check_returncode()
     return Path(built.stdout.strip().splitlines()[-1]) / "pulumi", "built from tools/pulumi-cli"
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def summary(output: str) -> dict[str, int]:
+    """The CLI's closing summary ("Resources:\\n    + 10 created\\n    1 unchanged") as {verb: count}."""
+    found: dict[str, int] = {}
+    for count, verb in re.findall(
+        r"^\s+[-+~]*\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|"
+        r"to update|to delete|to replace)\b",
+        output,
+        flags=re.MULTILINE,
+    ):
+        found[verb] = found.get(verb, 0) + int(count)
+    return found
+
+
+def program_source(directory: Path, project_name: str, program: str) -> Path:
+    """A project folder of one program: Pulumi.yaml (Python, ``project_name``) and its __main__.py."""
+    directory.mkdir()
+    (directory / "Pulumi.yaml").write_text(yaml.safe_dump({"name": project_name, "runtime": "python"}))
+    (directory / "__main__.py").write_text(textwrap.dedent(program))
+    return directory
 
 
 @dataclass

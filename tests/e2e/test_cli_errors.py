@@ -9,7 +9,6 @@ last)", no frames of the SDK's server, of apinizer_pulumi, httpx or httpcore).
 from __future__ import annotations
 
 import re
-import socket
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import pytest
 
 from examples.harness import comparable_state
 
-from .conftest import Project, Result
+from .conftest import Project, Result, free_port, program_source
 
 STACK = "pulumi:pulumi:Stack (errors-dev)"
 ENDPOINT = "pulumi-python:dynamic/apinizer:Endpoint"
@@ -93,24 +92,13 @@ def stack(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path
     """``stack(program)``: a project ``errors`` running ``program`` on the emulator with a valid token."""
 
     def make(program: str) -> Project:
-        source = tmp_path / "source"
-        source.mkdir()
-        (source / "Pulumi.yaml").write_text("name: errors\nruntime: python\n")
-        (source / "__main__.py").write_text(textwrap.dedent(program))
+        source = program_source(tmp_path / "source", "errors", program)
         project: Project = make_project(source, name="errors")
         project.set_config("apinizer:url", emulator_url)
         project.set_config("apinizer:token", admin_token, secret=True)
         return project
 
     return make
-
-
-def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def test_a_wrong_token(stack: Any, state_of: Any) -> None:
@@ -127,7 +115,7 @@ def test_a_wrong_token(stack: Any, state_of: Any) -> None:
 
 def test_an_unreachable_gateway(stack: Any, state_of: Any) -> None:
     project: Project = stack(endpoint_program("Orders", "/orders/{orderId}/status"))
-    url = f"http://127.0.0.1:{closed_port()}"
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     project.set_config("apinizer:url", url)
 
     assert_up_fails_cleanly(project, state_of, re.escape(

@@ -16,9 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
-import yaml
 
-from .conftest import Project
+from .conftest import Project, program_source
 
 PROGRAM = """
 import pulumi
@@ -50,11 +49,7 @@ pulumi.export("id", endpoint.endpoint_id)
 
 @pytest.fixture
 def toys(make_project: Any, tmp_path: Path, emulator_url: str, admin_token: str) -> Project:
-    source = tmp_path / "source"
-    source.mkdir()
-    (source / "Pulumi.yaml").write_text(yaml.safe_dump({"name": "toys", "runtime": "python"}))
-    (source / "__main__.py").write_text(PROGRAM)
-    project: Project = make_project(source, name="toys")
+    project: Project = make_project(program_source(tmp_path / "source", "toys", PROGRAM), name="toys")
     project.set_config("apinizer:url", emulator_url)
     project.set_config("apinizer:token", admin_token, secret=True)
     return project

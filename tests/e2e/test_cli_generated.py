@@ -13,8 +13,7 @@ import httpx
 
 from examples.harness import comparable_state
 
-from .conftest import Project
-from .test_cli_root_stack import summary
+from .conftest import Project, summary
 
 DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/details/"
 

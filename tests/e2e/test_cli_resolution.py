@@ -41,7 +41,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def cached_build(cache: Path) -> Path:
-    version = conftest._pinned_version()
+    version = conftest.pinned_version()
     built = cache / "apinizer-pulumi" / f"pulumi-{version}" / "build" / "pulumi"
     built.parent.mkdir(parents=True)
     built.write_text(STAND_IN)

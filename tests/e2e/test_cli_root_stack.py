@@ -7,7 +7,6 @@ every other request comes from the resources.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from apinizer_pulumi.client import ApinizerClient
 from examples.harness import comparable_state
 
-from .conftest import ROOT, Project
+from .conftest import ROOT, Project, summary
 
 REPORT = "GET /apiops/reports/organization-api-data-model-access"
 DRIFTED = ("PetStore", "/pets/search", "GET")
@@ -34,19 +33,6 @@ def resource_requests(inspect: httpx.Client) -> dict[str, int]:
     requests: dict[str, int] = inspect.get("/_emulator/stats").json()["requests"]
     inspect.post("/_emulator/stats/reset").raise_for_status()
     return {key: count for key, count in requests.items() if key != REPORT and count}
-
-
-def summary(output: str) -> dict[str, int]:
-    """The CLI's closing summary ("Resources:\\n    + 10 created\\n    1 unchanged") as {verb: count}."""
-    found: dict[str, int] = {}
-    for count, verb in re.findall(
-        r"^\s+[-+~]*\s*(\d+) (created|updated|deleted|replaced|unchanged|to create|"
-        r"to update|to delete|to replace)\b",
-        output,
-        flags=re.MULTILINE,
-    ):
-        found[verb] = found.get(verb, 0) + int(count)
-    return found
 
 
 def drifted_cache_ttl(inspect: httpx.Client) -> int:

@@ -20,8 +20,7 @@ import pytest
 
 from examples.harness import comparable_state
 
-from .conftest import ROOT, PulumiCli
-from .test_main_command import free_port
+from .conftest import ROOT, PulumiCli, free_port
 
 BASH = shutil.which("bash") or "/bin/bash"
 

@@ -16,7 +16,7 @@ import yaml
 
 from apinizer_emulator.testing import EmulatorServer
 
-from .conftest import ROOT, Project
+from .conftest import ROOT, Project, program_source
 
 PASSWORD = "e2e-Secret-Pa55word"
 TOKEN = "e2e-distinct-token-3f9a"
@@ -67,11 +67,7 @@ def gateway(tmp_path: Path) -> Iterator[EmulatorServer]:
 
 @pytest.fixture
 def secrets_stack(make_project: Any, tmp_path: Path, gateway: EmulatorServer) -> Project:
-    source = tmp_path / "source"
-    source.mkdir()
-    (source / "Pulumi.yaml").write_text(yaml.safe_dump({"name": "secrets", "runtime": "python"}))
-    (source / "__main__.py").write_text(PROGRAM)
-    project: Project = make_project(source, name="secrets")
+    project: Project = make_project(program_source(tmp_path / "source", "secrets", PROGRAM), name="secrets")
     project.set_config("url", gateway.base_url)
     project.set_config("password", PASSWORD, secret=True)
     project.set_config("apinizer:url", gateway.base_url)

@@ -12,7 +12,6 @@ The examples are found on disk; each needs an entry in ``EXAMPLES`` below, or it
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -25,21 +24,12 @@ import pytest
 from apinizer_emulator.testing import EmulatorServer
 from examples.harness import comparable_state
 
-from .conftest import ROOT, Project
+from .conftest import ROOT, Project, summary
 
 EXAMPLES_DIR = ROOT / "examples"
 FOUND = sorted(path.name for path in EXAMPLES_DIR.iterdir() if (path / "Pulumi.yaml").is_file())
 
 State = dict[str, Any]
-
-
-def summary(output: str) -> dict[str, int]:
-    """The CLI's closing summary ("Resources:\\n    + 3 created\\n    1 unchanged") as {verb: count}."""
-    found: dict[str, int] = {}
-    for count, verb in re.findall(r"^\s+[-+~]*\s*(\d+) (created|updated|deleted|replaced|unchanged)\b",
-                                  output, flags=re.MULTILINE):
-        found[verb] = found.get(verb, 0) + int(count)
-    return found
 
 
 def endpoint(state: State, proxy: str, path: str, method: str) -> dict[str, Any]:

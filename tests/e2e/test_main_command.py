@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+
+from .conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 UP = ROOT / "scripts" / "up.sh"
@@ -35,13 +36,6 @@ case "$1 $2" in
   "stack init") echo "$3" >>"$STAND_IN_STACKS" ;;
 esac
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def run(script: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
