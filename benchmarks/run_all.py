@@ -13,6 +13,7 @@ import os
 import platform
 import time
 
+import cli_counts
 import emulator_bench
 import import_bench
 import provider_bench
@@ -37,6 +38,7 @@ def main() -> None:
     seconds, overhead, runs = (2, 100, 5) if args.quick else (5, 500, 15)
     started = time.perf_counter()
     rows: list[Row] = []
+    rows += cli_counts.counts(100, 5)
     rows += provider_bench.counts(100, 5)
     rows += provider_bench.overhead(overhead, 10)
     rows += emulator_bench.http_rows(seconds, 32)

@@ -11,5 +11,9 @@ if ! command -v wrk >/dev/null 2>&1; then
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
   $SUDO apt-get install -y wrk >/dev/null 2>&1 || { $SUDO apt-get update >/dev/null && $SUDO apt-get install -y wrk >/dev/null; }
 fi
+# The CLI rows run the real `pulumi`, found (or built once, with go) as the other scripts find it;
+# without one they are left out and the rest still runs.
+source "$ROOT/scripts/_pulumi.sh"
+apinizer_find_pulumi || echo "==> no Pulumi CLI: the rows measured under the CLI are left out"
 # Bounded: every load is on 127.0.0.1, limited in time and count; the whole run is cut at 5 minutes.
 exec timeout 300 python benchmarks/run_all.py "$@"

@@ -208,3 +208,66 @@ def test_readers_held_back_by_a_write_share_one_list_after_it(pool: ThreadPoolEx
     assert len({tuple(r.result()) for r in readers}) == 1
     assert gate.calls == 1
     assert cache.snapshot(KEY, WHO)[0] == 1
+
+
+def test_a_held_list_also_waits_for_a_write_that_begins_meanwhile_and_serves_it(
+        pool: ThreadPoolExecutor) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=0)
+    gate = Gate()
+    first_done, later_done = threading.Event(), threading.Event()
+
+    def write(done: threading.Event) -> None:
+        with cache.writing(KEY):
+            assert done.wait(10)
+
+    first_writer = pool.submit(write, first_done)
+    until(lambda: cache.snapshot(KEY, WHO)[1] == 1, "the first write is in flight")
+    reader = pool.submit(cache.get, KEY, WHO, gate(["after both writes"]))
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the reader is held back by it")
+    later_writer = pool.submit(write, later_done)
+    until(lambda: cache.snapshot(KEY, WHO)[1] == 2, "a later write is in flight too")
+
+    first_done.set()
+    first_writer.result()
+    assert cache.snapshot(KEY, WHO)[1:3] == (1, 1)  # still held, by the later write
+    later_done.set()
+    later_writer.result()
+    assert gate.started.wait(10)
+    gate.release.set()
+    assert reader.result() == ["after both writes"]
+    assert gate.calls == 1
+    # Sent after both writes: a read now takes it from the cache.
+    assert cache.get(KEY, WHO, lambda: ["a second list"]) == ["after both writes"]
+
+
+def test_a_list_after_a_stream_of_writes_waits_for_the_proxy_to_be_quiet(pool: ThreadPoolExecutor) -> None:
+    """The engine sends a proxy's creates milliseconds apart: one list reads back all their ids."""
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=60)
+    for _ in range(2):  # two creates in a row: a stream
+        with cache.writing(KEY):
+            pass
+    reader = pool.submit(cache.get, KEY, WHO, lambda: ["after the four writes"])
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the reader waits although no write is in flight")
+    with cache.writing(KEY):  # the next create, sent while the first waits for its id
+        pass
+    assert cache.snapshot(KEY, WHO)[2] == 1
+
+    cache.batch_quiet = 0  # what 60 quiet seconds would do, now
+    with cache.writing(KEY):  # a write's end wakes the waiting readers
+        pass
+    assert reader.result() == ["after the four writes"]
+    assert cache.snapshot(KEY, WHO)[0] == 4
+
+
+@pytest.mark.parametrize("writes", [
+    pytest.param([("http://gw", "Demo", "Orders")] * 2, id="a refresh: writes only to another proxy"),
+    pytest.param([KEY], id="one resource created: a lone write"),
+])
+def test_a_read_without_a_stream_of_writes_to_its_proxy_does_not_wait(
+        pool: ThreadPoolExecutor, writes: list[tuple[str, str, str]]) -> None:
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=60)
+    for key in writes:
+        with cache.writing(key):
+            pass
+    # Waiting, it would answer after the 60 s bound: the 10 s here would fail first.
+    assert pool.submit(cache.get, KEY, WHO, lambda: ["now"]).result(timeout=10) == ["now"]

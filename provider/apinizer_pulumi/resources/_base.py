@@ -19,6 +19,7 @@ from pulumi.runtime import rpc
 
 from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
 from ._errors import ApinizerResourceError, quiet_provider_server
+from ._server import widen_provider_server
 
 if TYPE_CHECKING:
     # pydantic, httpx and the models are imported on first use, in the provider process: a
@@ -255,6 +256,7 @@ class ApinizerProvider(dyn.ResourceProvider):
     def configure(self, req: dyn.ConfigureRequest) -> None:
         # The provider server configures each provider it unpickles before any other call.
         quiet_provider_server()
+        widen_provider_server()
         self._stack_config = provider_stack_config(req.config)
 
     def client(self, props: Mapping[str, Any]) -> ApinizerClient:

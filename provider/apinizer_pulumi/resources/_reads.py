@@ -15,8 +15,12 @@ that starts at epoch ``e`` accepts only a list tagged ``e`` or later. So a read 
 data older than a write this process had acknowledged when the read began, and the id of a new
 endpoint always comes from a list that started after its create was acknowledged.
 
-A new list also waits (up to :data:`BATCH_WAIT` seconds) for the writes to that proxy that are in
-flight, so that concurrent creates of one proxy share the list that reads back their ids.
+A new list also waits, up to :data:`BATCH_WAIT` seconds, for the proxy's writes in flight, and,
+while creates arrive as a stream (two writes to the proxy began less than :data:`BATCH_QUIET`
+seconds apart), until the proxy has been quiet that long: the engine sends a program's creates
+one after another, milliseconds apart, as it registers them, so that a list sent the moment the
+writes in flight are done would serve only those. A lone write (one resource changed) and a read
+with no write to its proxy (a refresh) do not wait.
 
 State is per process, keyed without credentials in clear: the epoch by (URL, project, proxy),
 because a write by any account changes what every account reads; the lists by the client's
@@ -46,8 +50,11 @@ T = TypeVar("T")
 #: Seconds a finished list answers reads. A provider process lives for one Pulumi operation;
 #: within it, a gateway change made by someone else shows up at most this late.
 TTL = float(os.environ.get("APINIZER_READ_CACHE_TTL", "10"))
-#: Longest wait of a new list for the writes in flight to its proxy (then it goes anyway).
+#: Longest wait of a new list for the writes to its proxy to be done and quiet (then it goes anyway).
 BATCH_WAIT = 1.0
+#: Seconds without a write to a proxy after which a waiting list goes, and the longest gap
+#: between two writes that makes them a stream worth waiting for (docs/performance.md).
+BATCH_QUIET = 0.1
 
 ProxyKey = tuple[str, str, str]
 """(gateway URL, project, proxy)."""
@@ -77,6 +84,11 @@ class _ProxyState(Generic[T]):
     cond: threading.Condition
     epoch: int = 0
     writing: int = 0
+    #: When a write to the proxy last began or ended (``time.monotonic``).
+    last_write: float = 0.0
+    #: When the last write to the proxy began, and how long after the one before it.
+    began: float = 0.0
+    last_gap: float = float("inf")
     #: Readers holding back a new list until the writes in flight are done.
     held: int = 0
     cached: dict[str, _Cached[T]] = field(default_factory=dict)
@@ -89,10 +101,11 @@ class ListCache(Generic[T]):
     ``T`` is whatever a fetch makes of a list (the endpoint index, below).
     """
 
-    def __init__(self, ttl: float = TTL, batch_wait: float = BATCH_WAIT,
+    def __init__(self, ttl: float = TTL, batch_wait: float = BATCH_WAIT, batch_quiet: float = BATCH_QUIET,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.ttl = ttl
         self.batch_wait = batch_wait
+        self.batch_quiet = batch_quiet
         self._clock = clock
         self._lock = threading.Lock()
         self._proxies: dict[ProxyKey, _ProxyState[T]] = {}
@@ -107,13 +120,18 @@ class ListCache(Generic[T]):
     def writing(self, key: ProxyKey) -> Iterator[None]:
         """Around a write to the proxy's endpoints: on exit, every older list is stale."""
         with self._lock:
-            self._state(key).writing += 1
+            state = self._state(key)
+            state.writing += 1
+            now = time.monotonic()
+            if state.began:
+                state.last_gap = now - state.began
+            state.began = state.last_write = now
         try:
             yield
         finally:
             with self._lock:
-                state = self._state(key)
                 state.writing -= 1
+                state.last_write = time.monotonic()
                 state.epoch += 1
                 state.cached.clear()
                 if state.held:
@@ -146,7 +164,7 @@ class ListCache(Generic[T]):
             return flight.result
 
     def _start(self, state: _ProxyState[T], who: str) -> _Flight[T] | None:
-        """Register a new flight once the proxy's writes in flight are done (lock held).
+        """Register a new flight once the proxy's writes are done, and quiet if they stream (lock held).
 
         None when, meanwhile, another thread registered a flight this caller may join.
         """
@@ -154,11 +172,17 @@ class ListCache(Generic[T]):
         deadline = time.monotonic() + self.batch_wait
         state.held += 1
         try:
-            while state.writing > 0:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
+            while True:
+                now = time.monotonic()
+                if now >= deadline:
                     break
-                state.cond.wait(remaining)
+                if state.writing:
+                    pause = deadline - now  # a write that ends wakes the held readers
+                elif state.last_gap >= self.batch_quiet or now - state.last_write >= self.batch_quiet:
+                    break
+                else:
+                    pause = min(state.last_write + self.batch_quiet, deadline) - now
+                state.cond.wait(pause)
                 # Readers held back together wake together: the first one sends, the rest join.
                 other = state.flights.get(who)
                 if other is not None and other.epoch >= needed and not other.done:

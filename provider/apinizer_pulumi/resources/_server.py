@@ -1,0 +1,61 @@
+"""The SDK's dynamic provider server runs at most 4 calls at once; let it run what the engine sends.
+
+``python -m pulumi.dynamic`` serves the engine's gRPC calls from a ``ThreadPoolExecutor`` with
+``max_workers=4``, while the engine sends up to ``--parallel`` calls at once (4 per CPU by
+default). The fifth call waits in the pool's queue, not on the gateway: with four creates
+waiting for the list that reads back their ids, nothing else runs, and creates of one proxy
+that could share one list are served four at a time (docs/performance.md).
+
+:func:`widen_provider_server`, called when the server configures a provider, raises that
+pool's limit to :data:`WORKERS`. It finds the pool through the thread it runs in (a pool
+thread's first argument is a weak reference to its pool) and changes ``_max_workers``, which
+the pool reads on every submission to decide whether to start one more thread (threads are
+still started only when calls are waiting), and starts a thread for each call already queued.
+Outside that server (a program, a test calling a provider directly), or if a later SDK or
+Python serves calls another way, it does nothing and the server keeps its own limit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import thread as pool_threads
+
+from ._errors import PROVIDER_SERVER
+
+#: The most calls the server runs at once once widened. The engine bounds what it sends
+#: (``pulumi up --parallel``); above this, calls queue as before.
+WORKERS = int(os.environ.get("APINIZER_PROVIDER_THREADS", "64"))
+
+
+def serving_pool() -> ThreadPoolExecutor | None:
+    """The pool whose thread runs this call, when it is the SDK's provider server's; else None."""
+    server = sys.modules.get("__main__")
+    if getattr(getattr(server, "__spec__", None), "name", None) != PROVIDER_SERVER:
+        return None
+    current = threading.current_thread()
+    if getattr(current, "_target", None) is not pool_threads._worker:
+        return None
+    arguments = getattr(current, "_args", ())
+    reference = arguments[0] if arguments else None
+    pool = reference() if callable(reference) else None
+    return pool if isinstance(pool, ThreadPoolExecutor) else None
+
+
+def widen_provider_server(workers: int = WORKERS) -> None:
+    """Let the provider server run up to ``workers`` calls at once (never fewer than it did)."""
+    pool = serving_pool()
+    limit = getattr(pool, "_max_workers", None)
+    if pool is None or not isinstance(limit, int) or limit >= workers:
+        return
+    pool._max_workers = workers
+    # The calls already waiting were queued under the old limit (the engine's first burst, such
+    # as a refresh's reads, arrives before any provider is configured): a thread for each.
+    queue, start_one = getattr(pool, "_work_queue", None), getattr(pool, "_adjust_thread_count", None)
+    if queue is not None and callable(start_one):
+        with contextlib.suppress(Exception):
+            for _ in range(min(queue.qsize(), workers - limit)):
+                start_one()
