@@ -240,23 +240,34 @@ def test_a_held_list_also_waits_for_a_write_that_begins_meanwhile_and_serves_it(
     assert cache.get(KEY, WHO, lambda: ["a second list"]) == ["after both writes"]
 
 
+class Clock:
+    """The cache's clock, moved by the test (its waits still take real time, at most the pause left)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_a_list_after_a_stream_of_writes_waits_for_the_proxy_to_be_quiet(pool: ThreadPoolExecutor) -> None:
     """The engine sends a proxy's creates milliseconds apart: one list reads back all their ids."""
-    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=60)
-    for _ in range(2):  # two creates in a row: a stream
+    clock = Clock()
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=60, clock=clock)
+    for moment in (0.0, 0.2):  # two creates 0.2 s apart: a stream
+        clock.now = moment
         with cache.writing(KEY):
             pass
-    reader = pool.submit(cache.get, KEY, WHO, lambda: ["after the four writes"])
+    reader = pool.submit(cache.get, KEY, WHO, lambda: ["after the three writes"])
     until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the reader waits although no write is in flight")
-    with cache.writing(KEY):  # the next create, sent while the first waits for its id
+    clock.now = 0.5
+    with cache.writing(KEY):  # the next create, sent while the first ones wait for their ids
         pass
     assert cache.snapshot(KEY, WHO)[2] == 1
 
-    cache.batch_quiet = 0  # what 60 quiet seconds would do, now
-    with cache.writing(KEY):  # a write's end wakes the waiting readers
-        pass
-    assert reader.result() == ["after the four writes"]
-    assert cache.snapshot(KEY, WHO)[0] == 4
+    clock.now = 1.1  # 0.6 s after the last write (twice its 0.3 s gap): the list goes
+    assert reader.result(timeout=10) == ["after the three writes"]
+    assert cache.snapshot(KEY, WHO)[0] == 3
 
 
 @pytest.mark.parametrize("writes", [

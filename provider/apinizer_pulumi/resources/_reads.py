@@ -17,7 +17,7 @@ endpoint always comes from a list that started after its create was acknowledged
 
 A new list also waits, up to :data:`BATCH_WAIT` seconds, for the proxy's writes in flight, and,
 while creates arrive as a stream (two writes to the proxy began less than :data:`BATCH_QUIET`
-seconds apart), until the proxy has been quiet that long: the engine sends a program's creates
+seconds apart), until the proxy has been quiet for twice that gap: the engine sends a program's creates
 one after another, milliseconds apart, as it registers them, so that a list sent the moment the
 writes in flight are done would serve only those. A lone write (one resource changed) and a read
 with no write to its proxy (a refresh) do not wait.
@@ -84,10 +84,10 @@ class _ProxyState(Generic[T]):
     cond: threading.Condition
     epoch: int = 0
     writing: int = 0
-    #: When a write to the proxy last began or ended (``time.monotonic``).
+    #: When a write to the proxy last began or ended (the cache's clock).
     last_write: float = 0.0
     #: When the last write to the proxy began, and how long after the one before it.
-    began: float = 0.0
+    began: float | None = None
     last_gap: float = float("inf")
     #: Readers holding back a new list until the writes in flight are done.
     held: int = 0
@@ -122,8 +122,8 @@ class ListCache(Generic[T]):
         with self._lock:
             state = self._state(key)
             state.writing += 1
-            now = time.monotonic()
-            if state.began:
+            now = self._clock()
+            if state.began is not None:
                 state.last_gap = now - state.began
             state.began = state.last_write = now
         try:
@@ -131,7 +131,7 @@ class ListCache(Generic[T]):
         finally:
             with self._lock:
                 state.writing -= 1
-                state.last_write = time.monotonic()
+                state.last_write = self._clock()
                 state.epoch += 1
                 state.cached.clear()
                 if state.held:
@@ -169,19 +169,25 @@ class ListCache(Generic[T]):
         None when, meanwhile, another thread registered a flight this caller may join.
         """
         needed = state.epoch
-        deadline = time.monotonic() + self.batch_wait
+        deadline = self._clock() + self.batch_wait
         state.held += 1
         try:
             while True:
-                now = time.monotonic()
+                now = self._clock()
                 if now >= deadline:
                     break
                 if state.writing:
                     pause = deadline - now  # a write that ends wakes the held readers
-                elif state.last_gap >= self.batch_quiet or now - state.last_write >= self.batch_quiet:
-                    break
+                elif state.last_gap >= self.batch_quiet:
+                    break  # no stream: a lone write
                 else:
-                    pause = min(state.last_write + self.batch_quiet, deadline) - now
+                    # Twice the stream's last gap: long enough for its next write, short when every
+                    # create in flight is already waiting here and none can come (the engine's
+                    # --parallel reached), where the wait only costs time.
+                    quiet = min(self.batch_quiet, 2 * state.last_gap)
+                    if now - state.last_write >= quiet:
+                        break
+                    pause = min(state.last_write + quiet, deadline) - now
                 state.cond.wait(pause)
                 # Readers held back together wake together: the first one sends, the rest join.
                 other = state.flights.get(who)
