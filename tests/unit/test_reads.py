@@ -270,6 +270,48 @@ def test_a_list_after_a_stream_of_writes_waits_for_the_proxy_to_be_quiet(pool: T
     assert cache.snapshot(KEY, WHO)[0] == 3
 
 
+def test_creates_one_after_another_wait_for_quiet_ever_more_rarely(pool: ThreadPoolExecutor) -> None:
+    """Under ``--parallel 1`` the next create waits for this one's answer: waiting costs time only."""
+    clock = Clock()
+    cache: ListCache[list[str]] = ListCache(ttl=0, batch_wait=1e12, batch_quiet=1e9, clock=clock)
+    begun: list[float] = []
+
+    def create_then_read() -> tuple[bool, list[str]]:
+        """(whether the list waited for quiet, the list) of a create 1 s after the last answer."""
+        moment = clock.now + 1
+        clock.now = moment
+        with cache.writing(KEY):
+            pass
+        gap = moment - begun[-1] if begun else 0.0
+        begun.append(moment)
+        reader = pool.submit(cache.get, KEY, WHO, lambda: [f"after the create at {moment}"])
+        try:
+            until(lambda: reader.done() or cache.snapshot(KEY, WHO)[2] == 1, "the list went or waits")
+            waited = not reader.done()
+        finally:
+            clock.now = moment + 2 * gap + 0.5  # past twice the gap: a waiting list goes
+        return waited, reader.result(timeout=10)
+
+    waits = [create_then_read()[0] for _ in range(12)]
+    # The first is a lone write; the 2nd waits for nothing; then 2, 4, 8 lists go at once.
+    assert waits == [False, True, False, False, True] + [False] * 4 + [True] + [False] * 2
+    assert create_then_read() == (False, [f"after the create at {begun[-1]}"])
+
+    # A create begun while another is in flight: the engine runs creates side by side again.
+    start = clock.now + 1
+    clock.now = start
+    with cache.writing(KEY):
+        clock.now = start + 0.05
+        with cache.writing(KEY):
+            pass
+    side_by_side = pool.submit(cache.get, KEY, WHO, lambda: ["after the two side by side"])
+    try:
+        until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "waiting for quiet resumed")
+    finally:
+        clock.now = start + 5
+    assert side_by_side.result(timeout=10) == ["after the two side by side"]
+
+
 @pytest.mark.parametrize("writes", [
     pytest.param([("http://gw", "Demo", "Orders")] * 2, id="a refresh: writes only to another proxy"),
     pytest.param([KEY], id="one resource created: a lone write"),

@@ -20,7 +20,9 @@ while creates arrive as a stream (two writes to the proxy began less than :data:
 seconds apart), until the proxy has been quiet for twice that gap: the engine sends a program's creates
 one after another, milliseconds apart, as it registers them, so that a list sent the moment the
 writes in flight are done would serve only those. A lone write (one resource changed) and a read
-with no write to its proxy (a refresh) do not wait.
+with no write to its proxy (a refresh) do not wait; after a wait that no new write joined (the
+creates may come strictly one after another), the next 2, then 4, 8 ... writes' lists do not
+wait either, until a write begins beside other work on the proxy.
 
 State is per process, keyed without credentials in clear: the epoch by (URL, project, proxy),
 because a write by any account changes what every account reads; the lists by the client's
@@ -55,6 +57,8 @@ BATCH_WAIT = 1.0
 #: Seconds without a write to a proxy after which a waiting list goes, and the longest gap
 #: between two writes that makes them a stream worth waiting for (docs/performance.md).
 BATCH_QUIET = 0.1
+#: After waits for quiet that no write joined, lists skip waiting for 2, 4, ... up to 2**this writes.
+MAX_IDLE_DOUBLINGS = 6
 
 ProxyKey = tuple[str, str, str]
 """(gateway URL, project, proxy)."""
@@ -89,6 +93,11 @@ class _ProxyState(Generic[T]):
     #: When the last write to the proxy began, and how long after the one before it.
     began: float | None = None
     last_gap: float = float("inf")
+    #: Writes begun so far; the waits for quiet in a row that no new write came to, and the
+    #: count of writes begun from which lists wait for quiet again.
+    begun: int = 0
+    idle_waits: int = 0
+    wait_again_at: int = 0
     #: Readers holding back a new list until the writes in flight are done.
     held: int = 0
     cached: dict[str, _Cached[T]] = field(default_factory=dict)
@@ -121,7 +130,12 @@ class ListCache(Generic[T]):
         """Around a write to the proxy's endpoints: on exit, every older list is stale."""
         with self._lock:
             state = self._state(key)
+            if state.writing or state.held:
+                # Begun while other operations on the proxy are under way: the engine is running
+                # creates side by side, so waiting for the next one pays again.
+                state.idle_waits = state.wait_again_at = 0
             state.writing += 1
+            state.begun += 1
             now = self._clock()
             if state.began is not None:
                 state.last_gap = now - state.began
@@ -170,6 +184,7 @@ class ListCache(Generic[T]):
         """
         needed = state.epoch
         deadline = self._clock() + self.batch_wait
+        waited_from: int | None = None  # writes begun when this reader began to wait for quiet
         state.held += 1
         try:
             while True:
@@ -180,14 +195,22 @@ class ListCache(Generic[T]):
                     pause = deadline - now  # a write that ends wakes the held readers
                 elif state.last_gap >= self.batch_quiet:
                     break  # no stream: a lone write
+                elif state.begun < state.wait_again_at:
+                    # The last waits for quiet saw no new write: the creates may come one after
+                    # another (--parallel 1, or resources that depend on each other), each after
+                    # the answer to the one before. Skipped for 2, 4, 8 ... writes, then tried again.
+                    break
                 else:
+                    if waited_from is None:
+                        waited_from = state.begun
                     # Twice the stream's last gap: long enough for its next write, short when every
                     # create in flight is already waiting here and none can come (the engine's
                     # --parallel reached), where the wait only costs time.
                     quiet = min(self.batch_quiet, 2 * state.last_gap)
                     if now - state.last_write >= quiet:
                         break
-                    pause = min(state.last_write + quiet, deadline) - now
+                    # Looked at again every 50 ms at most: nothing wakes a wait for quiet early.
+                    pause = min(state.last_write + quiet, deadline, now + 0.05) - now
                 state.cond.wait(pause)
                 # Readers held back together wake together: the first one sends, the rest join.
                 other = state.flights.get(who)
@@ -195,6 +218,12 @@ class ListCache(Generic[T]):
                     return None
         finally:
             state.held -= 1
+        if waited_from is not None:
+            if state.begun == waited_from:
+                state.idle_waits = min(state.idle_waits + 1, MAX_IDLE_DOUBLINGS)
+                state.wait_again_at = state.begun + 2 ** state.idle_waits + 1
+            else:
+                state.idle_waits = 0
         flight: _Flight[T] = _Flight(state.epoch)
         state.flights[who] = flight
         return flight
