@@ -49,7 +49,9 @@ DUMMY_PASSWORD_HASH = hash_password(secrets.token_urlsafe(16))
 
 
 def token_digest(key: bytes, value: str) -> str:
-    return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
+    # The one-shot C function: the same HMAC as hmac.new(...).hexdigest(), a fraction of its cost
+    # on the path of every request.
+    return hmac.digest(key, value.encode(), "sha256").hex()
 
 
 def new_token_value() -> str:

@@ -15,7 +15,6 @@ messages come from the backend's typed errors.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import re
@@ -83,8 +82,12 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
     )
 
 
+#: The answer of every write, encoded once.
+_SUCCESS_BODY = json.dumps({"success": True}, separators=(",", ":")).encode()
+
+
 def success() -> Response:
-    return json_response({"success": True})
+    return Response(_SUCCESS_BODY, media_type="application/json")
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -230,8 +233,7 @@ def _rlcl_ref(request: Request) -> tuple[str, str]:
 async def in_writer(request: Request, call: Callable[..., R], *args: Any) -> R:
     """``call(*args)`` on the app's writer thread, awaited without blocking the event loop."""
     writer: WriteQueue = request.app.state.writer
-    result: R = await asyncio.wrap_future(writer.submit(functools.partial(call, *args)))
-    return result
+    return await writer.run(functools.partial(call, *args))
 
 
 def _backend(request: Request) -> Backend:
