@@ -159,13 +159,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+#: ``json.loads(text, parse_constant=...)`` builds a decoder per call; this one is built once.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 async def read_object(request: Request) -> dict[str, Any]:
     """The request's JSON object; a missing, malformed or non-object body is a 400."""
     raw = await read_body(request)
     if not raw.strip():
         raise BadRequestError("Request body is missing")
     try:
-        data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        data = _DECODER.decode(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise BadRequestError("Request body is not valid JSON") from exc
     if not isinstance(data, dict):

@@ -256,9 +256,20 @@ class Store:
             self._committed()
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A transaction that takes the database's write lock at once; committed on exit."""
+    def write(self, *, one_statement: bool = False) -> Iterator[sqlite3.Connection]:
+        """A transaction that takes the database's write lock at once; committed on exit.
+
+        ``one_statement``: the block changes the database with one statement at most and raises
+        only before it or when it fails. SQLite undoes a failed statement alone, so inside a
+        :meth:`batch` such a block needs no savepoint of its own, and outside one no transaction
+        around it: the statement commits itself (autocommit) before it returns.
+        """
         with self._lock:
+            if one_statement:
+                yield self._conn
+                if not getattr(self._local, "batch", False):
+                    self._committed()
+                return
             if getattr(self._local, "batch", False):
                 self._conn.execute("SAVEPOINT write")
                 try:
@@ -354,8 +365,9 @@ class WriteQueue:
     """The one thread that runs the writes handed to it, committing them in groups.
 
     The writes waiting when the thread comes round run in one transaction (:meth:`Store.batch`),
-    each in its own savepoint; every one's result (or error) is handed back only after the
-    group's commit, so an answer never goes out before its write is in the database.
+    each in its own savepoint (a write found alone runs as it is, committing itself); every
+    one's result (or error) is handed back only after the group's commit, so an answer never
+    goes out before its write is in the database.
 
     :meth:`run` is the event loop's way in: the group's answers reach the loop in one callback
     (one wake-up of the loop per group, not one per write, and no concurrent future to chain).
@@ -393,6 +405,16 @@ class WriteQueue:
                 except queue.Empty:
                     break
             outcomes: list[tuple[Future[Any] | asyncio.Future[Any], Any, BaseException | None]] = []
+            if len(group) == 1:
+                # Alone, a write is its own transaction: a one-statement write (a create) then needs
+                # no BEGIN and COMMIT around it, two fewer round trips through SQLite and the GIL.
+                job, done = group[0]
+                try:
+                    outcomes.append((done, job(), None))
+                except BaseException as error:
+                    outcomes.append((done, None, error))
+                _settle(outcomes)
+                continue
             try:
                 with self._store.batch():
                     for job, done in group:
