@@ -24,7 +24,7 @@ from urllib.parse import parse_qs
 
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 
 import apinizer_pulumi.models as api
@@ -146,13 +146,23 @@ def parse_model(model: type[M], data: Any, prefix: str = "") -> M:
 
 
 async def read_body(request: Request) -> bytes:
-    chunks, size = [], 0
-    async for chunk in request.stream():
+    # The ASGI messages themselves, as Request.stream() reads them, without its async generator:
+    # a few microseconds on the path of every write, on the thread that bounds throughput.
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        if message["type"] != "http.request":
+            continue
+        chunk: bytes = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY_BYTES:
             raise BadRequestError(f"Request body is larger than {MAX_BODY_BYTES} bytes")
         chunks.append(chunk)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def _reject_constant(name: str) -> Any:
