@@ -37,7 +37,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -433,10 +433,12 @@ def _settle(outcomes: list[tuple[Future[Any] | asyncio.Future[Any], Any, BaseExc
     for done, result, failure in outcomes:
         if isinstance(done, asyncio.Future):
             by_loop.setdefault(done.get_loop(), []).append((done, result, failure))
-        elif failure is None:
-            done.set_result(result)
-        else:
-            done.set_exception(failure)
+            continue
+        with contextlib.suppress(InvalidStateError):  # cancelled by its caller: the writer lives on
+            if failure is None:
+                done.set_result(result)
+            else:
+                done.set_exception(failure)
     for loop, settled in by_loop.items():
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(_settle_on_loop, settled)

@@ -100,3 +100,33 @@ def test_the_wal_starts_over_once_checkpointed_in_the_background(tmp_path: Path)
     store.close()
     assert not Path(f"{path}-wal").exists()
     assert stored(path, "first") and stored(path, f"after {n}")
+
+
+def test_a_waiter_that_gives_up_leaves_the_writer_running(tmp_path: Path) -> None:
+    path = tmp_path / "cancel.db"
+    store = Store(path)
+    writes = WriteQueue(store)
+    busy, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        assert release.wait(10)
+
+    first = writes.submit(hold)
+    assert busy.wait(10)
+    abandoned = writes.submit(lambda: put(store, "abandoned by a thread"))
+    assert abandoned.cancel()
+
+    async def main() -> str:
+        waiter = asyncio.ensure_future(writes.run(lambda: put(store, "abandoned by the loop")))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        release.set()
+        return await writes.run(lambda: put(store, "later"))
+
+    assert asyncio.run(main()) == "later"
+    first.result(10)
+    # Both were queued before they were given up on: they were written all the same.
+    assert stored(path, "abandoned by a thread") and stored(path, "abandoned by the loop")
+    assert writes.submit(lambda: put(store, "still served")).result(10) == "still served"
+    store.close()
