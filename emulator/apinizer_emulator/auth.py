@@ -49,6 +49,8 @@ DUMMY_PASSWORD_HASH = hash_password(secrets.token_urlsafe(16))
 
 
 def token_digest(key: bytes, value: str) -> str:
+    # Not the one-shot hmac.digest: it releases the GIL, so on the event loop's path of every
+    # request it hands the GIL to the writer thread and waits to get it back (ms, not us).
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
 
 

@@ -1,14 +1,16 @@
-"""The emulator's writer thread: writes waiting together commit together, each failing alone."""
+"""The emulator's writer thread: writes waiting together commit together, each failing alone; checkpoints."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from apinizer_emulator.store import Store, WriteQueue
+from apinizer_emulator.store import CHECKPOINT_EVERY, Store, WriteQueue
 
 
 def put(store: Store, key: str, fail: bool = False) -> str:
@@ -52,4 +54,79 @@ def test_a_group_commits_together_and_a_failed_write_is_undone_alone(tmp_path: P
     # Answered only once committed: another connection sees them at once.
     assert stored(path, "kept") and stored(path, "also kept")
     assert not stored(path, "failed")
+    store.close()
+
+
+def test_the_event_loop_gets_each_result_or_error_after_the_commit(tmp_path: Path) -> None:
+    path = tmp_path / "loop.db"
+    store = Store(path)
+    writes = WriteQueue(store)
+
+    async def main() -> tuple[list[str], BaseException | None]:
+        kept = [writes.run(lambda k=f"k{i}": put(store, k)) for i in range(10)]
+        failed = writes.run(lambda: put(store, "failed", fail=True))
+        results = await asyncio.gather(*kept, failed, return_exceptions=True)
+        error = results.pop()
+        return [str(r) for r in results], error if isinstance(error, BaseException) else None
+
+    keys, error = asyncio.run(main())
+    assert keys == [f"k{i}" for i in range(10)]
+    assert isinstance(error, ValueError)
+    assert all(stored(path, key) for key in keys) and not stored(path, "failed")
+    store.close()
+
+
+def _wal_checkpoint_sequence(path: Path) -> int:
+    """The WAL header's checkpoint sequence number: SQLite adds one each time the WAL starts over."""
+    with open(f"{path}-wal", "rb") as wal:
+        return int.from_bytes(wal.read(16)[12:16], "big")
+
+
+def test_the_wal_starts_over_once_checkpointed_in_the_background(tmp_path: Path) -> None:
+    path = tmp_path / "wal.db"
+    store = Store(path)
+    put(store, "first")
+    before = _wal_checkpoint_sequence(path)
+    for i in range(CHECKPOINT_EVERY):
+        put(store, f"k{i}")
+    # The checkpointer runs on its own thread: the WAL starts over at some write after it is done.
+    deadline = time.monotonic() + 30
+    n = 0
+    while _wal_checkpoint_sequence(path) == before and time.monotonic() < deadline:
+        n += 1
+        put(store, f"after {n}")
+        time.sleep(0.01)
+    assert _wal_checkpoint_sequence(path) != before
+    store.close()
+    assert not Path(f"{path}-wal").exists()
+    assert stored(path, "first") and stored(path, f"after {n}")
+
+
+def test_a_waiter_that_gives_up_leaves_the_writer_running(tmp_path: Path) -> None:
+    path = tmp_path / "cancel.db"
+    store = Store(path)
+    writes = WriteQueue(store)
+    busy, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        assert release.wait(10)
+
+    first = writes.submit(hold)
+    assert busy.wait(10)
+    abandoned = writes.submit(lambda: put(store, "abandoned by a thread"))
+    assert abandoned.cancel()
+
+    async def main() -> str:
+        waiter = asyncio.ensure_future(writes.run(lambda: put(store, "abandoned by the loop")))
+        await asyncio.sleep(0)
+        waiter.cancel()
+        release.set()
+        return await writes.run(lambda: put(store, "later"))
+
+    assert asyncio.run(main()) == "later"
+    first.result(10)
+    # Both were queued before they were given up on: they were written all the same.
+    assert stored(path, "abandoned by a thread") and stored(path, "abandoned by the loop")
+    assert writes.submit(lambda: put(store, "still served")).result(10) == "still served"
     store.close()
