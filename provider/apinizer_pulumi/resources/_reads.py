@@ -54,9 +54,9 @@ T = TypeVar("T")
 TTL = float(os.environ.get("APINIZER_READ_CACHE_TTL", "10"))
 #: Longest wait of a new list for the writes to its proxy to be done and quiet (then it goes anyway).
 BATCH_WAIT = 1.0
-#: Seconds without a write to a proxy after which a waiting list goes, and the longest gap
-#: between two writes that makes them a stream worth waiting for (docs/performance.md).
-BATCH_QUIET = 0.1
+#: The longest gap between two writes to a proxy that makes them a stream worth waiting for,
+#: and the longest wait for quiet after one (docs/performance.md); 0 turns the wait off.
+BATCH_QUIET = float(os.environ.get("APINIZER_READ_BATCH_QUIET", "0.1"))
 #: After waits for quiet that no write joined, lists skip waiting for 2, 4, ... up to 2**this writes.
 MAX_IDLE_DOUBLINGS = 6
 
@@ -148,7 +148,9 @@ class ListCache(Generic[T]):
                 state.last_write = self._clock()
                 state.epoch += 1
                 state.cached.clear()
-                if state.held:
+                if state.held and not state.writing:
+                    # Held readers wait for the proxy's writes to be done: only the last one's end
+                    # can let them go (waking them at every end made ten threads fight for the GIL).
                     state.cond.notify_all()
 
     def get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
