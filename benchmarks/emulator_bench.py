@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -60,6 +61,9 @@ def wrk(url: str, script: str, seconds: float, connections: int, run: str) -> tu
     """(requests per second, p99 latency in ms) of one wrk run; fails on any non-2xx answer."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         lua.write(script)
+    # The disk's backlog from whatever ran before (the other benchmarks, an earlier load) is
+    # written out first, so that neither side of a comparison pays for it.
+    os.sync()
     done = subprocess.run(
         ["wrk", "-t2", f"-c{connections}", f"-d{seconds:g}s", "--latency", "-s", lua.name,
          f"{url}{endpoints_path()}", "--", run],
