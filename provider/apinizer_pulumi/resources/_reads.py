@@ -228,6 +228,10 @@ class ListCache(Generic[T]):
                 state.idle_waits = 0
         flight: _Flight[T] = _Flight(state.epoch)
         state.flights[who] = flight
+        if state.held:
+            # Readers still waiting for quiet would otherwise see this list only when it is done
+            # (their waits are timed), and send one more: woken now, they join it.
+            state.cond.notify_all()
         return flight
 
     def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
