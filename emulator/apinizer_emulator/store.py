@@ -435,10 +435,7 @@ def _settle(outcomes: list[tuple[Future[Any] | asyncio.Future[Any], Any, BaseExc
             by_loop.setdefault(done.get_loop(), []).append((done, result, failure))
             continue
         with contextlib.suppress(InvalidStateError):  # cancelled by its caller: the writer lives on
-            if failure is None:
-                done.set_result(result)
-            else:
-                done.set_exception(failure)
+            _resolve(done, result, failure)
     for loop, settled in by_loop.items():
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
             loop.call_soon_threadsafe(_settle_on_loop, settled)
@@ -446,9 +443,12 @@ def _settle(outcomes: list[tuple[Future[Any] | asyncio.Future[Any], Any, BaseExc
 
 def _settle_on_loop(settled: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
     for done, result, failure in settled:
-        if done.done():  # cancelled meanwhile (the write itself is in all the same)
-            continue
-        if failure is None:
-            done.set_result(result)
-        else:
-            done.set_exception(failure)
+        if not done.done():  # else cancelled meanwhile (the write itself is in all the same)
+            _resolve(done, result, failure)
+
+
+def _resolve(done: Future[Any] | asyncio.Future[Any], result: Any, failure: BaseException | None) -> None:
+    if failure is None:
+        done.set_result(result)
+    else:
+        done.set_exception(failure)

@@ -6,6 +6,7 @@ import asyncio
 import sqlite3
 import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,8 @@ def stored(path: Path, key: str) -> bool:
         conn.close()
 
 
-def test_a_group_commits_together_and_a_failed_write_is_undone_alone(tmp_path: Path) -> None:
-    path = tmp_path / "queue.db"
-    store = Store(path)
-    writes = WriteQueue(store)
+def hold_the_writer(writes: WriteQueue) -> tuple[Future[None], threading.Event]:
+    """Keep the writer thread busy until the event is set: what is submitted meanwhile queues."""
     busy, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -41,6 +40,14 @@ def test_a_group_commits_together_and_a_failed_write_is_undone_alone(tmp_path: P
 
     first = writes.submit(hold)
     assert busy.wait(10)
+    return first, release
+
+
+def test_a_group_commits_together_and_a_failed_write_is_undone_alone(tmp_path: Path) -> None:
+    path = tmp_path / "queue.db"
+    store = Store(path)
+    writes = WriteQueue(store)
+    first, release = hold_the_writer(writes)
     # Queued while the writer is busy: the next group holds all three.
     kept = writes.submit(lambda: put(store, "kept"))
     failed = writes.submit(lambda: put(store, "failed", fail=True))
@@ -106,14 +113,7 @@ def test_a_waiter_that_gives_up_leaves_the_writer_running(tmp_path: Path) -> Non
     path = tmp_path / "cancel.db"
     store = Store(path)
     writes = WriteQueue(store)
-    busy, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        busy.set()
-        assert release.wait(10)
-
-    first = writes.submit(hold)
-    assert busy.wait(10)
+    first, release = hold_the_writer(writes)
     abandoned = writes.submit(lambda: put(store, "abandoned by a thread"))
     assert abandoned.cancel()
 
