@@ -12,6 +12,7 @@ import grpc
 import httpx
 import pytest
 
+from apinizer_pulumi.resources._create import LOOKUP_ATTEMPTS
 from apinizer_pulumi.resources.testing import DIFF_SOME, Engine
 
 from .conftest import Gateway
@@ -112,7 +113,7 @@ def test_someone_elses_endpoint_found_after_a_lost_answer_is_not_taken(
 
 
 def test_an_outcome_that_stays_unknown_fails_and_says_what_to_do(endpoints: Engine, gateway: Gateway) -> None:
-    fault(gateway, status=503, count=1 + 3 * OUTLAST_RETRIES)
+    fault(gateway, status=503, count=1 + LOOKUP_ATTEMPTS * OUTLAST_RETRIES)
 
     with pytest.raises(grpc.RpcError) as failure:
         endpoints.up(TOYS)
@@ -161,8 +162,10 @@ def test_someone_elses_endpoint_while_the_creates_keep_failing_is_not_taken(
 
 
 def test_a_failed_read_back_of_the_id_still_records_the_endpoint(endpoints: Engine, gateway: Gateway) -> None:
-    # The id is read back from the proxy's list (docs/performance.md): make every try of it fail.
+    # The id is read back from the proxy's list (docs/performance.md), and, when that fails, from
+    # the endpoint itself: make every try of both fail.
     fault(gateway, method="GET", path="/endpoints/", status=503, count=OUTLAST_RETRIES)
+    fault(gateway, method="POST", path="/details/", status=503, count=OUTLAST_RETRIES)
 
     id_, outs = endpoints.up(TOYS)
 
@@ -189,3 +192,32 @@ def test_a_failed_disable_after_the_create_shows_active_and_the_next_up_disables
     assert diff.changes == DIFF_SOME
     assert endpoints.update(id_, outs, inputs)["active"] is False
     assert toys_on_gateway(gateway)[0]["active"] is False
+
+
+def test_look_ups_that_fail_with_500_are_tried_again_after_pauses(
+    endpoints: Engine, gateway: Gateway
+) -> None:
+    # The client never repeats a 500 by itself; the look-ups after an unknown create do.
+    fault(gateway, status=500, after=True, method="POST", path="/endpoints/", count=1)
+    fault(gateway, status=500, path="/details/", count=3)
+
+    _, outs = endpoints.up(TOYS)
+
+    [live] = toys_on_gateway(gateway)
+    assert outs["endpoint_id"] == live["id"]
+    requests = gateway.stats()["requests"]
+    assert requests[CREATE] == 1, "the create was sent again"
+    assert requests[DETAILS] == 4  # three that failed, one that found it
+
+
+@pytest.mark.parametrize("status", [408, 499])
+def test_a_4xx_that_may_follow_a_carried_out_create_is_an_unknown_outcome(
+    endpoints: Engine, gateway: Gateway, status: int
+) -> None:
+    fault(gateway, status=status, after=True, method="POST", path="/endpoints/", count=1)
+
+    _, outs = endpoints.up(TOYS)
+
+    [live] = toys_on_gateway(gateway)
+    assert outs["endpoint_id"] == live["id"]
+    assert gateway.stats()["requests"][CREATE] == 1

@@ -127,3 +127,64 @@ def test_a_refused_token_is_never_echoed(lists: Engine, gateway: Gateway) -> Non
     details = str(info.value.details())
     assert "apinizer:Rlcl Gold in Demo: 401 unauthorized_client: Invalid token" in details
     assert secret not in details
+
+
+RLCL_CREATE = "POST /apiops/projects/{projectName}/rlcl/"
+
+
+def rlcl_fault(gateway: Gateway, **rule: Any) -> None:
+    httpx.post(f"{gateway.url}/_emulator/faults", json={"retry_after": 0.01, **rule}).raise_for_status()
+
+
+@pytest.mark.parametrize(
+    "lost",
+    [{"status": 502, "after": True}, {"status": 504, "after": True}, {"drop": True, "after": True}],
+    ids=["502 after the create", "504 after the create", "connection dropped after the create"],
+)
+def test_an_rlcl_create_whose_answer_was_lost_is_this_resources(
+    lists: Engine, gateway: Gateway, lost: dict[str, Any]
+) -> None:
+    rlcl_fault(gateway, method="POST", path="/rlcl/", count=1, **lost)
+
+    id_, outs = lists.up(GOLD)
+
+    assert id_ == "Demo/Gold" and outs["description"] == "gold tier"
+    assert stored(gateway, "Gold") == RlclSpec(name="Gold", description="gold tier").to_api()
+    # The API cannot read an RLCL: the repeat's "already exists" is what recognises it.
+    assert gateway.stats()["requests"][RLCL_CREATE] == 2
+    # And the next `up` sees nothing to do: no "already exists ... set adopt=True".
+    assert lists.diff(id_, outs, lists.checked(GOLD)).changes == DIFF_NONE
+
+
+def test_an_rlcl_create_that_never_arrived_is_sent_again(lists: Engine, gateway: Gateway) -> None:
+    rlcl_fault(gateway, method="POST", path="/rlcl/", count=1, status=503)
+
+    lists.up(GOLD)
+
+    assert stored(gateway, "Gold") is not None
+    assert gateway.stats()["requests"][RLCL_CREATE] == 2
+
+
+def test_an_rlcl_that_existed_before_is_refused_even_when_answers_are_lost(
+    lists: Engine, gateway: Gateway
+) -> None:
+    # The first answer is a definite "already exists": no lost answer, so no taking over.
+    with pytest.raises(grpc.RpcError) as info:
+        lists.up({"project_name": "Demo", "name": "Premium"})
+    assert "already exists" in str(info.value.details()) and "adopt=True" in str(info.value.details())
+
+
+def test_an_rlcl_create_whose_outcome_stays_unknown_fails_and_says_what_to_do(
+    lists: Engine, gateway: Gateway
+) -> None:
+    rlcl_fault(gateway, method="POST", path="/rlcl/", count=4, status=503)
+
+    with pytest.raises(grpc.RpcError) as info:
+        lists.up(GOLD)
+
+    message = str(info.value.details()).strip().splitlines()[-1]
+    assert message.startswith(
+        "apinizer:Rlcl Gold in Demo: the gateway never confirmed the create in 4 attempts"
+    )
+    assert "set adopt=True" in message
+    assert gateway.stats()["requests"][RLCL_CREATE] == 4

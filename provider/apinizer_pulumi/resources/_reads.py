@@ -322,3 +322,26 @@ def find_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
                   method: HttpMethod | str) -> Endpoint | None:
     """The endpoint (name, method) from the shared list, or None when the proxy has none such."""
     return endpoint_index(client, project, proxy).get((name, HttpMethod(method)))
+
+
+def live_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
+                  method: HttpMethod | str) -> Endpoint | None:
+    """The endpoint, or None only when the gateway says that it, or its proxy or project, is gone.
+
+    The shared list answers first. An endpoint missing from it is asked for by itself: a list
+    may lag behind (a replica, a cache in front) or be no list at all, and a refresh that took
+    such an answer for "gone" would drop from the state what still runs on the gateway.
+    """
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    try:
+        found = find_endpoint(client, project, proxy, name, method)
+        if found is not None:
+            return found
+        return client.endpoints.find(project, proxy, name, method)
+    except NotFoundError as error:
+        if container_gone(error):
+            return None
+        raise

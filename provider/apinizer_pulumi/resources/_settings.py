@@ -14,14 +14,14 @@ import pulumi
 import pulumi.dynamic as dyn
 from pydantic import Field
 
-from apinizer_pulumi.client import ApinizerClient, APIStatusError, NotFoundError
+from apinizer_pulumi.client import ApinizerClient, APIStatusError
 from apinizer_pulumi.models import ApiModel, HttpMethod
 
 from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
-from ._errors import container_gone, translated
-from ._reads import find_endpoint
+from ._errors import translated
+from ._reads import live_endpoint
 from .endpoint import endpoint_id, identity, subject
 
 IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
@@ -77,14 +77,10 @@ class EndpointSettingsProvider(ApinizerProvider):
         self._write(news)
         return dyn.UpdateResult(self.outputs(news))
 
-    def _endpoint_gone(self, client: ApinizerClient, target: tuple[str, str, str, str]) -> bool:
+    @staticmethod
+    def _endpoint_gone(client: ApinizerClient, target: tuple[str, str, str, str]) -> bool:
         project, proxy, method, name = target
-        try:
-            return find_endpoint(client, project, proxy, name, method) is None
-        except NotFoundError as error:
-            if container_gone(error):
-                return True
-            raise
+        return live_endpoint(client, project, proxy, name, method) is None
 
     @translated(lambda self, id_, props: _subject(self.kind, props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:

@@ -7,7 +7,7 @@ are recorded by reference in every stack's state: they never move without an ali
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import pulumi
@@ -16,11 +16,12 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, container_gone, describe, translated
+from ._create import after_create
+from ._errors import ApinizerResourceError, container_gone, translated
 
 if TYPE_CHECKING:
     # Imported where used: a program declaring endpoints needs neither (docs/performance.md).
-    from apinizer_pulumi.client import ApinizerClient, ApinizerError
+    from apinizer_pulumi.client import ApinizerClient
     from apinizer_pulumi.models import Endpoint as LiveEndpoint
     from apinizer_pulumi.models import EndpointSpec
 
@@ -71,16 +72,24 @@ def _description(value: Any) -> str:
 
 
 def _created_id(client: ApinizerClient, props: Mapping[str, Any]) -> str:
-    """The gateway's id of the endpoint just created, from a list sent after the create's answer."""
+    """The gateway's id of the endpoint just created.
+
+    From the proxy's list sent after the create's answer (shared with the other creates' reads);
+    when that list does not hold it (a list served from a replica that lags, an answer that is no
+    list), from the endpoint itself. Raises when neither names it: the caller turns that into a
+    warning, because the create itself is confirmed.
+    """
+    from apinizer_pulumi.client import ApinizerError
+
     from ._reads import find_endpoint
 
     project, proxy, method, name = identity("", props)
-    live = find_endpoint(client, project, proxy, name, method)
+    try:
+        live = find_endpoint(client, project, proxy, name, method)
+    except ApinizerError:
+        live = None
     if live is None:
-        raise ApinizerResourceError(
-            f"{subject('Endpoint', props)}: created, but the gateway's list of {project}/{proxy} "
-            "read right after does not hold it"
-        )
+        live = client.endpoints.get(project, proxy, name, method)
     return live.id
 
 
@@ -102,35 +111,7 @@ def live_inputs(live: LiveEndpoint, project: str, proxy: str) -> dict[str, Any]:
     return inputs
 
 
-# -- a create whose answer may be lost ----------------------------------------------------------
-#
-# The create call is the one write that is not idempotent, and its answer ({success}) carries
-# nothing to recognise the endpoint by. The rule (docs/faults.md):
-#
-# * When the outcome of a create is unknown (no answer, or 429/5xx, which a gateway or a proxy
-#   in front of it may send after the request was carried out), the endpoint is looked up before
-#   anything is sent again. Found exactly as sent: that create made it, and it is taken as this
-#   resource's. Not found: the create did not take effect and is sent again. Found but different:
-#   someone else's, and the usual "already exists, set adopt=True" error.
-# * A repeat answered "already exists" after an unknown attempt is judged the same way.
-# * Once the create is confirmed, nothing that follows fails the step: a failed read-back of the
-#   gateway id leaves endpoint_id empty (filled by the next refresh or update), and a failed
-#   disable leaves active=true in the outputs (the next `pulumi up` disables it). Failing there
-#   would leave an endpoint that the stack does not know.
-
-#: Sends of one create whose outcome stayed unknown; each is followed by a look-up.
-CREATE_ATTEMPTS = 4
-#: Look-ups in a row that may fail (each with the client's own retries) before giving up.
-LOOKUP_ATTEMPTS = 3
-
-
-def _outcome_unknown(error: ApinizerError) -> bool:
-    """Whether a failed request may still have been carried out by the gateway."""
-    from apinizer_pulumi.client import APIConnectionError, APIStatusError
-
-    if isinstance(error, APIConnectionError):
-        return error.sent
-    return isinstance(error, APIStatusError) and (error.status_code == 429 or error.status_code >= 500)
+# -- a create whose answer may be lost: the rule of resources/_create.py -------------------------
 
 
 def _made_by(live: LiveEndpoint, spec: EndpointSpec) -> bool:
@@ -144,72 +125,21 @@ def _made_by(live: LiveEndpoint, spec: EndpointSpec) -> bool:
 
 
 def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: EndpointSpec) -> None:
-    """Create the endpoint once, also when answers are lost on the way (the rule above).
+    """Create the endpoint once, also when answers are lost on the way (see ``_create``).
 
-    Raises the gateway's ``BadRequestError`` when the endpoint existed before this create, and
-    :class:`ApinizerResourceError` when the gateway kept failing it or its outcome stayed unknown.
-    Every unknown send is followed by a look-up, so giving up never leaves an endpoint behind
-    unless the gateway also failed ``LOOKUP_ATTEMPTS`` look-ups in a row.
+    The look-up asks for the endpoint itself (``details``), not the proxy's list: one small answer
+    that names the endpoint or says it is not found.
     """
-    from apinizer_pulumi.client import ApinizerError, BadRequestError
+    from ._create import ExactlyOnce
 
-    unknown: ApinizerError | None = None
-    sends = failed_lookups = 0
-    while True:
-        if unknown is not None:
-            try:
-                live = client.endpoints.find(project, proxy, spec.name, spec.http_method)
-            except ApinizerError as error:
-                if not _outcome_unknown(error):
-                    raise
-                failed_lookups += 1
-                if failed_lookups < LOOKUP_ATTEMPTS:
-                    continue
-                raise ApinizerResourceError(
-                    f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
-                    f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the endpoint "
-                    "already exists, that is the one this create made: set adopt=True to take it over"
-                ) from None
-            failed_lookups = 0
-            if live is not None and _made_by(live, spec):
-                return
-            if sends >= CREATE_ATTEMPTS:
-                if live is None:
-                    raise ApinizerResourceError(
-                        f"the gateway failed the create {sends} times ({describe(unknown)}); "
-                        "it is not on the gateway: run `pulumi up` again"
-                    )
-                raise ApinizerResourceError(
-                    "an endpoint with this name and method exists on the gateway and differs from "
-                    "this declaration; set adopt=True to take it over"
-                )
-            # Not there: the create did not take effect. There but different: someone else's,
-            # which the create's own "already exists" answer reports below.
-        try:
-            client.endpoints.create(project, proxy, spec)
-            return
-        except BadRequestError:
-            if unknown is not None:
-                live = client.endpoints.find(project, proxy, spec.name, spec.http_method)
-                if live is not None and _made_by(live, spec):
-                    return  # the earlier attempt, still on its way when we looked, made it
-            raise
-        except ApinizerError as error:
-            if not _outcome_unknown(error):
-                raise
-            unknown, sends = error, sends + 1
-
-
-@contextlib.contextmanager
-def after_create(who: str, step: str) -> Iterator[None]:
-    """Run a step that follows a confirmed create: its failure is a warning, never the step's."""
-    from apinizer_pulumi.client import ApinizerError
-
-    try:
-        yield
-    except ApinizerError as error:
-        pulumi.log.warn(f"{who}: created, but {step} failed ({describe(error)}); the next `pulumi up` "
-                        "or `pulumi refresh` completes it")
+    ExactlyOnce(
+        send=lambda: client.endpoints.create(project, proxy, spec),
+        look_up=lambda: client.endpoints.find(project, proxy, spec.name, spec.http_method),
+        made_by=lambda live: _made_by(live, spec),
+        already_exists=lambda error: True,  # any 400 to a create of a taken pair is judged by a look-up
+        noun="endpoint",
+        namesake="an endpoint with this name and method",
+    ).run()
 
 
 class EndpointProvider(ApinizerProvider):
@@ -247,11 +177,11 @@ class EndpointProvider(ApinizerProvider):
         from apinizer_pulumi.client import BadRequestError
         from apinizer_pulumi.models import EndpointSpec, HttpMethod
 
-        from ._reads import find_endpoint
+        from ._reads import live_endpoint
 
         project, proxy, method, name = identity("", props)
         client = self.client(props)
-        existing = find_endpoint(client, project, proxy, name, method) if props.get("adopt") else None
+        existing = live_endpoint(client, project, proxy, name, method) if props.get("adopt") else None
         if existing is not None:
             self._converge(client, props, live_inputs(existing, project, proxy))
             gateway_id = existing.id
@@ -304,21 +234,12 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        from apinizer_pulumi.client import NotFoundError
-
-        from ._reads import find_endpoint
+        from ._reads import live_endpoint
 
         project, proxy, method, name = identity(id_, props)
-
-        def find(client: ApinizerClient) -> LiveEndpoint | None:
-            try:
-                return find_endpoint(client, project, proxy, name, method)
-            except NotFoundError as error:
-                if container_gone(error):
-                    return None
-                raise
-
-        live = self.with_recorded_client(props, find)
+        live = self.with_recorded_client(
+            props, lambda client: live_endpoint(client, project, proxy, name, method)
+        )
         if live is None:
             # No id and no outputs: the engine drops the resource from the state.
             return dyn.ReadResult(None, {})

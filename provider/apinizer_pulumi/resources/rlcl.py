@@ -24,6 +24,7 @@ from apinizer_pulumi.models import RlclSpec
 from ._args import VariableArgs, connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
+from ._create import ExactlyOnce
 from ._errors import ApinizerResourceError, container_gone, translated
 
 # The documented answers: "An RLCL with same name (X) already exists in project!" (create) and
@@ -80,7 +81,17 @@ class RlclProvider(ApinizerProvider):
         client = self.client(props)
         spec = RlclSpec.model_validate(props)
         try:
-            client.rlcl.create(project, spec)
+            ExactlyOnce[None](
+                send=lambda: client.rlcl.create(project, spec),
+                # The API cannot read an RLCL: "already exists" after an unknown attempt is this create's.
+                look_up=None,
+                made_by=lambda _: False,
+                already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
+                noun="RLCL",
+                namesake="an RLCL with this name",
+            ).run()
+        except ApinizerResourceError as error:
+            raise ApinizerResourceError(f"{_subject(props)}: {error.message}") from None
         except BadRequestError as error:
             if not _ALREADY_EXISTS.search(error.error_description):
                 raise
