@@ -210,15 +210,17 @@ def test_removing_the_description_clears_it(endpoints: Engine, gateway: Gateway)
 def test_destroy_of_an_adopted_soap_endpoint_releases_it_with_a_warning(
     emulator_url: str, gateway: Gateway, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    # A server of its own, started here, so that its stderr (where the warning goes) is captured.
-    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}) as server:
-        engine = Engine(server, EndpointProvider(), "Endpoint")
-        add = {"project_name": "Demo", "api_proxy_name": "Calculator", "name": "Add", "http_method": "POST",
-               "backend_resource_url": "/add", "backend_http_method": "POST", "adopt": True}
-        id_, outs = engine.up(add)
-        gateway.reset_stats()
+    # Servers of their own, started here, so that their stderr (where the warning goes) is captured;
+    # one per operation (`pulumi up`, then `pulumi destroy`), as the engine starts them.
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    add = {"project_name": "Demo", "api_proxy_name": "Calculator", "name": "Add", "http_method": "POST",
+           "backend_resource_url": "/add", "backend_http_method": "POST", "adopt": True}
+    with ProviderServer(config) as server:
+        id_, outs = Engine(server, EndpointProvider(), "Endpoint").up(add)
+    gateway.reset_stats()
 
-        engine.delete(id_, outs)
+    with ProviderServer(config) as server:
+        Engine(server, EndpointProvider(), "Endpoint").delete(id_, outs)
 
     assert gateway.endpoint("Demo", "Calculator", "POST", "Add") is not None
     warning = capfd.readouterr().err

@@ -188,3 +188,16 @@ def test_an_rlcl_create_whose_outcome_stays_unknown_fails_and_says_what_to_do(
     )
     assert "set adopt=True" in message
     assert gateway.stats()["requests"][RLCL_CREATE] == 4
+
+
+def test_a_forced_replace_of_an_adopting_rlcl_keeps_it(lists: Engine, gateway: Gateway) -> None:
+    # `pulumi up --replace` in Pulumi's create-first order: the new resource's create, then the old
+    # one's delete, of the same RLCL, in one operation (one provider process).
+    silver = {"project_name": "Demo", "name": "Silver", "description": "silver tier"}
+    old_id, old_outs = lists.up(silver)
+
+    new_id, _ = lists.up({**silver, "adopt": True}, name="replacement")
+    lists.delete(old_id, old_outs)
+
+    assert new_id == old_id
+    assert stored(gateway, "Silver") is not None, "the old resource's delete removed what the new one holds"

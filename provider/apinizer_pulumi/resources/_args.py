@@ -84,18 +84,18 @@ def connection_props(connection: ConnectionArgs | Mapping[str, Any] | None) -> d
     return props
 
 
-def resource_options(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
-    """The caller's options, with ``connection`` added to the outputs stored as secrets, and
-    ``delete_before_replace`` on unless the caller chose otherwise.
+def resource_options(
+    opts: pulumi.ResourceOptions | None, *, delete_first: bool = False
+) -> pulumi.ResourceOptions:
+    """The caller's options, with ``connection`` added to the outputs stored as secrets.
 
-    Delete before replace, because a forced replace (``pulumi up --replace``, for which the engine
-    asks no provider and only this option decides) addresses the same gateway object twice. Created
-    first, the new one would collide with the old (an endpoint or RLCL: "already exists"), or be
-    undone by the old one's delete (settings written back to their defaults, RLCL entries removed,
-    an adopted endpoint deleted). For a replace caused by a changed identifier, the old and new
-    objects differ and only the order changes.
+    ``delete_first`` (settings, RLCL lists) sets ``delete_before_replace`` unless the caller chose:
+    a forced replace (``pulumi up --replace``, for which the engine asks no provider and only this
+    option decides) writes them where the old resource wrote, and the old one's delete, coming
+    after, would reset what the new one just wrote. Elsewhere the provider's diff decides: a
+    replace always names another gateway object, so the new one is created first (see ``_replace``).
     """
     extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
-    if opts is None or opts.delete_before_replace is None:
+    if delete_first and (opts is None or opts.delete_before_replace is None):
         extra.delete_before_replace = True
     return pulumi.ResourceOptions.merge(opts, extra) if opts is not None else extra

@@ -17,6 +17,7 @@ import pulumi.dynamic as dyn
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
+from . import _replace
 from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
 from ._errors import ApinizerResourceError, quiet_provider_server
 from ._server import widen_provider_server
@@ -369,25 +370,21 @@ class ApinizerProvider(dyn.ResourceProvider):
         if not changed:
             return dyn.DiffResult(changes=False)
         replaces = [name for name in changed if name in self.replace_fields]
-        return dyn.DiffResult(
-            changes=True,
-            replaces=replaces,
-            stables=[],
-            delete_before_replace=bool(replaces) and self.delete_before_replace(olds, news),
-        )
+        # A replace happens only when an identifier changes, and every kind's gateway object is
+        # named by exactly its identifiers (``replace_fields``): the new object never collides with
+        # the old one, so it is created first, and a create that fails leaves the old one running.
+        # (A forced replace, ``pulumi up --replace``, never reaches this method: see _replace.)
+        return dyn.DiffResult(changes=True, replaces=replaces, stables=[], delete_before_replace=False)
 
-    def delete_before_replace(self, olds: dict[str, Any], news: dict[str, Any]) -> bool:
-        """Whether the replacement must wait for the old resource to be deleted first.
+    # --- a replace of the same gateway object (see _replace) --------------------------------
 
-        Only when both would address the same gateway object. A replace happens only when an
-        identifier changes, and every kind's gateway object is named by exactly its identifiers
-        (an endpoint by project, proxy, name and method; settings by the endpoint's four; an
-        RLCL list by project and RLCL), so the new one never collides with the old one and
-        Pulumi's create-before-delete would be safe. (A forced replace, ``pulumi up --replace``,
-        never reaches this method: there the resources' default option ``delete_before_replace``
-        decides; see ``_args.resource_options``.)
-        """
-        return False
+    def created(self, props: Mapping[str, Any]) -> None:
+        """Note that a create of this operation made or took over the object of ``props``."""
+        _replace.claim(self.kind, self.replace_fields, props)
+
+    def held_by_new(self, props: Mapping[str, Any]) -> bool:
+        """Whether a delete of ``props`` must leave its gateway object to a create of this operation."""
+        return _replace.claimed(self.kind, self.replace_fields, props)
 
     # --- outputs ----------------------------------------------------------------------------
 

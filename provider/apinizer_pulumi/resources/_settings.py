@@ -131,4 +131,4 @@ class EndpointSettingsResource(dyn.Resource):
         props = resource_props(**dict(zip(IDENTIFIERS, identifiers, strict=True)),
                                **{provider.settings_field: settings})
         props["connection"] = connection_props(connection)
-        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts))
+        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts, delete_first=True))

@@ -67,6 +67,11 @@ def subject(kind: str, props: Mapping[str, Any], id_: str = "",
     return f"apinizer:{kind} {method} {name} in {project}/{proxy}"
 
 
+#: The end of an "already exists" message: a forced replace is what most often meets it.
+FORCED = (" (a `pulumi up --replace` of this resource needs adopt=True, which replaces it in place, "
+          "or the resource option delete_before_replace=True, which deletes and creates it again)")
+
+
 def _description(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -185,6 +190,7 @@ class EndpointProvider(ApinizerProvider):
         if existing is not None:
             self._converge(client, props, live_inputs(existing, project, proxy))
             gateway_id = existing.id
+            self.created(props)  # taken over: a delete of the same endpoint in this operation leaves it
         else:
             spec = EndpointSpec(
                 name=name,
@@ -201,7 +207,7 @@ class EndpointProvider(ApinizerProvider):
                     raise
                 raise ApinizerResourceError(
                     f"{who}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over"
+                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
                 ) from None
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None
@@ -251,6 +257,8 @@ class EndpointProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return  # replaced in place: the endpoint is the new resource's now
         self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
 
     @staticmethod

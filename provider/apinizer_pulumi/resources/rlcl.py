@@ -26,6 +26,7 @@ from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
 from ._errors import ApinizerResourceError, container_gone, translated
+from .endpoint import FORCED
 
 # The documented answers: "An RLCL with same name (X) already exists in project!" (create) and
 # "RLCL (X) is not found!" (update, delete).
@@ -98,10 +99,11 @@ class RlclProvider(ApinizerProvider):
             if not props.get("adopt"):
                 raise ApinizerResourceError(
                     f"{_subject(props)}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over"
+                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
                 ) from None
             # The API cannot read an RLCL back: taking it over means writing every declared field.
             client.rlcl.update(project, spec)
+            self.created(props)  # taken over: a delete of the same RLCL in this operation leaves it
         return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))
@@ -116,6 +118,8 @@ class RlclProvider(ApinizerProvider):
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return  # replaced in place: the RLCL is the new resource's now
         self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
 
     @staticmethod

@@ -174,4 +174,5 @@ class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
         """
         props = resource_props(project_name=project_name, rlcl_name=rlcl_name, endpoints=endpoints)
         props["connection"] = connection_props(connection)
-        super().__init__(RlclEndpointsProvider(), resource_name, props, resource_options(opts))
+        options = resource_options(opts, delete_first=True)
+        super().__init__(RlclEndpointsProvider(), resource_name, props, options)
