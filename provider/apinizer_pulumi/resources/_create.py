@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 import pulumi
@@ -105,7 +105,7 @@ class ExactlyOnce(Generic[T]):
     namesake: str
     backoff: Backoff = BACKOFF
     sleep: Callable[[float], None] = time.sleep
-    _pauses: int = 0
+    _pauses: int = field(default=0, init=False)
 
     def _pause(self) -> None:
         self.sleep(self.backoff.delay(self._pauses))

@@ -16,7 +16,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._create import after_create
+from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, container_gone, translated
 
 if TYPE_CHECKING:
@@ -135,8 +135,6 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
     The look-up asks for the endpoint itself (``details``), not the proxy's list: one small answer
     that names the endpoint or says it is not found.
     """
-    from ._create import ExactlyOnce
-
     ExactlyOnce(
         send=lambda: client.endpoints.create(project, proxy, spec),
         look_up=lambda: client.endpoints.find(project, proxy, spec.name, spec.http_method),
