@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 
 from ._base import ApiModel
 
@@ -10,11 +10,28 @@ from ._base import ApiModel
 class TokenResponse(ApiModel):
     """The token endpoint's answer; its field names are snake_case on the wire too (RFC 6749)."""
 
-    model_config = ConfigDict(alias_generator=None, populate_by_name=True, extra="ignore", loc_by_alias=False)
+    # The input is a credential: a validation error must not print it.
+    model_config = ConfigDict(
+        alias_generator=None,
+        populate_by_name=True,
+        extra="ignore",
+        loc_by_alias=False,
+        hide_input_in_errors=True,
+    )
 
-    access_token: str = Field(repr=False)
+    access_token: str = Field(min_length=1, repr=False)
     token_type: str = "Bearer"
     expires_in: int = 3600
+
+    @field_validator("access_token")
+    @classmethod
+    def _fit_for_a_header(cls, value: str) -> str:
+        # It goes into every request's Authorization header: a CR, LF or control character there
+        # would be refused on the way out and quoted in httpcore's DEBUG log. The message never
+        # shows the value.
+        if not all("\x21" <= char <= "\x7e" for char in value):
+            raise ValueError("access_token must be printable ASCII without spaces")
+        return value
 
 
 class ApiErrorBody(ApiModel):

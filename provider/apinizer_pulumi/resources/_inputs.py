@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from apinizer_pulumi.models import EndpointSpec
+from apinizer_pulumi.models import EndpointSpec, Name
 
 
 class ConnectionInput(BaseModel):
@@ -25,7 +25,7 @@ class ConnectionInput(BaseModel):
 class EndpointInputs(EndpointSpec):
     """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
 
-    project_name: str = Field(min_length=1)
-    api_proxy_name: str = Field(min_length=1)
+    project_name: Name
+    api_proxy_name: Name
     active: bool = True
     adopt: bool = False
