@@ -57,10 +57,10 @@ PositiveInt = Annotated[int, Field(gt=0), BeforeValidator(_reject_bool)]
 #: Cf: format characters (bidi controls U+202E and U+2066, U+200B, U+FEFF); Zl and Zp: the line
 #: and paragraph separators U+2028 and U+2029.
 _REFUSED_CATEGORIES = {
-    "Cc": "a control character",
-    "Cf": "an invisible format or bidirectional control character",
-    "Zl": "a line separator",
-    "Zp": "a paragraph separator",
+    "Cc": "control characters",
+    "Cf": "invisible format or bidirectional control characters",
+    "Zl": "line separators",
+    "Zp": "paragraph separators",
 }
 
 
@@ -78,7 +78,7 @@ def name_problem(value: str, what: str = "name") -> str | None:
 def _plain_name(value: str, info: ValidationInfo) -> str:
     problem = name_problem(value, info.field_name or "name")
     if problem is not None:
-        raise ValueError(problem)
+        raise PydanticCustomError("value_error", problem)
     return value
 
 
