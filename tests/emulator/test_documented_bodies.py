@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from _documented_bodies import CURL_2_CACHE, CUSTOM_KEY_CACHE, REFUSED_NAME_CHARACTERS, UPDATE_RLCL
 from apinizer_pulumi.client import ApinizerClient, BadRequestError, InvalidArgumentError
 from apinizer_pulumi.models import EndpointRateLimitKey, RlclUpdate
 
@@ -43,52 +44,9 @@ ADDED = {
 #: Delete Endpoints' cURL body: the three match keys alone.
 DELETE_KEYS = {"apiProxyName": "PetStore", "endpointName": "/pets", "endpointHTTPMethod": "GET"}
 
-#: Update RLCL's cURL body: no name (the path names the RLCL).
-UPDATE_RLCL = {
-    "description": "Updated rate limit for premium users",
-    "enabled": True,
-    "executionOrder": "FIRST",
-    "cacheConnectionTimeoutInSeconds": 5,
-    "cacheErrorHandlingType": "CONTINUE",
-    "timeIntervalWindowType": "SLIDING",
-    "showRateLimitStatisticsInResponseHeader": True,
-}
-
-#: Update Endpoint Cache Settings, "Full JSON Body Example - Custom Cache Key".
-CUSTOM_CACHE_KEY = {
-    "name": "Endpoint Cache with Custom Key",
-    "description": "Cache using custom variables",
-    "cacheActive": True,
-    "cacheOnlyHttpGetRequests": False,
-    "cacheKeyType": "CUSTOM",
-    "cacheStorageType": "DISTRIBUTED",
-    "capacity": 5000,
-    "ttl": 7200,
-    "handlingAction": "CONTINUE",
-    "invalidationRequiresAuthn": True,
-    "cacheNullValue": True,
-    "variableList": [
-        {"name": "userId", "type": "HEADER", "dataType": "STRING"},
-        {"name": "apiVersion", "type": "PARAMETER", "dataType": "STRING"},
-    ],
-}
-#: The same page's cURL example 2.
-CURL_2 = {
-    "name": "Endpoint Cache with Custom Key",
-    "cacheActive": True,
-    "cacheKeyType": "CUSTOM",
-    "cacheStorageType": "DISTRIBUTED",
-    "capacity": 5000,
-    "ttl": 7200,
-    "handlingAction": "CONTINUE",
-    "invalidationRequiresAuthn": True,
-    "variableList": [
-        {"name": "userId", "type": "HEADER", "dataType": "STRING"},
-        {"name": "apiVersion", "type": "PARAMETER", "dataType": "STRING"},
-    ],
-}
-
-REFUSED_CHARACTERS = ["\u0085", "\u202e", "\u2066", "\u2028", "\u200b", "\ufeff", "\u009b"]
+CUSTOM_CACHE_KEY = CUSTOM_KEY_CACHE
+CURL_2 = CURL_2_CACHE
+REFUSED_CHARACTERS = REFUSED_NAME_CHARACTERS
 
 
 @pytest.fixture
@@ -117,13 +75,13 @@ def _cache(api: Api, name: str = "/pets", method: str = "GET") -> Any:
 
 @pytest.mark.parametrize(
     "entry",
-    [DELETE_KEYS,
-     EndpointRateLimitKey(api_proxy_name="PetStore", endpoint_name="/pets", endpoint_http_method="GET")],
+    [
+        DELETE_KEYS,
+        EndpointRateLimitKey(api_proxy_name="PetStore", endpoint_name="/pets", endpoint_http_method="GET"),
+    ],
     ids=["mapping", "model"],
 )
-def test_client_sends_the_documented_keys_only_delete(
-    entry: Any, client: ApinizerClient, api: Api
-) -> None:
+def test_client_sends_the_documented_keys_only_delete(entry: Any, client: ApinizerClient, api: Api) -> None:
     client.rlcl.add_endpoints("Demo", "Standard", [ADDED, {**ADDED, "endpointName": "/pets/{id}"}])
     client.rlcl.delete_endpoints("Demo", "Standard", [entry])
     remaining = [(e["endpointName"], e["endpointHTTPMethod"]) for e in api.rlcl_entries()]
@@ -184,8 +142,10 @@ def test_raw_documented_custom_cache_key(settings: dict[str, Any], api: Api) -> 
 
 
 def test_the_other_variable_rules_still_hold_in_the_cache_key(api: Api) -> None:
-    settings = {**CURL_2, "variableList": [{"name": "id", "type": "PARAMETER", "paramType": "PATH",
-                                            "paramName": "id"}]}
+    settings = {
+        **CURL_2,
+        "variableList": [{"name": "id", "type": "PARAMETER", "paramType": "PATH", "paramName": "id"}],
+    }
     body = {"identifierName": "/pets", "identifierHttpMethod": "GET", "cacheSettings": settings}
     response = api.request("PATCH", endpoints_path("cache"), body)
     assert_error(response, 400, "bad_request")
@@ -211,16 +171,22 @@ def test_form_message_content_type(client: ApinizerClient, api: Api) -> None:
 @pytest.mark.parametrize("data_type", ["NUMERIC", "STRING", "DATE"])
 def test_documented_data_types(data_type: str, api: Api) -> None:
     variable = {"name": "v", "type": "HEADER", "headerName": "X-V", "dataType": data_type}
-    body = {"identifierName": "/pets", "identifierHttpMethod": "GET",
-            "cacheSettings": {**CURL_2, "variableList": [variable]}}
+    body = {
+        "identifierName": "/pets",
+        "identifierHttpMethod": "GET",
+        "cacheSettings": {**CURL_2, "variableList": [variable]},
+    }
     assert_success(api.request("PATCH", endpoints_path("cache"), body))
     assert _cache(api)["variableList"] == [variable]
 
 
 def test_an_undocumented_data_type_is_refused(api: Api) -> None:
     variable = {"name": "v", "type": "HEADER", "headerName": "X-V", "dataType": "INTEGER"}
-    body = {"identifierName": "/pets", "identifierHttpMethod": "GET",
-            "cacheSettings": {**CURL_2, "variableList": [variable]}}
+    body = {
+        "identifierName": "/pets",
+        "identifierHttpMethod": "GET",
+        "cacheSettings": {**CURL_2, "variableList": [variable]},
+    }
     response = api.request("PATCH", endpoints_path("cache"), body)
     assert_error(response, 400, "bad_request")
     assert response.json()["error_description"].startswith("cacheSettings.variableList[0].dataType: ")
@@ -236,15 +202,29 @@ def test_the_emulator_refuses_names_that_display_as_others(char: str, api: Api) 
     before = api.state()
     cases = [
         ("POST", endpoints_path(), new_endpoint(f"/toys{char}"), "name: "),
-        ("PATCH", endpoints_path(), {"name": f"/pets{char}", "httpMethod": "GET", "description": "x"},
-         "name: "),
+        (
+            "PATCH",
+            endpoints_path(),
+            {"name": f"/pets{char}", "httpMethod": "GET", "description": "x"},
+            "name: ",
+        ),
         ("POST", "/apiops/projects/Demo/rlcl/", {"name": f"Gold{char}"}, "name: "),
-        ("POST", rlcl_path(), {"endpointRateLimitList": [{**ADDED, "endpointName": f"/pets{char}"}]},
-         "endpointRateLimitList[0].endpointName: "),
-        ("PATCH", endpoints_path("cache"),
-         {"identifierName": "/pets", "identifierHttpMethod": "GET",
-          "cacheSettings": {**CURL_2, "variableList": [{"name": f"user{char}", "type": "HEADER"}]}},
-         "cacheSettings.variableList[0].name: "),
+        (
+            "POST",
+            rlcl_path(),
+            {"endpointRateLimitList": [{**ADDED, "endpointName": f"/pets{char}"}]},
+            "endpointRateLimitList[0].endpointName: ",
+        ),
+        (
+            "PATCH",
+            endpoints_path("cache"),
+            {
+                "identifierName": "/pets",
+                "identifierHttpMethod": "GET",
+                "cacheSettings": {**CURL_2, "variableList": [{"name": f"user{char}", "type": "HEADER"}]},
+            },
+            "cacheSettings.variableList[0].name: ",
+        ),
     ]
     for method, path, body, field in cases:
         response = api.request(method, path, body)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from _documented_bodies import REFUSED_NAME_CHARACTERS
 from apinizer_pulumi.resources.testing import Engine
 
 from .conftest import Gateway
@@ -15,9 +16,7 @@ from .test_endpoint import USERS
 from .test_endpoint_cache import CACHE
 from .test_rlcl_endpoints import RLCL, entry
 
-#: NEL, RIGHT-TO-LEFT OVERRIDE, LEFT-TO-RIGHT ISOLATE, LINE SEPARATOR, ZERO WIDTH SPACE,
-#: ZERO WIDTH NO-BREAK SPACE (BOM), CSI: the characters of the issue.
-REFUSED = ["\u0085", "\u202e", "\u2066", "\u2028", "\u200b", "\ufeff", "\u009b"]
+REFUSED = REFUSED_NAME_CHARACTERS
 
 
 @pytest.mark.parametrize("char", REFUSED, ids=[f"U+{ord(c):04X}" for c in REFUSED])
@@ -31,11 +30,22 @@ def test_preview_refuses_names_with_control_format_or_separator_characters(
         (endpoints, {**USERS, "project_name": f"De{char}mo"}, "project_name"),
         (endpoints, {**USERS, "api_proxy_name": f"Pet{char}Store"}, "api_proxy_name"),
         (caches, {**CACHE, "endpoint_name": f"/pets{char}"}, "endpoint_name"),
-        (caches, {**CACHE, "cache_settings": {**CACHE["cache_settings"], "name": f"c{char}"}},
-         "cache_settings.name"),
-        (caches, {**CACHE, "cache_settings": {**CACHE["cache_settings"],
-                                              "variable_list": [{"name": f"t{char}", "type": "HEADER"}]}},
-         "cache_settings.variable_list.0.name"),
+        (
+            caches,
+            {**CACHE, "cache_settings": {**CACHE["cache_settings"], "name": f"c{char}"}},
+            "cache_settings.name",
+        ),
+        (
+            caches,
+            {
+                **CACHE,
+                "cache_settings": {
+                    **CACHE["cache_settings"],
+                    "variable_list": [{"name": f"t{char}", "type": "HEADER"}],
+                },
+            },
+            "cache_settings.variable_list.0.name",
+        ),
         (rlcls, {**RLCL, "rlcl_name": f"Standard{char}"}, "rlcl_name"),
         (rlcls, {**RLCL, "endpoints": [entry(f"/pets{char}")]}, "endpoints.0.endpoint_name"),
     ]

@@ -18,13 +18,9 @@ from apinizer_pulumi.client import (
 )
 
 from ._fake_gateway import BASE_URL, FakeGateway, body, make_client
+from .test_client_operations import RATE_LIMIT_JSON as ENTRY
 
 EP = "/apiops/projects/Demo/apiProxies/PetStore/endpoints/"
-ENTRY = {
-    "apiProxyName": "PetStore", "endpointName": "/pets", "endpointHTTPMethod": "GET",
-    "permittedMessageCount": 10, "timeIntervalPeriodLength": 1, "timeInterval": "ONE_MINUTE",
-    "cacheConnectionTimeoutInSeconds": 3, "cacheErrorHandlingType": "FAIL", "timeIntervalWindowType": "FIXED",
-}
 
 Call = Callable[[ApinizerClient], object]
 
@@ -34,38 +30,74 @@ Call = Callable[[ApinizerClient], object]
     [
         # The four cases of the issue.
         (lambda c: c.endpoints.list("", "A"), "project", "project: must be a non-empty string, got ''"),
-        (lambda c: c.endpoints.create("Demo", "PetStore", {}), "endpoint",
-         "endpoint.name: Field required; endpoint.http_method: Field required; "
-         "endpoint.backend_resource_url: Field required; endpoint.backend_http_method: Field required"),
-        (lambda c: c.endpoints.set_cache("Demo", "PetStore", "/pets", "GET", {"ttl": -1}), "cache_settings",
-         "cache_settings.name: Field required; cache_settings.ttl: Input should be greater than 0; "
-         "cache_settings.handling_action: Field required"),
-        (lambda c: c.rlcl.add_endpoints("Demo", "Standard", dict(ENTRY)), "entries",  # type: ignore[arg-type]
-         "entries: must be a list of EndpointRateLimit, got dict"),
+        (
+            lambda c: c.endpoints.create("Demo", "PetStore", {}),
+            "endpoint",
+            "endpoint.name: Field required; endpoint.http_method: Field required; "
+            "endpoint.backend_resource_url: Field required; endpoint.backend_http_method: Field required",
+        ),
+        (
+            lambda c: c.endpoints.set_cache("Demo", "PetStore", "/pets", "GET", {"ttl": -1}),
+            "cache_settings",
+            "cache_settings.name: Field required; cache_settings.ttl: Input should be greater than 0; "
+            "cache_settings.handling_action: Field required",
+        ),
+        (
+            lambda c: c.rlcl.add_endpoints("Demo", "Standard", dict(ENTRY)),
+            "entries",  # type: ignore[arg-type]
+            "entries: must be a list of EndpointRateLimit, got dict",
+        ),
         # And their kin.
         (lambda c: c.endpoints.list("Demo", ""), "proxy", "proxy: must be a non-empty string, got ''"),
-        (lambda c: c.endpoints.get("Demo", "PetStore", "", "GET"), "name",
-         "name: String should have at least 1 character"),
-        (lambda c: c.endpoints.get("Demo", "PetStore", "/pets", "FETCH"), "http_method",
-         "http_method: must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, HEAD, TRACE, ALL, got 'FETCH'"),
-        (lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_http_method="X"),
-         "backend_http_method", "backend_http_method: must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, "
-         "HEAD, TRACE, ALL, got 'X'"),
-        (lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_resource_url=""),
-         "backend_resource_url", "backend_resource_url: String should have at least 1 character"),
-        (lambda c: c.endpoints.set_status("Demo", "PetStore", "", "GET", True), "name",
-         "name: String should have at least 1 character"),
-        (lambda c: c.endpoints.set_wsa("Demo", "PetStore", "Add", "POST", {"wsaTo": "not a uri"}),
-         "wsa_settings",
-         "wsa_settings.wsa_to: wsa_to must be a valid absolute URI, got 'not a uri'"),
-        (lambda c: c.rlcl.add_endpoints("Demo", "Standard", [ENTRY, {**ENTRY, "timeInterval": "WEEK"}]),
-         "entries[1]", "entries[1].time_interval: Input should be 'ONE_SECOND', 'ONE_MINUTE', 'ONE_HOUR', "
-         "'ONE_DAY' or 'ONE_MONTH'"),
-        (lambda c: c.rlcl.replace_endpoints("", "Standard", [ENTRY]), "project",
-         "project: must be a non-empty string, got ''"),
+        (
+            lambda c: c.endpoints.get("Demo", "PetStore", "", "GET"),
+            "name",
+            "name: String should have at least 1 character",
+        ),
+        (
+            lambda c: c.endpoints.get("Demo", "PetStore", "/pets", "FETCH"),
+            "http_method",
+            "http_method: must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, HEAD, TRACE, ALL, "
+            "got 'FETCH'",
+        ),
+        (
+            lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_http_method="X"),
+            "backend_http_method",
+            "backend_http_method: must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, "
+            "HEAD, TRACE, ALL, got 'X'",
+        ),
+        (
+            lambda c: c.endpoints.update("Demo", "PetStore", "/pets", "GET", backend_resource_url=""),
+            "backend_resource_url",
+            "backend_resource_url: String should have at least 1 character",
+        ),
+        (
+            lambda c: c.endpoints.set_status("Demo", "PetStore", "", "GET", True),
+            "name",
+            "name: String should have at least 1 character",
+        ),
+        (
+            lambda c: c.endpoints.set_wsa("Demo", "PetStore", "Add", "POST", {"wsaTo": "not a uri"}),
+            "wsa_settings",
+            "wsa_settings.wsa_to: wsa_to must be a valid absolute URI, got 'not a uri'",
+        ),
+        (
+            lambda c: c.rlcl.add_endpoints("Demo", "Standard", [ENTRY, {**ENTRY, "timeInterval": "WEEK"}]),
+            "entries[1]",
+            "entries[1].time_interval: Input should be 'ONE_SECOND', 'ONE_MINUTE', 'ONE_HOUR', "
+            "'ONE_DAY' or 'ONE_MONTH'",
+        ),
+        (
+            lambda c: c.rlcl.replace_endpoints("", "Standard", [ENTRY]),
+            "project",
+            "project: must be a non-empty string, got ''",
+        ),
         (lambda c: c.rlcl.delete("Demo", ""), "rlcl", "rlcl: must be a non-empty string, got ''"),
-        (lambda c: c.rlcl.create("Demo", {"name": "", "enabled": True}), "rlcl",
-         "rlcl.name: String should have at least 1 character"),
+        (
+            lambda c: c.rlcl.create("Demo", {"name": "", "enabled": True}),
+            "rlcl",
+            "rlcl.name: String should have at least 1 character",
+        ),
     ],
 )
 def test_bad_arguments_name_the_argument(
@@ -113,19 +145,34 @@ def test_existing_value_error_handlers_still_catch(gateway: FakeGateway, client:
         (lambda c, bad: c.endpoints.list(f"De{bad}mo", "PetStore"), "project"),
         (lambda c, bad: c.endpoints.list("Demo", f"Pet{bad}Store"), "proxy"),
         (lambda c, bad: c.endpoints.get("Demo", "PetStore", f"/pets{bad}", "GET"), "name"),
-        (lambda c, bad: c.endpoints.create("Demo", "PetStore", {
-            "name": f"/a{bad}", "httpMethod": "GET", "backendResourceUrl": "/b", "backendHttpMethod": "GET"}),
-         "endpoint"),
+        (
+            lambda c, bad: c.endpoints.create(
+                "Demo",
+                "PetStore",
+                {
+                    "name": f"/a{bad}",
+                    "httpMethod": "GET",
+                    "backendResourceUrl": "/b",
+                    "backendHttpMethod": "GET",
+                },
+            ),
+            "endpoint",
+        ),
         (lambda c, bad: c.endpoints.set_status("Demo", "PetStore", f"/pets{bad}", "GET", True), "name"),
         (lambda c, bad: c.rlcl.replace_endpoints("Demo", f"Gold{bad}", [ENTRY]), "rlcl"),
-        (lambda c, bad: c.rlcl.add_endpoints("Demo", "Gold", [{**ENTRY, "endpointName": f"/p{bad}"}]),
-         "entries[0]"),
+        (
+            lambda c, bad: c.rlcl.add_endpoints("Demo", "Gold", [{**ENTRY, "endpointName": f"/p{bad}"}]),
+            "entries[0]",
+        ),
         (lambda c, bad: c.rlcl.create("Demo", {"name": f"Gold{bad}"}), "rlcl"),
     ],
 )
 def test_names_with_invisible_or_reordering_characters_are_refused(
-    char: str, call: Callable[[ApinizerClient, str], object], argument: str,
-    gateway: FakeGateway, client: ApinizerClient,
+    char: str,
+    call: Callable[[ApinizerClient, str], object],
+    argument: str,
+    gateway: FakeGateway,
+    client: ApinizerClient,
 ) -> None:
     with pytest.raises(InvalidArgumentError) as caught:
         call(client, char)
@@ -149,8 +196,14 @@ def test_surrounding_whitespace_is_stripped_from_a_token(raw: str, gateway: Fake
 
 @pytest.mark.parametrize(
     ("raw", "code"),
-    [("tok\nen-secret", "U+000A"), ("tok\ren-secret", "U+000D"), ("tok\x00en-secret", "U+0000"),
-     ("tok en-secret", "U+0020"), ("tok\u00e9n-secret", "U+00E9"), ("tok\x7fen-secret", "U+007F")],
+    [
+        ("tok\nen-secret", "U+000A"),
+        ("tok\ren-secret", "U+000D"),
+        ("tok\x00en-secret", "U+0000"),
+        ("tok en-secret", "U+0020"),
+        ("tok\u00e9n-secret", "U+00E9"),
+        ("tok\x7fen-secret", "U+007F"),
+    ],
 )
 def test_a_token_that_cannot_be_a_header_is_refused_without_being_shown(
     raw: str, code: str, gateway: FakeGateway, caplog: pytest.LogCaptureFixture
@@ -180,10 +233,17 @@ def test_a_one_letter_token_keeps_endpoint_not_found_working(gateway: FakeGatewa
     import httpx
 
     gateway.valid_tokens.add("e")
-    gateway.script("POST", EP + "details/", httpx.Response(400, json={
-        "error": "bad_request",
-        "error_description": "Endpoint with name (/pets) and HTTP method (GET) is not found!",
-    }))
+    gateway.script(
+        "POST",
+        EP + "details/",
+        httpx.Response(
+            400,
+            json={
+                "error": "bad_request",
+                "error_description": "Endpoint with name (/pets) and HTTP method (GET) is not found!",
+            },
+        ),
+    )
     with make_client(gateway, token="e") as client:
         assert client.endpoints.find("Demo", "PetStore", "/pets", "GET") is None
 

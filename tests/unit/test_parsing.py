@@ -16,8 +16,12 @@ from ._fake_gateway import STATIC_TOKEN, TOKEN_PATH, FakeGateway, make_client
 EP = "/apiops/projects/Demo/apiProxies/PetStore/endpoints/"
 REPORT = "/apiops/reports/organization-api-data-model-access"
 ENDPOINT_JSON = {
-    "id": "e1", "endpoint": "/pets", "active": True, "httpMethod": "GET",
-    "backendResourceUrl": "/v1/pets", "backendHttpMethod": "GET",
+    "id": "e1",
+    "endpoint": "/pets",
+    "active": True,
+    "httpMethod": "GET",
+    "backendResourceUrl": "/v1/pets",
+    "backendHttpMethod": "GET",
 }
 
 Read = Callable[[ApinizerClient], Any]
@@ -126,9 +130,7 @@ def test_a_token_answer_that_is_no_token_is_never_quoted(gateway: FakeGateway) -
 
 
 def test_a_token_that_cannot_be_a_header_is_refused_unquoted(gateway: FakeGateway) -> None:
-    gateway.script(
-        "POST", TOKEN_PATH, httpx.Response(200, json={"access_token": "fresh-token\r\nX-Evil: 1"})
-    )
+    gateway.script("POST", TOKEN_PATH, httpx.Response(200, json={"access_token": "fresh-token\r\nX-Evil: 1"}))
     client = make_client(gateway, credentials=True)
     with pytest.raises(APIResponseValidationError) as caught:
         client.endpoints.list("Demo", "PetStore")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import unicodedata
 from typing import Annotated, Any
 
@@ -37,6 +38,35 @@ class ApiModel(BaseModel):
     def to_api(self) -> dict[str, Any]:
         """The API's JSON for this model: camelCase names, ``None`` fields left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # pydantic names the parameters of the class's run-time signature by alias, and help(),
+        # IPython and IDEs that introspect would show camelCase keywords: show the names to write.
+        generated = cls.__dict__.get("__signature__")
+        if generated is not None:
+            cls.__signature__ = _SnakeCaseSignature(generated)  # type: ignore[assignment]
+
+
+class _SnakeCaseSignature:
+    """A class's ``__signature__``: pydantic's, with each alias replaced by its field's name."""
+
+    def __init__(self, generated: Any) -> None:
+        self._generated = generated
+        self._signature: inspect.Signature | None = None
+
+    def __get__(self, instance: object, owner: type[ApiModel]) -> inspect.Signature:
+        if self._signature is None:
+            generated = self._generated
+            signature: inspect.Signature = (
+                generated.__get__(instance, owner) if hasattr(generated, "__get__") else generated
+            )
+            names = {info.alias: name for name, info in owner.model_fields.items() if info.alias}
+            self._signature = signature.replace(
+                parameters=[p.replace(name=names.get(p.name, p.name)) for p in signature.parameters.values()]
+            )
+        return self._signature
 
 
 def _reject_bool(value: Any) -> Any:
