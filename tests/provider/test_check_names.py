@@ -58,3 +58,18 @@ def test_preview_refuses_names_with_control_format_or_separator_characters(
 
 def test_plain_unicode_names_pass_the_preview(endpoints: Engine) -> None:
     assert endpoints.check({**USERS, "name": "/çiçek/ağaç", "api_proxy_name": "Ağaç"}).failures == {}
+
+
+def test_preview_refuses_a_connection_token_no_header_can_carry(endpoints: Engine, gateway: Gateway) -> None:
+    gateway.reset_stats()
+    refused = endpoints.check(
+        {**USERS, "connection": {"url": "http://gw", "token": "tok-secret\r\nX-Evil: 1"}}
+    )
+    assert list(refused.failures) == ["connection.token"]
+    assert refused.failures["connection.token"].startswith("token holds U+000D at position 10")
+    assert "secret" not in refused.failures["connection.token"]
+    # A token read from a file keeps its newline: the client strips it, so the preview lets it pass.
+    assert (
+        endpoints.check({**USERS, "connection": {"url": "http://gw", "token": "tok-secret\n"}}).failures == {}
+    )
+    assert gateway.stats()["total"] == 0

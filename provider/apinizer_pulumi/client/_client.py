@@ -88,12 +88,9 @@ def _header_safe_token(token: str | None, setting: str) -> str | None:
     if token is None:
         return None
     token = token.strip()
-    for position, char in enumerate(token):
-        if not "\x21" <= char <= "\x7e":
-            raise ConfigurationError(
-                f"{setting} holds U+{ord(char):04X} at position {position}, which an HTTP header cannot "
-                "carry: a token is printable ASCII without spaces (its value is not shown)"
-            )
+    problem = models.token_problem(token, setting)
+    if problem is not None:
+        raise ConfigurationError(problem)
     return token
 
 

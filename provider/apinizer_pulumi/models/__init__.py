@@ -5,7 +5,7 @@ keywords or from the API's JSON (``Model.model_validate(json)``) and gives the J
 ``model.to_api()`` (``model_dump(by_alias=True, exclude_none=True)`` in JSON mode).
 """
 
-from ._auth import ApiErrorBody, TokenResponse
+from ._auth import ApiErrorBody, TokenResponse, token_problem
 from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
 from ._endpoint import (
@@ -98,4 +98,5 @@ __all__ = [
     "is_absolute_uri",
     "is_iana_zone",
     "name_problem",
+    "token_problem",
 ]

@@ -7,6 +7,22 @@ from pydantic import ConfigDict, Field, field_validator
 from ._base import ApiModel
 
 
+def token_problem(token: str, what: str = "token") -> str | None:
+    """Why ``token`` cannot go into an ``Authorization`` header, or None; never showing the token.
+
+    A bearer token is printable ASCII without spaces (RFC 6750's b64token is narrower still). A
+    CR, LF, NUL, space, control or non-ASCII character would be refused by the HTTP library on the
+    way out, and its refusal, token and all, quoted in httpcore's DEBUG log.
+    """
+    for position, char in enumerate(token):
+        if not "\x21" <= char <= "\x7e":
+            return (
+                f"{what} holds U+{ord(char):04X} at position {position}, which an HTTP header cannot "
+                "carry: a token is printable ASCII without spaces (its value is not shown)"
+            )
+    return None
+
+
 class TokenResponse(ApiModel):
     """The token endpoint's answer; its field names are snake_case on the wire too (RFC 6749)."""
 
@@ -26,11 +42,10 @@ class TokenResponse(ApiModel):
     @field_validator("access_token")
     @classmethod
     def _fit_for_a_header(cls, value: str) -> str:
-        # It goes into every request's Authorization header: a CR, LF or control character there
-        # would be refused on the way out and quoted in httpcore's DEBUG log. The message never
-        # shows the value.
-        if not all("\x21" <= char <= "\x7e" for char in value):
-            raise ValueError("access_token must be printable ASCII without spaces")
+        # It goes into every request's Authorization header.
+        problem = token_problem(value, "access_token")
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
 

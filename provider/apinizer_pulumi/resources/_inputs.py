@@ -6,9 +6,10 @@ import pydantic and the API's models; the provider process imports this on its f
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
-from apinizer_pulumi.models import EndpointSpec, Name
+from apinizer_pulumi.models import EndpointSpec, Name, token_problem
 
 
 class ConnectionInput(BaseModel):
@@ -20,6 +21,15 @@ class ConnectionInput(BaseModel):
     token: str | None = Field(default=None, min_length=1, repr=False)
     username: str | None = Field(default=None, min_length=1)
     password: str | None = Field(default=None, min_length=1, repr=False)
+
+    @field_validator("token")
+    @classmethod
+    def _fit_for_a_header(cls, value: str | None) -> str | None:
+        # The client strips surrounding whitespace and refuses the rest; a preview says so first.
+        problem = token_problem(value.strip(), "token") if value is not None else None
+        if problem is not None:
+            raise PydanticCustomError("value_error", problem)
+        return value
 
 
 class EndpointInputs(EndpointSpec):
