@@ -76,7 +76,7 @@ def test_wrong_types_are_400(api: Api, field, value):
     ("field", "value", "message"),
     [
         ("name", "/x\x00y", "name must not contain NUL characters"),
-        ("name", "/x\ny", "name must not contain control characters"),
+        ("name", "/x\ny", "name: name must not contain control characters: U+000A at position 2"),
         ("name", "/" + "a" * 3000, "name must be at most 2048 characters"),
         ("backendResourceUrl", "/b\r\n", "backendResourceUrl must not contain control characters"),
         ("description", "nul\x00", "description must not contain NUL characters"),

@@ -62,7 +62,7 @@ def test_openapi_document_lists_every_operation(emulator_url):
     assert "security" not in paths["/apiops/test/healthcheck"]["get"]
     form = paths["/apiops/auth/token"]["post"]["requestBody"]["content"]
     assert list(form) == ["application/x-www-form-urlencoded"]
-    assert "Variable" in doc["components"]["schemas"]
+    assert "CacheKeyVariable" in doc["components"]["schemas"]
 
 
 def test_docs_pages_are_off(emulator_url):

@@ -25,11 +25,11 @@ def test_endpoint_failures_name_the_property(endpoints: Engine) -> None:
 
 
 def test_nested_failures_use_dotted_snake_case_paths(caches: Engine, wsas: Engine, rlcls: Engine) -> None:
-    settings = {**CACHE["cache_settings"], "variable_list": [{"name": "tenant", "type": "HEADER"}],
+    settings = {**CACHE["cache_settings"], "variable_list": [{"name": "tenant", "type": "BODY"}],
                 "cach_active": True}
     del settings["handling_action"]
     assert set(caches.check({**CACHE, "cache_settings": settings}).failures) == {
-        "cache_settings.variable_list.0.header_name",
+        "cache_settings.variable_list.0.message_content_type",
         "cache_settings.handling_action",
         "cache_settings.cach_active",
     }

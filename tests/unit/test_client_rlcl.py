@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from pydantic import ValidationError
 
-from apinizer_pulumi.client import APIConnectionError, ApinizerClient, BadRequestError
+from apinizer_pulumi.client import APIConnectionError, ApinizerClient, BadRequestError, InvalidArgumentError
 from apinizer_pulumi.models import ExecutionOrder, RlclSpec
 
 from ._fake_gateway import FakeGateway, body, error
@@ -86,7 +85,8 @@ def test_delete_sends_no_body(gateway: FakeGateway, client: ApinizerClient) -> N
 def test_bad_specs_are_refused_before_sending(
     gateway: FakeGateway, client: ApinizerClient, data: dict[str, object], field: str
 ) -> None:
-    with pytest.raises(ValidationError) as info:
+    with pytest.raises(InvalidArgumentError) as info:
         client.rlcl.create("Demo", data)
-    assert info.value.errors()[0]["loc"][0] == field
+    assert info.value.argument == "rlcl"
+    assert info.value.problems[0][0].split(".")[1] == field
     assert gateway.api_requests == []

@@ -18,6 +18,8 @@ from apinizer_pulumi.client import (
     ConfigurationError,
     ConflictError,
     InternalServerError,
+    InvalidArgumentError,
+    InvalidArgumentTypeError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
@@ -37,6 +39,10 @@ def status_error(status: int, **kwargs: object) -> APIStatusError:
     [
         (ConfigurationError, ApinizerError),
         (ConfigurationError, ValueError),
+        (InvalidArgumentError, ApinizerError),
+        (InvalidArgumentError, ValueError),
+        (InvalidArgumentTypeError, InvalidArgumentError),
+        (InvalidArgumentTypeError, TypeError),
         (APIConnectionError, ApinizerError),
         (APITimeoutError, APIConnectionError),
         (APIResponseValidationError, ApinizerError),
@@ -144,10 +150,10 @@ def test_secrets_are_redacted() -> None:
         401,
         json={
             "error": "unauthorized_client",
-            "error_description": "Bad credentials for secret-pw (token tok-1)",
+            "error_description": "Bad credentials for secret-pw (token token-12345)",
         },
     )
-    exc = make_status_error(response, "POST", "/apiops/auth/token", redact=("secret-pw", "tok-1", ""))
+    exc = make_status_error(response, "POST", "/apiops/auth/token", redact=("secret-pw", "token-12345", ""))
     assert exc.error_description == "Bad credentials for *** (token ***)"
     assert "secret-pw" not in str(exc) and "secret-pw" not in repr(exc)
 
@@ -211,3 +217,160 @@ def test_is_endpoint_not_found(status: int, description: str, expected: bool) ->
     exc = status_error(status, json={"error": "x", "error_description": description})
     assert is_endpoint_not_found(exc) is expected
     assert exc.is_endpoint_not_found is expected
+
+
+# -- every class pickles (errors cross the Pulumi provider's process boundary) ----------------
+
+
+def _every_error() -> list[Exception]:
+    errors: list[Exception] = [
+        ApinizerError("this ApinizerClient is closed"),
+        ConfigurationError("base_url is missing"),
+        InvalidArgumentError("project", "must be a non-empty string, got ''"),
+        InvalidArgumentError(
+            "cache_settings",
+            (("cache_settings.ttl", "Input should be greater than 0"),
+             ("cache_settings.name", "Field required")),
+        ),
+        InvalidArgumentTypeError("entries", "must be a list of EndpointRateLimit, got dict"),
+        APIConnectionError("GET", PATH, "ConnectError: x", url="http://gw" + PATH, attempts=4, sent=False),
+        APITimeoutError("GET", PATH, "ReadTimeout: timed out", url="http://gw" + PATH, attempts=2),
+        APIResponseValidationError("GET", PATH, 200, "the gateway answered success: false",
+                                   snippet='{"success":false}'),
+        APIResponseValidationError("POST", "/apiops/auth/token", 200, "not a token"),
+    ]
+    for status in (400, 401, 403, 404, 409, 418, 429, 500, 503):
+        errors.append(
+            make_status_error(
+                httpx.Response(
+                    status,
+                    json={"error": "e", "error_description": "d",
+                          "validation_errors": [{"field": "f", "message": "m"}]},
+                ),
+                "PATCH",
+                PATH,
+                retry_after=3.0,
+            )
+        )
+    return errors
+
+
+def test_every_exception_class_of_the_tree_is_covered_by_the_pickle_test() -> None:
+    import apinizer_pulumi.client as public
+
+    classes = {
+        value for name in public.__all__
+        if isinstance(value := getattr(public, name), type) and issubclass(value, Exception)
+    }
+    assert classes == {type(error) for error in _every_error()} | {APIStatusError}
+
+
+@pytest.mark.parametrize("error", _every_error(), ids=lambda e: type(e).__name__)
+def test_every_error_survives_pickling(error: Exception) -> None:
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error)
+    assert str(copy) == str(error)
+    fields = {k: v for k, v in vars(error).items() if k != "response"}
+    assert {k: v for k, v in vars(copy).items() if k != "response"} == fields
+
+
+def test_plain_status_error_pickles() -> None:
+    error = make_status_error(httpx.Response(418, json={"error": "teapot"}), "GET", PATH)
+    assert type(error) is APIStatusError
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)
+
+
+def test_response_validation_error_keeps_its_fields() -> None:
+    exc = APIResponseValidationError("GET", PATH, 200, "the gateway answered success: false", snippet="{}")
+    assert (exc.method, exc.path, exc.status_code, exc.detail, exc.snippet) == (
+        "GET", PATH, 200, "the gateway answered success: false", "{}"
+    )
+    assert str(exc) == f"GET {PATH} -> 200: the gateway answered success: false (body: {{}})"
+
+
+def test_invalid_argument_error_names_the_argument() -> None:
+    exc = InvalidArgumentError("project", "must be a non-empty string, got ''")
+    assert str(exc) == "project: must be a non-empty string, got ''"
+    assert exc.argument == "project"
+    assert exc.problems == (("project", "must be a non-empty string, got ''"),)
+
+
+# -- validation_errors of a 400 -------------------------------------------------------------
+
+#: The documented body: https://github.com/apinizer/management-api-docs/blob/main/01-getting-started/error-handling.md
+VALIDATION_FAILED = {
+    "error": "validation_failed",
+    "error_description": "Validation failed",
+    "validation_errors": [
+        {"field": "name", "message": "Name is required"},
+        {"field": "email", "message": "Invalid email format"},
+    ],
+}
+
+
+def test_validation_errors_are_kept_on_the_exception() -> None:
+    exc = status_error(400, json=VALIDATION_FAILED)
+    assert isinstance(exc, BadRequestError)
+    assert exc.validation_errors == VALIDATION_FAILED["validation_errors"]
+    assert str(exc) == (
+        f"POST {PATH} -> 400 validation_failed: Validation failed "
+        "[name: Name is required; email: Invalid email format]"
+    )
+    assert pickle.loads(pickle.dumps(exc)).validation_errors == exc.validation_errors
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"error": "bad_request", "error_description": "x"},
+        {"error": "bad_request", "error_description": "x", "validation_errors": None},
+        {"error": "bad_request", "error_description": "x", "validation_errors": "name is required"},
+        {"error": "bad_request", "error_description": "x", "validation_errors": ["name", 3]},
+    ],
+)
+def test_absent_or_malformed_validation_errors_give_an_empty_list(body: dict[str, object]) -> None:
+    exc = status_error(400, json=body)
+    assert exc.validation_errors == []
+    assert str(exc) == f"POST {PATH} -> 400 bad_request: x"
+
+
+def test_validation_errors_are_redacted() -> None:
+    body = {"error": "validation_failed", "error_description": "Validation failed",
+            "validation_errors": [{"field": "token", "message": "tok-secret-123 is not allowed"}]}
+    exc = make_status_error(httpx.Response(400, json=body), "POST", PATH, redact=("tok-secret-123",))
+    assert exc.validation_errors == [{"field": "token", "message": "*** is not allowed"}]
+    assert "tok-secret-123" not in str(exc)
+
+
+# -- redaction: whole tokens only, short secrets only as credentials ----------------------------
+
+NOT_FOUND = "Endpoint with name (/pets) and HTTP method (GET) is not found!"
+
+
+@pytest.mark.parametrize("secret", ["e", "t", "o", "GET", "pets", "method", "/", "(", "!"])
+def test_a_short_secret_does_not_garble_the_message(secret: str) -> None:
+    exc = make_status_error(
+        httpx.Response(400, json={"error": "bad_request", "error_description": NOT_FOUND}),
+        "POST", PATH, redact=(secret,),
+    )
+    assert exc.error_description == NOT_FOUND
+    assert exc.is_endpoint_not_found
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "expected"),
+    [
+        ("Illegal header value b'Bearer x\\n'", "x", "Illegal header value b'Bearer ***\\n'"),
+        ("Bearer e", "e", "Bearer ***"),
+        ("client_secret=pw&grant_type=x", "pw", "client_secret=***&grant_type=x"),
+        ("token abcd-1234 expired", "abcd-1234", "token *** expired"),
+        ("tokens abcd-12345 and xabcd-1234 differ", "abcd-1234", "tokens abcd-12345 and xabcd-1234 differ"),
+        ("(abcd-1234)", "abcd-1234", "(***)"),
+        ("petstore-token petstore-tokens", "petstore-token", "*** petstore-tokens"),
+        ("Bad credentials for admin", "admin", "Bad credentials for admin"),
+    ],
+)
+def test_redaction_replaces_whole_occurrences(text: str, secret: str, expected: str) -> None:
+    from apinizer_pulumi.client._exceptions import redact_secrets
+
+    assert redact_secrets(text, (secret,)) == expected

@@ -39,6 +39,7 @@ from apinizer_pulumi.models import (
     SuccessResponse,
     TokenResponse,
     Variable,
+    VariableDataType,
     VariableType,
     WsaMustUnderstand,
     WsaSettings,
@@ -172,7 +173,7 @@ CONTEXT_VALUES = [
         (WsaVersion, ["V200408", "V200508"]),
         (VariableType, ["HEADER", "PARAMETER", "BODY", "CONTEXT_VALUES", "CUSTOM"]),
         (ParamType, ["QUERY", "PATH", "FORM"]),
-        (MessageContentType, ["XML", "JSON", "ALL_BODY"]),
+        (MessageContentType, ["XML", "JSON", "ALL_BODY", "FORM"]),
         (SharingType, ["EXTERNAL", "INTERNAL", "BOTH", "NONE"]),
         (ContextValue, CONTEXT_VALUES),
     ],
@@ -311,9 +312,18 @@ def test_not_iana_zones(zone: str) -> None:
     assert not is_iana_zone(zone)
 
 
-def test_data_type_is_a_free_string() -> None:
-    v = Variable(name="v", type="HEADER", header_name="H", data_type="WHATEVER")
-    assert v.to_api()["dataType"] == "WHATEVER"
+@pytest.mark.parametrize("data_type", ["NUMERIC", "STRING", "DATE"])
+def test_data_type_takes_the_documented_values(data_type: str) -> None:
+    v = Variable(name="v", type="HEADER", header_name="H", data_type=data_type)
+    assert v.data_type is VariableDataType(data_type)
+    assert v.to_api()["dataType"] == data_type
+
+
+@pytest.mark.parametrize("data_type", ["WHATEVER", "string", "INTEGER", ""])
+def test_data_type_outside_the_documented_values_is_refused(data_type: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        Variable(name="v", type="HEADER", header_name="H", data_type=data_type)
+    assert [e["loc"] for e in info.value.errors()] == [("data_type",)]
 
 
 @pytest.mark.parametrize("language", ["GROOVY", "JAVASCRIPT"])
@@ -345,7 +355,7 @@ def test_variable_wire_names() -> None:
         init_with_script=False,
         script_language="GROOVY",
         script_body="1",
-        data_type="S",
+        data_type="STRING",
         description="d",
     )
     assert set(v.to_api()) == {
@@ -478,9 +488,9 @@ def test_cache_builds_from_snake_case() -> None:
                 "name": "c",
                 "handlingAction": "STOP",
                 "cacheKeyType": "CUSTOM",
-                "variableList": [{"name": "k", "type": "HEADER"}],
+                "variableList": [{"name": "k", "type": "PARAMETER", "paramType": "PATH", "paramName": "id"}],
             },
-            [("variable_list", 0, "header_name")],
+            [("variable_list", 0, "param_path")],
         ),
         (
             {
@@ -976,7 +986,9 @@ def test_report() -> None:
     )
     assert r.result.api_proxy_list[0].sharing_type is SharingType.EXTERNAL
     assert r.result.data_model_list == []
-    assert AccessReport.model_validate({"success": True}).result.api_proxy_list == []
+    # A report without its result is no report (the client raises APIResponseValidationError).
+    with pytest.raises(ValidationError, match="result"):
+        AccessReport.model_validate({"success": True})
     assert (
         len(
             locs(

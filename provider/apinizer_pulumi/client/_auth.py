@@ -19,11 +19,10 @@ import time
 from collections.abc import Callable, Generator
 
 import httpx
-import pydantic
 
 from ..models import TokenResponse
 from ._constants import TOKEN_REFRESH_FRACTION, TOKEN_REFRESH_MARGIN
-from ._exceptions import APIResponseValidationError
+from ._parsing import parse_success
 
 __all__ = ["TOKEN_REQUEST_EXTENSION", "BearerTokenAuth", "ClientCredentialsAuth", "is_token_request"]
 
@@ -107,16 +106,14 @@ class ClientCredentialsAuth(httpx.Auth):
         )
 
     def parse_token_response(self, response: httpx.Response) -> TokenResponse:
-        """The token of a 200 answer, or APIResponseValidationError when the body is not one."""
-        try:
-            return TokenResponse.model_validate_json(response.content)
-        except pydantic.ValidationError:
-            raise APIResponseValidationError(
-                response.request.method,
-                response.request.url.path,
-                response.status_code,
-                "the token response is not JSON with an access_token",
-            ) from None
+        """The token of a 2xx answer, or APIResponseValidationError when the body is not one.
+
+        The body is a credential: the error never quotes it.
+        """
+        return parse_success(
+            TokenResponse, response, response.request.method, response.request.url.path,
+            quote_body=False, expected="JSON with an access_token",
+        )
 
     def clear(self) -> None:
         """Forget the cached token; the next request fetches a new one."""

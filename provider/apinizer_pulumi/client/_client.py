@@ -39,12 +39,12 @@ from ._constants import (
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
-    APIResponseValidationError,
     APITimeoutError,
     ConfigurationError,
     make_status_error,
     redact_secrets,
 )
+from ._parsing import expect_success, parse_success
 from ._resources import Endpoints, Reports, Rlcl
 from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
@@ -76,14 +76,35 @@ def _forget_authorization(request: httpx.Request) -> None:
     request.headers.pop("Authorization", None)
 
 
+def _header_safe_token(token: str | None, setting: str) -> str | None:
+    """``token`` without surrounding whitespace (a token read from a file ends in a newline), or
+    :class:`ConfigurationError` when what is left holds a character no header may carry.
+
+    A bearer token is printable ASCII without spaces (RFC 6750's b64token is narrower still).
+    Anything else (CR, LF, NUL, a control or non-ASCII character) is refused here, before any
+    request: sent, it would be refused by h11 and quoted, token and all, in httpcore's DEBUG log.
+    The message names the setting and the character, never the token.
+    """
+    if token is None:
+        return None
+    token = token.strip()
+    problem = models.token_problem(token, setting)
+    if problem is not None:
+        raise ConfigurationError(problem)
+    return token
+
+
 def _resolve_credentials(
     token: str | None, username: str | None, password: str | None
 ) -> tuple[str | None, str | None, str | None]:
     """Arguments win as a group: the environment is read only when none of the three is given."""
     source = "arguments"
+    token_setting = "token"
     if token is None and username is None and password is None:
         token, username, password = _env(ENV_TOKEN), _env(ENV_USERNAME), _env(ENV_PASSWORD)
         source = f"environment ({ENV_TOKEN}, {ENV_USERNAME}, {ENV_PASSWORD})"
+        token_setting = ENV_TOKEN
+    token = _header_safe_token(token, token_setting)
     token, username, password = token or None, username or None, password or None
     if token and (username or password):
         raise ConfigurationError(f"give either token or username and password, not both (from the {source})")
@@ -352,28 +373,12 @@ class ApinizerClient:
         return url
 
     def _parse(self, model: type[_M], response: httpx.Response, method: str, path: str) -> _M:
-        try:
-            return model.model_validate_json(response.content)
-        except pydantic.ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "body"
-            raise APIResponseValidationError(
-                method,
-                path,
-                response.status_code,
-                f"the body is not a valid {model.__name__} ({where}: {first['msg']})",
-            ) from None
+        """A read's 2xx answer as ``model``; anything else raises :class:`APIResponseValidationError`."""
+        return parse_success(model, response, method, path, redact=self._secrets())
 
     def _expect_success(self, response: httpx.Response, method: str, path: str) -> None:
         """Accept a write's ``{success: true}``; ``success: false`` under a 2xx status is an error."""
-        try:
-            body = response.json()
-        except ValueError:
-            return
-        if isinstance(body, dict) and body.get("success") is False:
-            raise APIResponseValidationError(
-                method, path, response.status_code, "the gateway answered success: false"
-            )
+        expect_success(response, method, path, redact=self._secrets())
 
     # -- operations on the client itself -----------------------------------------------------
 

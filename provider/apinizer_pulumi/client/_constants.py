@@ -28,6 +28,9 @@ TOKEN_REFRESH_FRACTION = 0.1
 
 #: How much of a non-JSON error body goes into an exception message.
 ERROR_SNIPPET_LENGTH = 200
+#: Secrets shorter than this are redacted only where they stand as a credential (``Bearer x``,
+#: ``client_secret=x``): in free text a one-letter token would garble every word it is part of.
+MIN_REDACTED_SECRET_LENGTH = 8
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"

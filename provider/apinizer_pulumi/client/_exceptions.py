@@ -3,12 +3,18 @@
 Exception tree::
 
     ApinizerError                       the root: catch this to catch everything below
-     ├── ConfigurationError             bad client settings (no base URL, no or conflicting credentials)
+     ├── ConfigurationError             bad client settings (no base URL, no or conflicting credentials);
+     │                                  also a ValueError
+     ├── InvalidArgumentError           a bad argument to a method (``cache_settings.ttl: ...``);
+     │    │                             also a ValueError
+     │    └── InvalidArgumentTypeError  ... of the wrong kind altogether; also a TypeError
      ├── APIConnectionError             no HTTP answer at all (refused, reset, DNS, TLS): url, attempts
      │    └── APITimeoutError           ... because a timeout ran out
-     ├── APIResponseValidationError     a 2xx answer that is not what the spec says it is
+     ├── APIResponseValidationError     a 2xx answer that is not a success: not the JSON the spec
+     │                                  describes, or ``success: false``; method, path, snippet
      └── APIStatusError                 an error status: status_code, error, error_description,
-          │                             method, path (the gateway's ``{error, error_description}``)
+          │                             validation_errors, method, path (the gateway's
+          │                             ``{error, error_description, validation_errors?}``)
           ├── BadRequestError           400 bad_request
           ├── AuthenticationError       401 unauthorized_client
           ├── PermissionDeniedError     403
@@ -24,6 +30,7 @@ Exception tree::
 No exception holds or prints a credential: the method and path are those of the request (the
 token request's form body is never part of them), and the client redacts its own secrets from
 any server text it quotes and from the text of a transport error (h11 quotes a refused header).
+Every class pickles (errors cross the Pulumi provider's process boundary).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from typing import Any
 
 import httpx
 
-from ._constants import ERROR_SNIPPET_LENGTH
+from ._constants import ERROR_SNIPPET_LENGTH, MIN_REDACTED_SECRET_LENGTH
 
 __all__ = [
     "APIConnectionError",
@@ -47,6 +54,8 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "InternalServerError",
+    "InvalidArgumentError",
+    "InvalidArgumentTypeError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -62,6 +71,31 @@ class ApinizerError(Exception):
 
 class ConfigurationError(ApinizerError, ValueError):
     """The client's settings are missing or contradict each other; the message names the setting."""
+
+
+class InvalidArgumentError(ApinizerError, ValueError):
+    """An argument of a client method is empty or invalid; nothing was sent.
+
+    ``argument`` is the parameter's name (``cache_settings``) and ``problems`` the dotted path
+    and reason of each fault found in it, so the message reads
+    ``cache_settings.ttl: Input should be greater than 0``. A ``ValueError`` too, so code that
+    caught the ``ValueError`` or pydantic ``ValidationError`` (itself a ``ValueError``) raised
+    before still catches it.
+    """
+
+    def __init__(self, argument: str, problems: str | tuple[tuple[str, str], ...]) -> None:
+        if isinstance(problems, str):
+            problems = ((argument, problems),)
+        self.argument = argument
+        self.problems = tuple(problems)
+        super().__init__("; ".join(f"{where}: {why}" for where, why in self.problems))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.argument, self.problems))
+
+
+class InvalidArgumentTypeError(InvalidArgumentError, TypeError):
+    """An argument of the wrong kind altogether (a mapping where a list belongs); also a ``TypeError``."""
 
 
 class APIConnectionError(ApinizerError):
@@ -122,13 +156,44 @@ class APITimeoutError(APIConnectionError):
 
 
 class APIResponseValidationError(ApinizerError):
-    """A successful status whose body is not the JSON the spec describes (or says ``success: false``)."""
+    """A successful status whose body is not a success: not the JSON the spec describes, or one
+    that says ``success: false``.
 
-    def __init__(self, method: str, path: str, status_code: int, message: str) -> None:
+    ``detail`` says what is wrong and ``snippet`` holds the start of the body (whitespace
+    collapsed, the client's secrets redacted; empty for the token response, which is a credential)::
+
+        GET /apiops/projects/Demo/apiProxies/PetStore/endpoints/ -> 200: the gateway answered
+        success: false (body: {"success":false})
+    """
+
+    def __init__(
+        self, method: str, path: str, status_code: int, message: str, *, snippet: str = ""
+    ) -> None:
         self.method = method
         self.path = path
         self.status_code = status_code
-        super().__init__(f"{method} {path} -> {status_code}: {message}")
+        self.detail = message
+        self.snippet = snippet
+        text = f"{method} {path} -> {status_code}: {message}"
+        super().__init__(f"{text} (body: {snippet})" if snippet else text)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The message passed to Exception is not __init__'s signature: rebuild from the fields.
+        return (
+            _rebuild_response_validation_error,
+            (type(self), self.method, self.path, self.status_code, self.detail, self.snippet),
+        )
+
+
+def _rebuild_response_validation_error(
+    cls: type[APIResponseValidationError],
+    method: str,
+    path: str,
+    status_code: int,
+    message: str,
+    snippet: str,
+) -> APIResponseValidationError:
+    return cls(method, path, status_code, message, snippet=snippet)
 
 
 class APIStatusError(ApinizerError):
@@ -148,6 +213,7 @@ class APIStatusError(ApinizerError):
         method: str,
         path: str,
         retry_after: float | None = None,
+        validation_errors: list[dict[str, Any]] | None = None,
         response: httpx.Response | None = None,
     ) -> None:
         self.status_code = status_code
@@ -157,12 +223,18 @@ class APIStatusError(ApinizerError):
         self.path = path
         #: Seconds the server asked to wait (``Retry-After`` or ``retry_after``), when it said so.
         self.retry_after = retry_after
+        #: The body's ``validation_errors`` items (``{"field": ..., "message": ...}``), as the
+        #: product's error-handling page documents them for a 400; empty when there are none.
+        self.validation_errors: list[dict[str, Any]] = list(validation_errors or [])
         self.response = response
         super().__init__(self._message())
 
     def _message(self) -> str:
         head = f"{self.method} {self.path} -> {self.status_code} {self.error}"
-        return f"{head}: {self.error_description}" if self.error_description else head
+        text = f"{head}: {self.error_description}" if self.error_description else head
+        if self.validation_errors:
+            text += " [" + "; ".join(_describe_field_error(item) for item in self.validation_errors) + "]"
+        return text
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only __init__ defeats Exception's default pickling; errors cross process
@@ -177,12 +249,20 @@ class APIStatusError(ApinizerError):
             "method": self.method,
             "path": self.path,
             "retry_after": self.retry_after,
+            "validation_errors": self.validation_errors,
         }
 
     @property
     def is_endpoint_not_found(self) -> bool:
         """True when this says that no endpoint matches the (name, httpMethod) pair."""
         return is_endpoint_not_found(self)
+
+
+def _describe_field_error(item: dict[str, Any]) -> str:
+    field, message = item.get("field"), item.get("message")
+    if isinstance(field, str) and isinstance(message, str):
+        return f"{field}: {message}"
+    return message if isinstance(message, str) else json.dumps(item, ensure_ascii=False)
 
 
 def _rebuild_status_error(cls: type[APIStatusError], fields: dict[str, Any]) -> APIStatusError:
@@ -223,6 +303,8 @@ class InternalServerError(APIStatusError):
 for _cls in (
     ApinizerError,
     ConfigurationError,
+    InvalidArgumentError,
+    InvalidArgumentTypeError,
     APIConnectionError,
     APITimeoutError,
     APIResponseValidationError,
@@ -254,7 +336,8 @@ def _error_class(status_code: int) -> type[APIStatusError]:
     return _STATUS_CLASSES.get(status_code, APIStatusError)
 
 
-def _snippet(text: str) -> str:
+def snippet(text: str) -> str:
+    """``text`` with its whitespace collapsed, cut to a length fit for one line of a message."""
     collapsed = " ".join(text.split())
     if len(collapsed) > ERROR_SNIPPET_LENGTH:
         return collapsed[: ERROR_SNIPPET_LENGTH - 3] + "..."
@@ -276,12 +359,37 @@ def _error_fields(response: httpx.Response) -> tuple[str, str, Any]:
         return body["error"], description if isinstance(description, str) else "", body
     if not text.strip():
         return "unknown", f"(empty body; {response.reason_phrase or 'no reason phrase'})", body
-    return "unknown", _snippet(text), body
+    return "unknown", snippet(text), body
+
+
+def _validation_errors(body: Any, redact: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The ``validation_errors`` items of an error body (objects only), their texts redacted."""
+    items = body.get("validation_errors") if isinstance(body, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [
+        {key: redact_secrets(v, redact) if isinstance(v, str) else v for key, v in item.items()}
+        for item in items
+        if isinstance(item, dict)
+    ]
+
+
+#: Characters that continue a word: a secret is redacted only where none of them touches it.
+_WORD = r"[^\W_]"
+#: Where even a short secret is surely the credential: after ``Bearer`` or a form field's ``=``.
+_CREDENTIAL_CONTEXT = r"(?:(?<=Bearer )|(?<=client_secret=)|(?<=password=))"
 
 
 def redact_secrets(text: str, secrets: tuple[str, ...]) -> str:
-    """``text`` with every secret replaced by ``***``, also where it is quoted as a Python or
-    bytes literal (``b'Bearer tok\\n'``, as h11 quotes a header value it refuses)."""
+    """``text`` with every whole occurrence of a secret replaced by ``***``, also where it is
+    quoted as a Python or bytes literal (``b'Bearer tok\\n'``, as h11 quotes a header value).
+
+    Only whole occurrences count (no letter or digit right before or after), so that a secret
+    which happens to be part of a word leaves the word alone. A secret shorter than
+    ``MIN_REDACTED_SECRET_LENGTH`` is replaced only where it stands as a credential
+    (``Bearer x``, ``client_secret=x``): anywhere else it would garble the gateway's message
+    (a one-letter token would turn ``Endpoint ... is not found!`` into asterisks).
+    """
     forms = {
         form
         for secret in secrets
@@ -289,7 +397,9 @@ def redact_secrets(text: str, secrets: tuple[str, ...]) -> str:
         for form in (secret, repr(secret)[1:-1], repr(secret.encode())[2:-1])
     }
     for form in sorted(forms, key=len, reverse=True):
-        text = text.replace(form, "***")
+        context = "" if len(form) >= MIN_REDACTED_SECRET_LENGTH else _CREDENTIAL_CONTEXT
+        pattern = f"{context}(?<!{_WORD}){re.escape(form)}(?!{_WORD})"
+        text = re.sub(pattern, "***", text)
     return text
 
 
@@ -307,7 +417,7 @@ def make_status_error(
     ``redact`` lists secrets that must not reach the message even if the server echoes them;
     ``attach_response=False`` keeps the response (and the request it holds) off the exception.
     """
-    error, description, _ = _error_fields(response)
+    error, description, body = _error_fields(response)
     error, description = redact_secrets(error, redact), redact_secrets(description, redact)
     cls = _error_class(response.status_code)
     return cls(
@@ -317,6 +427,7 @@ def make_status_error(
         method=method,
         path=path,
         retry_after=retry_after,
+        validation_errors=_validation_errors(body, redact),
         response=response if attach_response else None,
     )
 

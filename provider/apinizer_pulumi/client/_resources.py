@@ -11,7 +11,7 @@ request never reached the server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import quote
 
@@ -20,7 +20,7 @@ import pydantic
 
 from .. import models
 from ._constants import ENDPOINTS_PATH, REPORT_PATH, RLCL_ENDPOINTS_PATH, RLCL_PATH, RLCLS_PATH
-from ._exceptions import APIStatusError
+from ._exceptions import APIStatusError, InvalidArgumentError, InvalidArgumentTypeError
 
 if TYPE_CHECKING:
     from ._client import ApinizerClient
@@ -50,16 +50,77 @@ class NotGiven:
 NOT_GIVEN: Final = NotGiven()
 
 
-def _segment(value: str) -> str:
-    """A path parameter, percent-encoded so that ``/``, ``?``, ``#`` and spaces stay inside it."""
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"path parameters must be non-empty strings, got {value!r}")
+def _segment(value: str, argument: str) -> str:
+    """A path parameter, percent-encoded so that ``/``, ``?``, ``#`` and spaces stay inside it.
+
+    ``argument`` names the parameter in the :class:`InvalidArgumentError` of an empty value or
+    one that holds a control, format or line-separator character.
+    """
+    if not isinstance(value, str):
+        raise InvalidArgumentTypeError(argument, f"must be a string, got {type(value).__name__}")
+    if not value:
+        raise InvalidArgumentError(argument, "must be a non-empty string, got ''")
+    problem = models.name_problem(value, argument)
+    if problem is not None:
+        raise InvalidArgumentError(argument, problem.removeprefix(f"{argument} "))
     return quote(value, safe="")
 
 
-def _coerce(model: type[_M], value: _M | Mapping[str, Any]) -> _M:
-    """A model instance as is; a mapping (snake_case or the API's camelCase) validated into one."""
-    return value if isinstance(value, model) else model.model_validate(value)
+def _method(value: models.HttpMethod | str, argument: str = "http_method") -> models.HttpMethod:
+    try:
+        return models.HttpMethod(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in models.HttpMethod)
+        raise InvalidArgumentError(argument, f"must be one of {allowed}, got {value!r}") from None
+
+
+def _problems(
+    exc: pydantic.ValidationError, prefix: str, renames: Mapping[str, str]
+) -> tuple[tuple[str, str], ...]:
+    """Each error of ``exc`` as (dotted path under ``prefix``, reason), the top field renamed."""
+    problems = []
+    for error in exc.errors():
+        parts = [str(part) for part in error["loc"]]
+        if parts:
+            parts[0] = renames.get(parts[0], parts[0])
+        path = prefix
+        for part in parts:
+            path += f"[{part}]" if part.isdigit() else ("." if path else "") + part
+        reason = error["msg"].removeprefix("Value error, ")
+        problems.append((path or prefix, reason))
+    return tuple(problems)
+
+
+def _coerce(model: type[_M], value: object, argument: str) -> _M:
+    """A model instance as is; a mapping (snake_case or the API's camelCase) validated into one.
+
+    A mapping that does not validate raises :class:`InvalidArgumentError` naming ``argument``
+    and the path of each fault (``cache_settings.ttl``); anything else, its type error.
+    """
+    if isinstance(value, model):
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidArgumentTypeError(
+            argument, f"must be a {model.__name__} or a mapping, got {type(value).__name__}"
+        )
+    try:
+        return model.model_validate(value)
+    except pydantic.ValidationError as exc:
+        raise InvalidArgumentError(argument, _problems(exc, argument, {})) from None
+
+
+def _body(model: type[_M], renames: Mapping[str, str], **fields: Any) -> _M:
+    """``model(**fields)`` built from a method's arguments; a fault names the argument it came
+    from (``renames`` maps a field to its argument: ``identifier_name`` came from ``name``)."""
+    try:
+        return model(**fields)
+    except pydantic.ValidationError as exc:
+        problems = _problems(exc, "", renames)
+        raise InvalidArgumentError(problems[0][0].split(".")[0].split("[")[0], problems) from None
+
+
+#: The arguments that the endpoint-addressing fields of the bodies come from.
+_TARGET_ARGUMENTS = {"identifier_name": "name", "identifier_http_method": "http_method"}
 
 
 class _Resource:
@@ -93,14 +154,19 @@ class Endpoints(_Resource):
 
     @staticmethod
     def _path(project: str, proxy: str, suffix: str = "") -> str:
-        return ENDPOINTS_PATH.format(project=_segment(project), proxy=_segment(proxy)) + suffix
+        path = ENDPOINTS_PATH.format(project=_segment(project, "project"), proxy=_segment(proxy, "proxy"))
+        return path + suffix
+
+    @staticmethod
+    def _identifier(name: str, http_method: models.HttpMethod | str) -> dict[str, Any]:
+        return _body(models.EndpointIdentifier, {}, name=name, http_method=_method(http_method)).to_api()
 
     def _identified(
         self, suffix: str, project: str, proxy: str, name: str, http_method: models.HttpMethod | str
     ) -> tuple[str, httpx.Response]:
         """POST ``{name, httpMethod}`` to ``endpoints/<suffix>`` (get, policies): path and response."""
         path = self._path(project, proxy, suffix)
-        body = models.EndpointIdentifier(name=name, http_method=models.HttpMethod(http_method)).to_api()
+        body = self._identifier(name, http_method)
         return path, self._client._request("POST", path, body=body, idempotent=True)
 
     def list(self, project: str, proxy: str) -> list[models.Endpoint]:
@@ -139,8 +205,9 @@ class Endpoints(_Resource):
 
         Not idempotent: retried only when the request never reached the server.
         """
-        spec = _coerce(models.EndpointSpec, endpoint)
-        self._write("POST", self._path(project, proxy), spec.to_api(), idempotent=False)
+        path = self._path(project, proxy)
+        spec = _coerce(models.EndpointSpec, endpoint, "endpoint")
+        self._write("POST", path, spec.to_api(), idempotent=False)
 
     def update(
         self,
@@ -158,15 +225,16 @@ class Endpoints(_Resource):
         ``description=None`` (or ``""``) clears the description; it is sent as ``""`` because a
         PATCH commonly reads ``null`` as "not given".
         """
+        path = self._path(project, proxy)
         changes: dict[str, Any] = {}
         if not isinstance(description, NotGiven):
             changes["description"] = description or ""
         if not isinstance(backend_resource_url, NotGiven):
             changes["backend_resource_url"] = backend_resource_url
         if not isinstance(backend_http_method, NotGiven):
-            changes["backend_http_method"] = models.HttpMethod(backend_http_method)
-        update = models.EndpointUpdate(name=name, http_method=models.HttpMethod(http_method), **changes)
-        self._write("PATCH", self._path(project, proxy), update.to_api(), idempotent=True)
+            changes["backend_http_method"] = _method(backend_http_method, "backend_http_method")
+        update = _body(models.EndpointUpdate, {}, name=name, http_method=_method(http_method), **changes)
+        self._write("PATCH", path, update.to_api(), idempotent=True)
 
     def delete(self, project: str, proxy: str, name: str, http_method: models.HttpMethod | str) -> None:
         """``POST .../endpoints/delete/`` (REST proxies only): permanent, policies included.
@@ -175,8 +243,7 @@ class Endpoints(_Resource):
         happen would answer 400 "not found".
         """
         path = self._path(project, proxy, "delete/")
-        body = models.EndpointIdentifier(name=name, http_method=models.HttpMethod(http_method)).to_api()
-        self._write("POST", path, body, idempotent=False)
+        self._write("POST", path, self._identifier(name, http_method), idempotent=False)
 
     def _patch_target(
         self,
@@ -189,8 +256,10 @@ class Endpoints(_Resource):
         **fields: Any,
     ) -> None:
         """PATCH a body addressed by ``identifierName``/``identifierHttpMethod`` (status, cache, wsa)."""
-        target = body(identifier_name=name, identifier_http_method=models.HttpMethod(http_method), **fields)
-        self._write("PATCH", self._path(project, proxy, suffix), target.to_api(), idempotent=True)
+        path = self._path(project, proxy, suffix)
+        method = _method(http_method)
+        target = _body(body, _TARGET_ARGUMENTS, identifier_name=name, identifier_http_method=method, **fields)
+        self._write("PATCH", path, target.to_api(), idempotent=True)
 
     def set_status(
         self, project: str, proxy: str, name: str, http_method: models.HttpMethod | str, active: bool
@@ -209,7 +278,7 @@ class Endpoints(_Resource):
         cache_settings: models.CacheSettings | Mapping[str, Any],
     ) -> None:
         """``PATCH .../endpoints/cache/``: endpoint-level cache settings (they override the proxy's)."""
-        settings = _coerce(models.CacheSettings, cache_settings)
+        settings = _coerce(models.CacheSettings, cache_settings, "cache_settings")
         self._patch_target(
             "cache/", project, proxy, name, http_method, models.EndpointCacheUpdate, cache_settings=settings
         )
@@ -223,7 +292,7 @@ class Endpoints(_Resource):
         wsa_settings: models.WsaSettings | Mapping[str, Any],
     ) -> None:
         """``PATCH .../endpoints/wsa/``: WS-Addressing settings of a SOAP proxy's endpoint."""
-        settings = _coerce(models.WsaSettings, wsa_settings)
+        settings = _coerce(models.WsaSettings, wsa_settings, "wsa_settings")
         self._patch_target(
             "wsa/", project, proxy, name, http_method, models.EndpointWsaUpdate, wsa_settings=settings
         )
@@ -244,18 +313,35 @@ class Rlcl(_Resource):
         A taken name answers 400 ``An RLCL with same name (<name>) already exists in project!``.
         Not idempotent: retried only when the request never reached the server.
         """
-        spec = _coerce(models.RlclSpec, rlcl)
-        self._write("POST", RLCLS_PATH.format(project=_segment(project)), spec.to_api(), idempotent=False)
+        path = RLCLS_PATH.format(project=_segment(project, "project"))
+        spec = _coerce(models.RlclSpec, rlcl, "rlcl")
+        self._write("POST", path, spec.to_api(), idempotent=False)
 
-    def update(self, project: str, rlcl: models.RlclSpec | Mapping[str, Any]) -> None:
-        """``PUT .../rlcl/{rlclName}/`` with every field: the name (which cannot change) is the spec's.
+    def update(
+        self,
+        project: str,
+        rlcl: models.RlclUpdate | Mapping[str, Any],
+        *,
+        rlcl_name: str | None = None,
+    ) -> None:
+        """``PUT .../rlcl/{rlclName}/`` with every field; the name cannot change.
 
-        The RLCL's endpoints and credentials are left as they are. An unknown RLCL answers 400
-        ``RLCL (<name>) is not found!``.
+        The RLCL to update is ``rlcl_name``, or else the body's ``name``. The body may leave
+        ``name`` out, as the documented example does (``RlclUpdate`` or a mapping without it);
+        when both are given they must agree. The RLCL's endpoints and credentials are left as
+        they are. An unknown RLCL answers 400 ``RLCL (<name>) is not found!``.
         """
-        spec = _coerce(models.RlclSpec, rlcl)
-        path = RLCL_PATH.format(project=_segment(project), rlcl=_segment(spec.name))
-        self._write("PUT", path, spec.to_api(), idempotent=True)
+        body = _coerce(models.RlclUpdate, rlcl, "rlcl")
+        if rlcl_name is None and body.name is None:
+            raise InvalidArgumentError("rlcl_name", "is required when the body has no name")
+        if rlcl_name is not None and body.name is not None and rlcl_name != body.name:
+            raise InvalidArgumentError(
+                "rlcl.name", f"{body.name!r} differs from rlcl_name {rlcl_name!r}: a name cannot change"
+            )
+        target = rlcl_name if rlcl_name is not None else body.name
+        assert target is not None
+        path = RLCL_PATH.format(project=_segment(project, "project"), rlcl=_segment(target, "rlcl_name"))
+        self._write("PUT", path, body.to_api(), idempotent=True)
 
     def delete(self, project: str, rlcl: str) -> None:
         """``DELETE .../rlcl/{rlclName}/``: permanent, with the RLCL's endpoints, credentials and conditions.
@@ -263,25 +349,49 @@ class Rlcl(_Resource):
         Retried only when the request never reached the server: a repeat of a delete that did
         happen would answer 400 "not found".
         """
-        path = RLCL_PATH.format(project=_segment(project), rlcl=_segment(rlcl))
+        path = RLCL_PATH.format(project=_segment(project, "project"), rlcl=_segment(rlcl, "rlcl"))
         self._write("DELETE", path, None, idempotent=False)
+
+    @staticmethod
+    def _entries(
+        entries: Any, build: Callable[[int, Any], models.EndpointRateLimitKey]
+    ) -> list[dict[str, Any]]:
+        """The JSON of every entry; ``entries`` must be a list (or other sequence) of them."""
+        if isinstance(entries, Mapping | str | bytes) or not isinstance(entries, Sequence):
+            raise InvalidArgumentTypeError(
+                "entries", f"must be a list of EndpointRateLimit, got {type(entries).__name__}"
+            )
+        return [build(index, entry).to_api() for index, entry in enumerate(entries)]
 
     def _send_list(
         self,
         method: str,
         project: str,
         rlcl: str,
-        entries: Sequence[models.EndpointRateLimit | Mapping[str, Any]],
+        entries: Sequence[models.EndpointRateLimitKey | Mapping[str, Any]],
+        build: Callable[[int, Any], models.EndpointRateLimitKey],
         *,
         idempotent: bool,
     ) -> None:
-        if isinstance(entries, Mapping | str | bytes):
-            raise TypeError("entries must be a sequence of EndpointRateLimit")
-        path = RLCL_ENDPOINTS_PATH.format(project=_segment(project), rlcl=_segment(rlcl))
-        body = models.EndpointRateLimitList(
-            endpoint_rate_limit_list=[_coerce(models.EndpointRateLimit, entry) for entry in entries]
-        ).to_api()
+        path = RLCL_ENDPOINTS_PATH.format(project=_segment(project, "project"), rlcl=_segment(rlcl, "rlcl"))
+        body = {"endpointRateLimitList": self._entries(entries, build)}
         self._write(method, path, body, idempotent=idempotent)
+
+    @staticmethod
+    def _rate_limit(index: int, entry: Any) -> models.EndpointRateLimit:
+        return _coerce(models.EndpointRateLimit, entry, f"entries[{index}]")
+
+    @staticmethod
+    def _match_key(index: int, entry: Any) -> models.EndpointRateLimitKey:
+        """A delete's entry: a model as given; a mapping of the three match keys alone as
+        :class:`EndpointRateLimitKey` (the documented body), any other mapping as a whole entry."""
+        if isinstance(entry, models.EndpointRateLimitKey):
+            return entry
+        key_fields = {"api_proxy_name", "endpoint_name", "endpoint_http_method"}
+        key_names = key_fields | {"apiProxyName", "endpointName", "endpointHTTPMethod"}
+        if isinstance(entry, Mapping) and set(entry) <= key_names:
+            return _coerce(models.EndpointRateLimitKey, entry, f"entries[{index}]")
+        return _coerce(models.EndpointRateLimit, entry, f"entries[{index}]")
 
     def add_endpoints(
         self, project: str, rlcl: str, entries: Sequence[models.EndpointRateLimit | Mapping[str, Any]]
@@ -290,16 +400,24 @@ class Rlcl(_Resource):
 
         Treated as not idempotent (retried only when the request never reached the server).
         """
-        self._send_list("POST", project, rlcl, entries, idempotent=False)
+        self._send_list("POST", project, rlcl, entries, self._rate_limit, idempotent=False)
 
     def replace_endpoints(
         self, project: str, rlcl: str, entries: Sequence[models.EndpointRateLimit | Mapping[str, Any]]
     ) -> None:
         """``PUT .../rlcl/{rlcl}/endpoints/``: the list becomes exactly ``entries``."""
-        self._send_list("PUT", project, rlcl, entries, idempotent=True)
+        self._send_list("PUT", project, rlcl, entries, self._rate_limit, idempotent=True)
 
     def delete_endpoints(
-        self, project: str, rlcl: str, entries: Sequence[models.EndpointRateLimit | Mapping[str, Any]]
+        self,
+        project: str,
+        rlcl: str,
+        entries: Sequence[models.EndpointRateLimitKey | models.EndpointRateLimit | Mapping[str, Any]],
     ) -> None:
-        """``DELETE .../rlcl/{rlcl}/endpoints/`` with a JSON body: remove the matching entries."""
-        self._send_list("DELETE", project, rlcl, entries, idempotent=True)
+        """``DELETE .../rlcl/{rlcl}/endpoints/`` with a JSON body: remove the matching entries.
+
+        Entries match by proxy, endpoint name and method, so the documented body sends only those
+        (:class:`EndpointRateLimitKey`, or a mapping of just ``apiProxyName``, ``endpointName``
+        and ``endpointHTTPMethod``); whole :class:`EndpointRateLimit` entries are sent as they are.
+        """
+        self._send_list("DELETE", project, rlcl, entries, self._match_key, idempotent=True)

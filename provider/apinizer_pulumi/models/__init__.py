@@ -5,8 +5,8 @@ keywords or from the API's JSON (``Model.model_validate(json)``) and gives the J
 ``model.to_api()`` (``model_dump(by_alias=True, exclude_none=True)`` in JSON mode).
 """
 
-from ._auth import ApiErrorBody, TokenResponse
-from ._base import ApiModel, PositiveInt
+from ._auth import ApiErrorBody, TokenResponse, token_problem
+from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
 from ._endpoint import (
     Endpoint,
@@ -28,20 +28,22 @@ from ._enums import (
     ContextValue,
     ExecutionOrder,
     HttpMethod,
+    HttpMethodName,
     IntervalWindowType,
     MessageContentType,
     ParamType,
     RateLimitTimeInterval,
     ScriptType,
     SharingType,
+    VariableDataType,
     VariableType,
     WsaMustUnderstand,
     WsaVersion,
 )
-from ._rate_limit import EndpointRateLimit, EndpointRateLimitList
+from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
-from ._rlcl import RlclSpec
-from ._variable import RateLimitVariable, Variable, is_iana_zone
+from ._rlcl import RlclSpec, RlclUpdate
+from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
 from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
 __all__ = [
@@ -52,6 +54,7 @@ __all__ = [
     "CacheErrorHandlingType",
     "CacheHandlingAction",
     "CacheKeyType",
+    "CacheKeyVariable",
     "CacheSettings",
     "CacheStorageType",
     "ContextValue",
@@ -61,6 +64,7 @@ __all__ = [
     "EndpointList",
     "EndpointPolicies",
     "EndpointRateLimit",
+    "EndpointRateLimitKey",
     "EndpointRateLimitList",
     "EndpointSpec",
     "EndpointStatusUpdate",
@@ -69,8 +73,10 @@ __all__ = [
     "EndpointWsaUpdate",
     "ExecutionOrder",
     "HttpMethod",
+    "HttpMethodName",
     "IntervalWindowType",
     "MessageContentType",
+    "Name",
     "ParamType",
     "PolicySummary",
     "PositiveInt",
@@ -78,15 +84,19 @@ __all__ = [
     "RateLimitTimeInterval",
     "RateLimitVariable",
     "RlclSpec",
+    "RlclUpdate",
     "ScriptType",
     "SharingType",
     "SuccessResponse",
     "TokenResponse",
     "Variable",
+    "VariableDataType",
     "VariableType",
     "WsaMustUnderstand",
     "WsaSettings",
     "WsaVersion",
     "is_absolute_uri",
     "is_iana_zone",
+    "name_problem",
+    "token_problem",
 ]

@@ -2,19 +2,51 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 
 from ._base import ApiModel
+
+
+def token_problem(token: str, what: str = "token") -> str | None:
+    """Why ``token`` cannot go into an ``Authorization`` header, or None; never showing the token.
+
+    A bearer token is printable ASCII without spaces (RFC 6750's b64token is narrower still). A
+    CR, LF, NUL, space, control or non-ASCII character would be refused by the HTTP library on the
+    way out, and its refusal, token and all, quoted in httpcore's DEBUG log.
+    """
+    for position, char in enumerate(token):
+        if not "\x21" <= char <= "\x7e":
+            return (
+                f"{what} holds U+{ord(char):04X} at position {position}, which an HTTP header cannot "
+                "carry: a token is printable ASCII without spaces (its value is not shown)"
+            )
+    return None
 
 
 class TokenResponse(ApiModel):
     """The token endpoint's answer; its field names are snake_case on the wire too (RFC 6749)."""
 
-    model_config = ConfigDict(alias_generator=None, populate_by_name=True, extra="ignore", loc_by_alias=False)
+    # The input is a credential: a validation error must not print it.
+    model_config = ConfigDict(
+        alias_generator=None,
+        populate_by_name=True,
+        extra="ignore",
+        loc_by_alias=False,
+        hide_input_in_errors=True,
+    )
 
-    access_token: str = Field(repr=False)
+    access_token: str = Field(min_length=1, repr=False)
     token_type: str = "Bearer"
     expires_in: int = 3600
+
+    @field_validator("access_token")
+    @classmethod
+    def _fit_for_a_header(cls, value: str) -> str:
+        # It goes into every request's Authorization header.
+        problem = token_problem(value, "access_token")
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class ApiErrorBody(ApiModel):

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
+import unicodedata
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+)
 from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
@@ -29,6 +39,35 @@ class ApiModel(BaseModel):
         """The API's JSON for this model: camelCase names, ``None`` fields left out."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # pydantic names the parameters of the class's run-time signature by alias, and help(),
+        # IPython and IDEs that introspect would show camelCase keywords: show the names to write.
+        generated = cls.__dict__.get("__signature__")
+        if generated is not None:
+            cls.__signature__ = _SnakeCaseSignature(generated)  # type: ignore[assignment]
+
+
+class _SnakeCaseSignature:
+    """A class's ``__signature__``: pydantic's, with each alias replaced by its field's name."""
+
+    def __init__(self, generated: Any) -> None:
+        self._generated = generated
+        self._signature: inspect.Signature | None = None
+
+    def __get__(self, instance: object, owner: type[ApiModel]) -> inspect.Signature:
+        if self._signature is None:
+            generated = self._generated
+            signature: inspect.Signature = (
+                generated.__get__(instance, owner) if hasattr(generated, "__get__") else generated
+            )
+            names = {info.alias: name for name, info in owner.model_fields.items() if info.alias}
+            self._signature = signature.replace(
+                parameters=[p.replace(name=names.get(p.name, p.name)) for p in signature.parameters.values()]
+            )
+        return self._signature
+
 
 def _reject_bool(value: Any) -> Any:
     # pydantic's lax mode reads True as 1; a boolean where a count belongs is a mistake, not a count.
@@ -40,6 +79,42 @@ def _reject_bool(value: Any) -> Any:
 #: A count, length or size: an integer above zero. Integral floats (``5.0``, as Pulumi's numbers
 #: arrive) are accepted; booleans and fractions are not.
 PositiveInt = Annotated[int, Field(gt=0), BeforeValidator(_reject_bool)]
+
+
+#: Unicode categories no name may hold: they are invisible or reorder or break what is shown, so a
+#: name holding one reads as another in a console, a diff or a log (``/pets\u202e`` shows
+#: reversed, ``/pets\u200b`` as ``/pets``). Cc: C0 and C1 controls (NEL U+0085, CSI U+009B);
+#: Cf: format characters (bidi controls U+202E and U+2066, U+200B, U+FEFF); Zl and Zp: the line
+#: and paragraph separators U+2028 and U+2029.
+_REFUSED_CATEGORIES = {
+    "Cc": "control characters",
+    "Cf": "invisible format or bidirectional control characters",
+    "Zl": "line separators",
+    "Zp": "paragraph separators",
+}
+
+
+def name_problem(value: str, what: str = "name") -> str | None:
+    """Why ``value`` cannot be a name (the first refused character, by code point), or None."""
+    for position, char in enumerate(value):
+        kind = _REFUSED_CATEGORIES.get(unicodedata.category(char))
+        if kind is not None:
+            label = unicodedata.name(char, "")
+            shown = f"U+{ord(char):04X}" + (f" {label}" if label else "")
+            return f"{what} must not contain {kind}: {shown} at position {position}"
+    return None
+
+
+def _plain_name(value: str, info: ValidationInfo) -> str:
+    problem = name_problem(value, info.field_name or "name")
+    if problem is not None:
+        raise PydanticCustomError("value_error", problem)
+    return value
+
+
+#: A name that addresses or names an object (an endpoint, an RLCL, a proxy, a variable): not
+#: empty, and free of control, format (bidi, zero-width) and line-separator characters.
+Name = Annotated[str, Field(min_length=1), AfterValidator(_plain_name)]
 
 
 def field_errors(title: str, errors: list[tuple[str, str, Any]]) -> ValidationError:

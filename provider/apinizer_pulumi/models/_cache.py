@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from ._base import ApiModel, PositiveInt, field_errors
+from ._base import ApiModel, Name, PositiveInt, field_errors
 from ._endpoint import EndpointTarget
 from ._enums import CacheHandlingAction, CacheKeyType, CacheStorageType
-from ._variable import Variable
+from ._variable import CacheKeyVariable, as_cache_key_variables
 
 
 class CacheSettings(ApiModel):
@@ -17,10 +17,11 @@ class CacheSettings(ApiModel):
 
     Defaults are the spec's: cache off, GET only, key from query parameters, distributed
     storage. ``variable_list`` forms the key when ``cache_key_type`` is CUSTOM and must then
-    hold at least one valid variable.
+    hold at least one valid variable (:class:`CacheKeyVariable`: a plain :class:`Variable` is
+    welcome too).
     """
 
-    name: str = Field(min_length=1)
+    name: Name
     description: str | None = None
     cache_active: bool = False
     cache_only_http_get_requests: bool = True
@@ -31,7 +32,12 @@ class CacheSettings(ApiModel):
     handling_action: CacheHandlingAction
     invalidation_requires_authn: bool = False
     cache_null_value: bool = False
-    variable_list: list[Variable] = Field(default_factory=list)
+    variable_list: list[CacheKeyVariable] = Field(default_factory=list)
+
+    @field_validator("variable_list", mode="before")
+    @classmethod
+    def _plain_variables_as_cache_key_variables(cls, value: Any) -> Any:
+        return as_cache_key_variables(value)
 
     @model_validator(mode="after")
     def _custom_key_needs_variables(self) -> Self:

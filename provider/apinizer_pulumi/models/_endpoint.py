@@ -2,22 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from ._base import ApiModel
-from ._enums import HttpMethod
+from ._base import ApiModel, Name
+from ._enums import HttpMethod, HttpMethodName
 
 
 class EndpointSpec(ApiModel):
-    """What a create request sends. The endpoint's path is ``name`` on writes."""
+    """What a create request sends. The endpoint's path is ``name`` on writes.
 
-    name: str = Field(min_length=1)
+    Build it from snake_case keywords, ``EndpointSpec(name="/pets", http_method="GET",
+    backend_resource_url="/v1/pets", backend_http_method="GET")``, or from the API's JSON with
+    ``EndpointSpec.model_validate({"name": ..., "httpMethod": ...})``.
+    """
+
+    name: Name
     description: str | None = None
     http_method: HttpMethod
     backend_resource_url: str = Field(min_length=1)
     backend_http_method: HttpMethod
+
+    if TYPE_CHECKING:
+        # What type checkers and IDEs show: the snake_case keywords, methods as the enum or its
+        # exact value. At run time pydantic's own __init__ validates (and takes the aliases too).
+        def __init__(
+            self,
+            *,
+            name: str,
+            description: str | None = None,
+            http_method: HttpMethod | HttpMethodName,
+            backend_resource_url: str,
+            backend_http_method: HttpMethod | HttpMethodName,
+        ) -> None: ...
 
 
 class Endpoint(ApiModel):
@@ -55,17 +73,18 @@ class EndpointPolicies(Endpoint):
 
 
 class EndpointList(ApiModel):
-    """The list response of a proxy's endpoints."""
+    """The list response of a proxy's endpoints. ``resultList`` is required: a body without it
+    is no list (an empty proxy answers ``"resultList": []``)."""
 
     success: bool = True
-    result_list: list[Endpoint] = Field(default_factory=list)
+    result_list: list[Endpoint]
     result_count: int = 0
 
 
 class EndpointIdentifier(ApiModel):
     """The (name, httpMethod) pair that addresses one endpoint in get, delete and policies."""
 
-    name: str = Field(min_length=1)
+    name: Name
     http_method: HttpMethod
 
 
@@ -81,7 +100,7 @@ class EndpointTarget(ApiModel):
     """``identifierName`` and ``identifierHttpMethod``: how the status, cache and WS-Addressing
     bodies address their endpoint (get, delete and policies say ``name`` and ``httpMethod``)."""
 
-    identifier_name: str = Field(min_length=1)
+    identifier_name: Name
     identifier_http_method: HttpMethod
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 
 class HttpMethod(StrEnum):
@@ -17,6 +18,10 @@ class HttpMethod(StrEnum):
     HEAD = "HEAD"
     TRACE = "TRACE"
     ALL = "ALL"
+
+
+#: The values of :class:`HttpMethod` as a type: where a method is taken, ``"GET"`` type-checks too.
+HttpMethodName = Literal["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "ALL"]
 
 
 class CacheKeyType(StrEnum):
@@ -119,11 +124,28 @@ class ParamType(StrEnum):
 
 
 class MessageContentType(StrEnum):
-    """Content type a BODY variable reads."""
+    """Content type a BODY variable reads.
+
+    The spec lists XML, JSON and ALL_BODY; the product's enum reference adds FORM:
+    https://github.com/apinizer/management-api-docs/blob/main/03-appendix/enum-reference.md
+    """
 
     XML = "XML"
     JSON = "JSON"
     ALL_BODY = "ALL_BODY"
+    FORM = "FORM"
+
+
+class VariableDataType(StrEnum):
+    """EnumConditionVariableDataType: the ``dataType`` of a variable.
+
+    The spec leaves its values "not shown"; the product's documentation lists these three:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/settings/update-cache-settings.md
+    """
+
+    NUMERIC = "NUMERIC"
+    STRING = "STRING"
+    DATE = "DATE"
 
 
 class SharingType(StrEnum):

@@ -29,4 +29,4 @@ class AccessReport(ApiModel):
     """The organization report: externally shared proxies (EXTERNAL or BOTH) and data models."""
 
     success: bool
-    result: AccessReportResult = Field(default_factory=AccessReportResult)
+    result: AccessReportResult

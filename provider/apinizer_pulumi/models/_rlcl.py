@@ -8,22 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
-from ._base import ApiModel, PositiveInt
+from ._base import ApiModel, Name, PositiveInt
 from ._enums import CacheErrorHandlingType, ExecutionOrder, IntervalWindowType
 from ._variable import RateLimitVariable, as_rate_limit_variable
 
 
-class RlclSpec(ApiModel):
-    """The body of ``POST .../rlcl/`` (create) and ``PUT .../rlcl/{rlclName}/`` (update).
+class RlclUpdate(ApiModel):
+    """The body of ``PUT .../rlcl/{rlclName}/`` (update): every field of :class:`RlclSpec`, with
+    ``name`` optional, since the path names the RLCL and the documented example leaves it out:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/update-rlcl.md
 
-    Defaults are the documented ones. ``name`` is the RLCL's identifier within its project and
-    cannot be changed by an update. The RLCL is created empty: its endpoints and credentials are
-    managed by their own operations. A ``target_variable`` of None rate-limits per credential.
+    Defaults are the documented ones. A ``target_variable`` of None rate-limits per credential.
     """
 
-    name: str = Field(min_length=1)
+    name: Name | None = None
     description: str | None = None
     enabled: bool = True
     execution_order: ExecutionOrder = ExecutionOrder.FIRST
@@ -44,3 +44,14 @@ class RlclSpec(ApiModel):
         body = self.model_dump(mode="json", by_alias=True, exclude_none=True)
         body.setdefault("targetVariable", None)
         return body
+
+
+class RlclSpec(RlclUpdate):
+    """The body of ``POST .../rlcl/`` (create) and ``PUT .../rlcl/{rlclName}/`` (update).
+
+    Defaults are the documented ones. ``name`` is the RLCL's identifier within its project and
+    cannot be changed by an update. The RLCL is created empty: its endpoints and credentials are
+    managed by their own operations. A ``target_variable`` of None rate-limits per credential.
+    """
+
+    name: Name

@@ -6,10 +6,10 @@ from functools import lru_cache
 from typing import Any, ClassVar, Self
 from zoneinfo import available_timezones
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
-from ._base import ApiModel, field_errors
-from ._enums import ContextValue, MessageContentType, ParamType, ScriptType, VariableType
+from ._base import ApiModel, Name, field_errors
+from ._enums import ContextValue, MessageContentType, ParamType, ScriptType, VariableDataType, VariableType
 
 
 @lru_cache(maxsize=1)
@@ -36,11 +36,12 @@ class Variable(ApiModel):
     table "Fields by type". ``script_language`` is one of :class:`ScriptType` (GROOVY,
     JAVASCRIPT): the spec shows no values, the product's documentation lists these two
     (https://github.com/apinizer/management-api-docs/blob/main/03-appendix/enum-reference.md).
-    ``data_type`` stays a free string: the documentation shows ``"STRING"`` in its samples
-    but lists no allowed values for it.
+    ``data_type`` is one of :class:`VariableDataType` (NUMERIC, STRING, DATE), as the
+    documentation's EnumConditionVariableDataType lists them; ``message_content_type`` also
+    takes FORM, which the enum reference adds to the spec's three.
     """
 
-    name: str = Field(min_length=1)
+    name: Name
     description: str | None = None
     type: VariableType
     header_name: str | None = None
@@ -56,10 +57,13 @@ class Variable(ApiModel):
     init_with_script: bool | None = None
     script_language: ScriptType | None = None
     script_body: str | None = None
-    data_type: str | None = None
+    data_type: VariableDataType | None = None
 
     #: The rate-limit variant requires a script for CUSTOM variables even without initWithScript.
     script_always_required_for_custom: ClassVar[bool] = False
+    #: A HEADER variable needs headerName, a PARAMETER one paramType and paramName; the cache
+    #: key's variant documents both without them.
+    source_required: ClassVar[bool] = True
 
     @model_validator(mode="after")
     def _check_fields_for_type(self) -> Self:
@@ -78,10 +82,12 @@ class Variable(ApiModel):
 
         kind = self.type
         if kind is VariableType.HEADER:
-            require("header_name", "when type is HEADER")
+            if self.source_required:
+                require("header_name", "when type is HEADER")
         elif kind is VariableType.PARAMETER:
-            require("param_type", "when type is PARAMETER")
-            require("param_name", "when type is PARAMETER")
+            if self.source_required:
+                require("param_type", "when type is PARAMETER")
+                require("param_name", "when type is PARAMETER")
             if self.param_type is ParamType.PATH:
                 require("param_path", "when param_type is PATH")
         elif kind is VariableType.BODY:
@@ -122,11 +128,35 @@ class RateLimitVariable(Variable):
     script_always_required_for_custom: ClassVar[bool] = True
 
 
+class CacheKeyVariable(Variable):
+    """The cache key's variant of :class:`Variable` (``cacheSettings.variableList``).
+
+    It differs in one rule: a HEADER variable may leave out ``header_name`` and a PARAMETER one
+    ``param_type`` and ``param_name``. The product documents exactly that body as answering 200
+    (cURL example 2 and "Custom Cache Key" of
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/endpoints/update-endpoint-cache.md),
+    so the client sends it and the emulator accepts it. Every other rule of the type stays.
+    """
+
+    source_required: ClassVar[bool] = False
+
+
 def as_rate_limit_variable(value: Any) -> Any:
     """A ``before`` validator's step: a plain :class:`Variable` re-validated as a :class:`RateLimitVariable`.
 
     A plain Variable is welcome where a rate-limit variable belongs, but must pass its stricter rules.
     """
-    if isinstance(value, Variable) and not isinstance(value, RateLimitVariable):
+    return _revalidated_as(RateLimitVariable, value)
+
+
+def as_cache_key_variables(value: Any) -> Any:
+    """A ``before`` validator's step: plain :class:`Variable` list items re-read as cache key variables."""
+    if isinstance(value, list | tuple):
+        return [_revalidated_as(CacheKeyVariable, item) for item in value]
+    return value
+
+
+def _revalidated_as(variant: type[Variable], value: Any) -> Any:
+    if isinstance(value, Variable) and not isinstance(value, variant):
         return value.model_dump(exclude_none=True)
     return value

@@ -6,9 +6,10 @@ import pydantic and the API's models; the provider process imports this on its f
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
-from apinizer_pulumi.models import EndpointSpec
+from apinizer_pulumi.models import EndpointSpec, Name, token_problem
 
 
 class ConnectionInput(BaseModel):
@@ -21,11 +22,20 @@ class ConnectionInput(BaseModel):
     username: str | None = Field(default=None, min_length=1)
     password: str | None = Field(default=None, min_length=1, repr=False)
 
+    @field_validator("token")
+    @classmethod
+    def _fit_for_a_header(cls, value: str | None) -> str | None:
+        # The client strips surrounding whitespace and refuses the rest; a preview says so first.
+        problem = token_problem(value.strip(), "token") if value is not None else None
+        if problem is not None:
+            raise PydanticCustomError("value_error", problem)
+        return value
+
 
 class EndpointInputs(EndpointSpec):
     """The inputs of an ``Endpoint`` resource, validated offline by ``check``."""
 
-    project_name: str = Field(min_length=1)
-    api_proxy_name: str = Field(min_length=1)
+    project_name: Name
+    api_proxy_name: Name
     active: bool = True
     adopt: bool = False

@@ -12,10 +12,9 @@ from typing import Any, ClassVar
 
 import pulumi
 import pulumi.dynamic as dyn
-from pydantic import Field
 
 from apinizer_pulumi.client import ApinizerClient, APIStatusError
-from apinizer_pulumi.models import ApiModel, HttpMethod
+from apinizer_pulumi.models import ApiModel, HttpMethod, Name
 
 from ._args import connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
@@ -30,9 +29,9 @@ IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http
 class EndpointSettingsInputs(ApiModel):
     """The identifiers of the endpoint whose settings a resource manages."""
 
-    project_name: str = Field(min_length=1)
-    api_proxy_name: str = Field(min_length=1)
-    endpoint_name: str = Field(min_length=1)
+    project_name: Name
+    api_proxy_name: Name
+    endpoint_name: Name
     endpoint_http_method: HttpMethod
 
 

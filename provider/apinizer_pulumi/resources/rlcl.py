@@ -16,10 +16,9 @@ from typing import Any
 
 import pulumi
 import pulumi.dynamic as dyn
-from pydantic import Field
 
 from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError, NotFoundError
-from apinizer_pulumi.models import RlclSpec
+from apinizer_pulumi.models import Name, RlclSpec
 
 from ._args import VariableArgs, connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider
@@ -44,7 +43,7 @@ def rlcl_not_found(error: APIStatusError) -> bool:
 class RlclInputs(RlclSpec):
     """The inputs of an ``Rlcl`` resource, validated offline by ``check``: the RLCL's fields and where."""
 
-    project_name: str = Field(min_length=1)
+    project_name: Name
     adopt: bool = False
 
 

@@ -15,7 +15,7 @@ import pulumi.dynamic as dyn
 from pydantic import Field
 
 from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
-from apinizer_pulumi.models import ApiModel, EndpointRateLimit
+from apinizer_pulumi.models import ApiModel, EndpointRateLimit, Name
 
 from ._args import VariableArgs, connection_props, resource_options, resource_props
 from ._base import ApinizerProvider
@@ -50,8 +50,8 @@ class EndpointRateLimitArgs:
 class RlclEndpointsInputs(ApiModel):
     """The inputs of an ``RlclEndpoints`` resource, validated offline by ``check``."""
 
-    project_name: str = Field(min_length=1)
-    rlcl_name: str = Field(min_length=1)
+    project_name: Name
+    rlcl_name: Name
     endpoints: list[EndpointRateLimit] = Field(min_length=1)
 
 
