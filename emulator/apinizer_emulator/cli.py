@@ -85,7 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
     # Imported here: the token commands need no web framework.
     from .server import ReadyServer, base_url, build, uvicorn_config
 
-    backend, app = build(args.db, args.fixtures)
+    backend, app = build(args.db, args.fixtures, host=args.host)
     # Closing the last connection checkpoints the WAL into the database file and removes the -wal
     # and -shm files, so a stopped emulator leaves one self-contained file behind.
     server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level),

@@ -18,11 +18,15 @@ from .store import Store
 
 
 def build(
-    db: str | Path, fixtures: str | Path | None, clock: Callable[[], float] | None = None
+    db: str | Path,
+    fixtures: str | Path | None,
+    clock: Callable[[], float] | None = None,
+    host: str | None = None,
 ) -> tuple[Backend, ASGIApp]:
-    """A backend on the given database (loaded from the fixture when new) and its ASGI app."""
+    """A backend on the given database (loaded from the fixture when new) and its ASGI app,
+    which answers requests naming ``host`` (the address it binds) besides loopback names."""
     backend = Backend(Store(db), load_fixture(fixtures), clock or time.time)
-    return backend, create_app(backend)
+    return backend, create_app(backend, bound_host=host)
 
 
 class ReadyServer(uvicorn.Server):
