@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -257,6 +258,12 @@ def test_wrong_passwords_are_hashed_on_at_most_one_thread_per_core(emulator_url:
     assert 1 <= PASSWORD_HASHING.peak <= cores
     hashing_threads = [t for t in threading.enumerate() if t.name.startswith("apinizer-hash")]
     assert 1 <= len(hashing_threads) <= cores
+    if sys.platform == "linux":  # where a thread's priority is its own: below the event loop's
+        loop_niceness = os.getpriority(os.PRIO_PROCESS, 0)
+        for thread in hashing_threads:
+            assert thread.native_id is not None
+            niceness = os.getpriority(os.PRIO_PROCESS, thread.native_id)
+            assert niceness == min(19, loop_niceness + PASSWORD_HASHING.NICENESS)
 
 
 def test_a_right_password_still_gets_a_token(http: httpx.Client):
