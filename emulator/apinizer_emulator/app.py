@@ -6,7 +6,7 @@ import asyncio
 import ipaddress
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import yaml
@@ -502,12 +502,12 @@ def create_app(
     *,
     stats: RequestStats | None = None,
     faults: FaultInjector | None = None,
-    bound_host: str | None = None,
+    host_names: Sequence[str] = (),
 ) -> ASGIApp:
     """The emulator's ASGI application over a backend.
 
-    :param bound_host: the name or address the server binds (``--host``): requests may name it
-        in their Host header, besides loopback names and the connection's own address.
+    :param host_names: names or addresses requests may give in their Host header besides the
+        loopback ones and the connection's own address: the server's ``--host`` and ``--allow-host``.
     """
     app = build_fastapi(backend, stats or RequestStats(), faults or FaultInjector())
-    return EmulatorApp(app, RequestGuard(bound_host))
+    return EmulatorApp(app, RequestGuard(host_names))

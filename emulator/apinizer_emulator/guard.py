@@ -7,7 +7,8 @@ inspection namespace has no authentication and the default fixture's tokens are 
 
 * **Host.** Every request must name the emulator by a loopback name or address
   (``localhost``, ``127.0.0.0/8``, ``[::1]``, any port), by the address of the socket the connection
-  came in on, or by the name ``--host`` gave. A rebinding page sends its own name: refused.
+  came in on, or by a name given to ``--host`` or ``--allow-host``. A rebinding page sends its own
+  name: refused.
 * **Origin.** A browser's ``Origin`` must be the emulator's own (same scheme, host and port);
   ``Origin: null`` (sandboxed frames, ``file:`` pages, some redirects) is refused; a request
   without ``Origin`` (curl, httpx, the provider) passes. ``Sec-Fetch-Site: cross-site`` or
@@ -24,6 +25,7 @@ Refusals are the API's error JSON: 403 ``forbidden`` for host and origin, 415
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import Scope
@@ -96,6 +98,13 @@ def _same_address(host: str, address: str | None) -> bool:
         return False
 
 
+def _is_wildcard(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
 def is_loopback_host(host: str) -> bool:
     if host == "localhost":
         return True
@@ -108,13 +117,15 @@ def is_loopback_host(host: str) -> bool:
 class RequestGuard:
     """Checks each request's Host, Origin and (for inspection writes) Content-Type.
 
-    :param bound_host: the name or address given to ``--host``; a wildcard (``0.0.0.0``, ``::``)
-        adds nothing, the connection's own local address is accepted anyway.
+    :param host_names: names or addresses a Host header may name besides the loopback ones and
+        the connection's own local address: the ``--host`` the server binds and any
+        ``--allow-host``. A wildcard address (``0.0.0.0``, ``::``) names no host and is left out.
     """
 
-    def __init__(self, bound_host: str | None = None) -> None:
-        parsed = split_host(bound_host) if bound_host else None
-        self._bound_host = parsed[0] if parsed else None
+    def __init__(self, host_names: Iterable[str] = ()) -> None:
+        self._host_names = frozenset(
+            parsed[0] for parsed in map(split_host, host_names) if parsed and not _is_wildcard(parsed[0])
+        )
         self._judged: dict[tuple[bytes, str | None], bool] = {}
 
     def host_allowed(self, host_header: bytes, local_address: str | None) -> bool:
@@ -125,7 +136,7 @@ class RequestGuard:
             verdict = parsed is not None and (
                 is_loopback_host(parsed[0])
                 or _same_address(parsed[0], local_address)
-                or (self._bound_host is not None and parsed[0] == self._bound_host)
+                or parsed[0] in self._host_names
             )
             if len(self._judged) >= _MAX_CACHED_HOSTS:
                 self._judged.clear()

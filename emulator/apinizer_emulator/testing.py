@@ -58,7 +58,7 @@ class EmulatorServer:
         """Start serving; returns once the emulator accepts connections."""
         if self._server is not None:
             raise RuntimeError("the emulator is already started")
-        self.backend, app = build(self.db, self.fixtures, self.clock, self.host)
+        self.backend, app = build(self.db, self.fixtures, self.clock, [self.host])
         server = ReadyServer(uvicorn_config(app, self.host, self.port))
         thread = threading.Thread(target=server.run, name="apinizer-emulator", daemon=True)
         self._server, self._thread = server, thread

@@ -13,6 +13,7 @@ import pytest
 from starlette.types import Scope
 
 from apinizer_emulator.guard import RequestGuard, split_host
+from apinizer_emulator.testing import start_subprocess
 
 from .conftest import Api, assert_error, endpoints_path, new_endpoint
 
@@ -191,14 +192,17 @@ def _scope(host: str, *, server: tuple[str, int] = ("192.0.2.10", 18080), **head
 
 
 def test_the_address_a_connection_came_in_on_is_a_valid_host():
-    guard = RequestGuard("0.0.0.0")
+    guard = RequestGuard(["0.0.0.0", "::"])
     assert guard.refusal(_scope("192.0.2.10:18080")) is None
     assert guard.refusal(_scope("192.0.2.11:18080")) is not None
     assert guard.refusal(_scope("[2001:db8::5]:18080", server=("2001:db8::5", 18080))) is None
+    # A wildcard the server binds names no host: a page that sends Host 0.0.0.0 is refused.
+    assert guard.refusal(_scope("0.0.0.0:18080")) is not None
+    assert guard.refusal(_scope("[::]:18080")) is not None
 
 
 def test_the_name_given_to_host_is_a_valid_host():
-    guard = RequestGuard("gateway.lan")
+    guard = RequestGuard(["gateway.lan"])
     assert guard.refusal(_scope("gateway.lan:18080")) is None
     assert guard.refusal(_scope("gateway.lan:18080", origin="http://gateway.lan:18080")) is None
     assert guard.refusal(_scope("gateway.lan:18080", origin="http://evil.example")) is not None
@@ -231,3 +235,18 @@ def test_a_request_without_host_passes_but_not_with_an_origin():
 )
 def test_split_host(value: str, parsed: tuple[str, int | None] | None):
     assert split_host(value) == parsed
+
+
+def test_allow_host_names_a_host_the_served_emulator_answers_to():
+    allowed = ["--allow-host", "host.docker.internal", "--allow-host", "ci.lan"]
+    proc, url = start_subprocess(extra_args=allowed)
+    try:
+        port = url.rsplit(":", 1)[1]
+        for host in (f"host.docker.internal:{port}", "ci.lan", f"127.0.0.1:{port}"):
+            response = httpx.get(f"{url}/_emulator/stats", headers={"Host": host})
+            assert response.status_code == 200, (host, response.text)
+        refused = httpx.get(f"{url}/_emulator/stats", headers={"Host": "other.lan"})
+        assert_error(refused, 403, "forbidden", HOST_REFUSED)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
