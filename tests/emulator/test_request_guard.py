@@ -158,8 +158,10 @@ def test_loopback_hosts_are_answered(api: Api, host: str):
 
 def test_the_api_refuses_a_foreign_host_too(api: Api):
     # The default fixture's tokens are public: a rebinding page could use them.
+    counted = api.client.get("/_emulator/stats").json()["total"]
     response = api.client.get(endpoints_path(), headers={**api.headers(), "Host": "evil.example"})
     assert_error(response, 403, "forbidden", HOST_REFUSED)
+    assert api.client.get("/_emulator/stats").json()["total"] == counted  # turned away at the door
     response = api.client.post(
         endpoints_path(), headers={**api.headers(), "Origin": "http://evil.example"},
         json=new_endpoint("/cross-site"),
