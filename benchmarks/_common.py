@@ -59,7 +59,7 @@ def stop(proc: subprocess.Popen[Any]) -> None:
 def stats(url: str, *, reset: bool = True) -> dict[str, Any]:
     body: dict[str, Any] = httpx.get(f"{url}/_emulator/stats").json()
     if reset:
-        httpx.post(f"{url}/_emulator/stats/reset").raise_for_status()
+        httpx.post(f"{url}/_emulator/stats/reset", json={}).raise_for_status()
     return body
 
 

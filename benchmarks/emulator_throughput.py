@@ -135,7 +135,7 @@ def main() -> None:
                 f"{args.seconds:g} s or {args.max_requests} requests per scenario"
             )
             for scenario in args.scenarios.split(","):
-                httpx.post(f"{base_url}/_emulator/stats/reset").raise_for_status()
+                httpx.post(f"{base_url}/_emulator/stats/reset", json={}).raise_for_status()
                 result = run(base_url, scenario, args.workers, args.threads, args.seconds, args.max_requests)
                 served = httpx.get(f"{base_url}/_emulator/stats").json()["total"]
                 print(

@@ -103,7 +103,7 @@ def overhead(count: int, inflight: int) -> list[Row]:
             provider_wall = time.perf_counter() - started
             provider_cpu = cpu_seconds(server.process.pid) - cpu_before
             made = stats(url)
-        httpx.post(f"{url}/_emulator/reset").raise_for_status()
+        httpx.post(f"{url}/_emulator/reset", json={}).raise_for_status()
         lists = made["requests"].get(LIST, 0)
         creates = made["requests"].get(CREATE, 0)
         details = made["requests"].get(DETAILS, 0)  # how the id was read before the shared lists

@@ -32,7 +32,7 @@ def declared(index: int) -> dict[str, Any]:
 
 def counters(url: str) -> dict[str, Any]:
     stats: dict[str, Any] = httpx.get(f"{url}/_emulator/stats").json()
-    httpx.post(f"{url}/_emulator/stats/reset").raise_for_status()
+    httpx.post(f"{url}/_emulator/stats/reset", json={}).raise_for_status()
     return stats
 
 

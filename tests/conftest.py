@@ -31,8 +31,8 @@ def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServe
 def emulator_url(emulator: EmulatorServer) -> str:
     """The emulator's base URL, reset to the default fixture with zeroed counters and no faults."""
     with httpx.Client(base_url=emulator.base_url, timeout=10) as client:
-        client.post("/_emulator/reset").raise_for_status()
-        client.post("/_emulator/stats/reset").raise_for_status()
+        client.post("/_emulator/reset", json={}).raise_for_status()
+        client.post("/_emulator/stats/reset", json={}).raise_for_status()
     return emulator.base_url
 
 

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import yaml
 from fastapi import FastAPI
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
-from starlette.routing import BaseRoute, Match
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apinizer_pulumi.models import (
@@ -40,10 +41,15 @@ from . import responses as r
 from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
 from .faults import FaultInjector, FaultRule
+from .guard import RequestGuard
 from .stats import UNMATCHED, RequestStats
 from .store import WriteQueue
 
 Handler = Callable[[Request], Awaitable[Response]]
+#: uvicorn's server log (``--log-level`` sets its level).
+log = logging.getLogger("uvicorn.error")
+#: The order in which ``Allow`` lists methods.
+_METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: Paths whose template is remembered (distinct paths: a few per proxy; the bound stops growth).
 _MAX_TEMPLATES = 4096
 
@@ -248,21 +254,54 @@ async def _emulator_error(request: Request, exc: Exception) -> Response:
     return _error_response(exc)
 
 
+def allowed_methods(routes: list[BaseRoute], path: str) -> list[str]:
+    """Every method some route takes at this path, in a fixed order (the ``Allow`` header)."""
+    methods: set[str] = set()
+    for route in routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(path):
+            methods |= route.methods
+    return sorted(methods, key=lambda m: (_METHOD_ORDER.index(m) if m in _METHOD_ORDER else 99, m))
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 405:
-        return _error_response(
-            MethodNotAllowedError(f"Method {request.method} is not allowed for {request.url.path}")
-        )
+        path = request.url.path
+        allowed = allowed_methods(request.app.router.routes, path)
+        return _error_response(MethodNotAllowedError(request.method, path, allowed))
     if exc.status_code == 404:
         return _error_response(NotFoundError(f"No route for {request.method} {request.url.path}"))
     return r.json_response({"error": "error", "error_description": str(exc.detail)}, exc.status_code)
+
+
+def log_disconnect(scope: Scope) -> None:
+    """One line for a client that went away before its request was read: no traceback, it is
+    the client's doing, not a fault of the emulator."""
+    log.warning("Client disconnected before its request was read: %s %s", scope["method"], scope["path"])
+
+
+async def _client_disconnect(request: Request, exc: Exception) -> Response:
+    log_disconnect(request.scope)
+    return Response(status_code=400)  # the server drops it: there is no one to answer
 
 
 async def _unexpected_error(request: Request, exc: Exception) -> Response:
     return r.json_response(
         {"error": "server_error", "error_description": "Internal error of the emulator"}, 500
     )
+
+
+def _json_openapi(app: FastAPI) -> None:
+    """Serve the OpenAPI document with the emulator's JSON content type (FastAPI's omits the charset)."""
+    assert app.openapi_url is not None
+    app.router.routes[:] = [
+        route for route in app.router.routes if getattr(route, "path", None) != app.openapi_url
+    ]
+
+    async def openapi_json(request: Request) -> Response:
+        return r.json_response(app.openapi())
+
+    app.add_route(app.openapi_url, openapi_json, methods=["GET"], include_in_schema=False)
 
 
 def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) -> FastAPI:
@@ -289,6 +328,7 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         )
     inspection.register(app)
     app.add_exception_handler(EmulatorError, _emulator_error)
+    app.add_exception_handler(ClientDisconnect, _client_disconnect)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unexpected_error)
 
@@ -307,6 +347,7 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         return Response(text, media_type="application/yaml")
 
     app.add_route(f"{OPENAPI_PATH}.yaml", openapi_yaml, methods=["GET"], include_in_schema=False)
+    _json_openapi(app)
     return app
 
 
@@ -343,8 +384,9 @@ class EmulatorApp:
     which also describes the API's routes in the OpenAPI document.
     """
 
-    def __init__(self, app: FastAPI) -> None:
+    def __init__(self, app: FastAPI, guard: RequestGuard | None = None) -> None:
         self.app = app
+        self.guard = guard or RequestGuard()
         self.stats: RequestStats = app.state.stats
         self.faults: FaultInjector = app.state.faults
         self._api_routes: list[BaseRoute] = [
@@ -379,6 +421,10 @@ class EmulatorApp:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
+            refusal = self.guard.refusal(scope)
+            if refusal is not None:
+                await _error_response(refusal)(scope, receive, send)
+                return
             path: str = scope["path"]
             if path.startswith("/_emulator"):
                 if not is_loopback(scope):
@@ -408,6 +454,9 @@ class EmulatorApp:
             response = await handler(Request(scope, receive))
         except EmulatorError as exc:
             response = _error_response(exc)
+        except ClientDisconnect:
+            log_disconnect(scope)
+            return
         except Exception as exc:
             failure = await _unexpected_error(Request(scope, receive), exc)
             await failure(scope, receive, send)
@@ -415,14 +464,27 @@ class EmulatorApp:
         await response(scope, receive, send)
 
     async def _apply(self, rule: FaultRule, scope: Scope, receive: Receive, send: Send) -> bool:
-        """Carry out a fault; True when it answered (or dropped) the request itself."""
-        if rule.delay:
-            await asyncio.sleep(rule.delay)
-        if rule.after:
-            async def discard(message: Message) -> None:
-                pass
+        """Carry out a fault; True when it answered (or dropped) the request itself.
 
-            await self.app(scope, receive, discard)
+        Without ``after`` the delay comes first (a client that gives up meanwhile finds nothing
+        done); with it, the request is carried out and committed first, then the delay, then its
+        answer (kept, replaced or dropped): "slow, but done".
+        """
+        if rule.after:
+            answer: list[Message] = []
+
+            async def keep(message: Message) -> None:
+                answer.append(message)
+
+            await self.app(scope, receive, keep)
+            if rule.delay:
+                await asyncio.sleep(rule.delay)
+            if rule.status is None and not rule.drop:
+                for message in answer:
+                    await send(message)
+                return True
+        elif rule.delay:
+            await asyncio.sleep(rule.delay)
         if rule.drop:
             await _drop_connection(receive)
             return True
@@ -436,7 +498,16 @@ class EmulatorApp:
 
 
 def create_app(
-    backend: Backend, *, stats: RequestStats | None = None, faults: FaultInjector | None = None
+    backend: Backend,
+    *,
+    stats: RequestStats | None = None,
+    faults: FaultInjector | None = None,
+    host_names: Sequence[str] = (),
 ) -> ASGIApp:
-    """The emulator's ASGI application over a backend."""
-    return EmulatorApp(build_fastapi(backend, stats or RequestStats(), faults or FaultInjector()))
+    """The emulator's ASGI application over a backend.
+
+    :param host_names: names or addresses requests may give in their Host header besides the
+        loopback ones and the connection's own address: the server's ``--host`` and ``--allow-host``.
+    """
+    app = build_fastapi(backend, stats or RequestStats(), faults or FaultInjector())
+    return EmulatorApp(app, RequestGuard(host_names))

@@ -8,10 +8,17 @@ Comparisons go through :func:`hmac.compare_digest`.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import hmac
+import os
 import secrets
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import MissingRoleError, UnauthorizedApiAccessError
 
@@ -19,6 +26,8 @@ ROLE_ADMIN = "ROLE_ADMIN"
 ROLE_MANAGE_PROXIES = "ROLE_MANAGE_PROXIES"
 SYSTEM_ADMIN = "admin"
 SYSTEM_ANALYZER = "analyzer"
+
+R = TypeVar("R")
 
 _PBKDF2_ITERATIONS = 100_000
 _SCHEME = "pbkdf2_sha256"
@@ -46,6 +55,59 @@ def verify_password(password: str, stored: str) -> bool:
 
 #: Compared against when the user does not exist, so an unknown user costs the same time as a wrong password.
 DUMMY_PASSWORD_HASH = hash_password(secrets.token_urlsafe(16))
+
+
+class HashingPool:
+    """The threads that check passwords: at most one per core, shared by the whole process.
+
+    A password check is ~50 ms of CPU (on purpose) and releases the GIL, so in a general
+    threadpool a flood of wrong passwords would run as many hashes at once as there are threads
+    and take every core from the event loop that serves everyone else. Here the excess waits in
+    the queue instead. The threads also run at a lower priority (``nice`` 10, where the OS
+    allows it: Linux sets it per thread), so the scheduler hands a core to the event loop as
+    soon as it has work, rather than sharing it evenly with the hashes. :attr:`peak` is the most
+    checks that ever ran at once (see :meth:`reset_peak`): the bound, observable.
+    """
+
+    #: How much lower than the event loop's the hashing threads' priority is.
+    NICENESS = 10
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor = ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="apinizer-hash", initializer=self._lower_priority
+        )
+        self._lock = threading.Lock()
+        self._running = 0
+        self.peak = 0
+
+    @classmethod
+    def _lower_priority(cls) -> None:
+        # On Linux the "process" of setpriority may be a thread id: only this thread is lowered.
+        with contextlib.suppress(AttributeError, OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), cls.NICENESS)
+
+    def _counted(self, call: Callable[[], R]) -> R:
+        with self._lock:
+            self._running += 1
+            self.peak = max(self.peak, self._running)
+        try:
+            return call()
+        finally:
+            with self._lock:
+                self._running -= 1
+
+    async def run(self, call: Callable[[], R]) -> R:
+        """``call()`` on one of the pool's threads, awaited without blocking the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, self._counted, call)
+
+    def reset_peak(self) -> None:
+        with self._lock:
+            self.peak = self._running
+
+
+#: The process's one pool: two emulators in one process (tests) still hash on at most one thread per core.
+PASSWORD_HASHING = HashingPool(os.cpu_count() or 1)
 
 
 def token_digest(key: bytes, value: str) -> str:

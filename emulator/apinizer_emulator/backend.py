@@ -262,14 +262,18 @@ class Backend:
 
     # -- tokens ----------------------------------------------------------------------------------
 
-    def issue_access_token(self, username: str, password: str) -> TokenResponse:
-        """The client-credentials grant of spec 4.1: a token valid for 3600 s."""
+    def check_credentials(self, username: str, password: str) -> None:
+        """``Bad credentials`` unless the password is the user's (slow on purpose: see
+        :data:`auth.PASSWORD_HASHING`, where the handler runs it)."""
         with self.store.read() as db:
             row = db.execute("SELECT password_hash FROM users WHERE username = ?", (username,)).fetchone()
-        # The hash is checked outside the store lock: it is slow on purpose.
         stored = row["password_hash"] if row else auth.DUMMY_PASSWORD_HASH
         if not auth.verify_password(password, stored) or row is None:
             raise BadCredentialsError()
+
+    def issue_access_token(self, username: str) -> TokenResponse:
+        """The client-credentials grant of spec 4.1, once :meth:`check_credentials` passed: a token
+        valid for 3600 s."""
         value, now = auth.new_token_value(), self.now()
         with self.store.write() as db:
             db.execute("DELETE FROM tokens WHERE kind = 'access' AND expires_at <= ?", (now,))

@@ -53,6 +53,14 @@ def _parser() -> argparse.ArgumentParser:
         "--fixtures", default=None, help="fixture YAML (default: the packaged default fixture)"
     )
     serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name requests may give in their Host header besides loopback names and the "
+        "address they reach (repeatable; e.g. host.docker.internal)",
+    )
+    serve.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
 
@@ -85,7 +93,7 @@ def _serve(args: argparse.Namespace) -> int:
     # Imported here: the token commands need no web framework.
     from .server import ReadyServer, base_url, build, uvicorn_config
 
-    backend, app = build(args.db, args.fixtures)
+    backend, app = build(args.db, args.fixtures, host_names=[args.host, *args.allow_host])
     # Closing the last connection checkpoints the WAL into the database file and removes the -wal
     # and -shm files, so a stopped emulator leaves one self-contained file behind.
     server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level),

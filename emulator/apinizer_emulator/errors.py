@@ -27,12 +27,14 @@ exception handler turns it into a response::
      │    ├── BadCredentialsError           "Bad credentials"
      │    └── UnauthorizedApiAccessError    "Unauthorized API Access!"
      ├── ForbiddenError                     403 forbidden (not shown; the product's documentation)
-     │    └── MissingRoleError              a role the endpoint and RLCL operations need
+     │    ├── MissingRoleError              a role the endpoint and RLCL operations need
+     │    └── (guard.py) a foreign Host, a cross-site Origin
      ├── NotFoundError                      404 not_found
      │    ├── ProxyNotFoundError            "ApiProxy (name: <n>) was not found!"
      │    ├── CacheEndpointNotFoundError    the cache and WS-Addressing operations' endpoint-not-found
      │    └── ProjectNotFoundError          "Project '<n>' not found" (product documentation)
-     └── MethodNotAllowedError              405 method_not_allowed (no route for the method)
+     ├── MethodNotAllowedError              405 method_not_allowed (no route for the method), with Allow
+     └── UnsupportedMediaTypeError          415 unsupported_media_type (an inspection write that is not JSON)
 """
 
 from __future__ import annotations
@@ -229,5 +231,19 @@ class ProjectNotFoundError(NotFoundError):
 
 
 class MethodNotAllowedError(EmulatorError):
+    """A known path with a method it does not take; ``Allow`` lists the methods it does take."""
+
     status = 405
     error = "method_not_allowed"
+
+    def __init__(self, method: str, path: str, allowed: list[str]) -> None:
+        super().__init__(f"Method {method} is not allowed for {path}")
+        self.allowed = allowed
+
+    def headers(self) -> dict[str, str]:
+        return {"Allow": ", ".join(self.allowed)}
+
+
+class UnsupportedMediaTypeError(EmulatorError):
+    status = 415
+    error = "unsupported_media_type"

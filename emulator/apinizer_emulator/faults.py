@@ -3,7 +3,9 @@
 A rule applies to the next ``count`` matching requests, or to a random ``fraction`` of them
 (optionally capped by ``count``). With ``after``, the request is carried out first and only its
 answer is replaced by the status or lost with the connection: the "did my create go through?"
-case that a client cannot tell from a request that never arrived. Rules are tried in the order
+case that a client cannot tell from a request that never arrived; with ``after`` and a ``delay``
+alone, the answer is the real one, sent ``delay`` seconds after the work was committed ("slow
+but carried out": a client that gives up meanwhile finds the write done). Rules are tried in the order
 they were added; the first one that matches a request and fires is used.
 """
 
@@ -42,8 +44,8 @@ class FaultRule(BaseModel):
             raise ValueError("a fault needs a status, a delay or drop=true")
         if self.status is not None and self.drop:
             raise ValueError("status and drop exclude each other")
-        if self.after and self.status is None and not self.drop:
-            raise ValueError("after needs a status or drop=true: it is the answer that is replaced")
+        if self.after and self.status is None and not self.drop and not self.delay:
+            raise ValueError("after needs a status, a delay or drop=true: it is the answer that is changed")
         if self.count is None and self.fraction is None:
             self.count = 1
         return self

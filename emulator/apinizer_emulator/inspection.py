@@ -68,12 +68,19 @@ async def reset(request: Request) -> Response:
     return r.success()
 
 
+#: The clock goes no further than 3000-01-01T00:00:00Z: far beyond any token's life, and far below
+#: the year 9999 past which datetime (the CLI's token listing) cannot show a date.
+CLOCK_LIMIT = 32_503_680_000
+
+
 async def clock(request: Request) -> Response:
     """``{"advance": seconds}`` moves the emulator's clock forward; answers ``{"now": epoch seconds}``."""
     body = await r.read_object(request)
     advance = body.get("advance", 0)
     if isinstance(advance, bool) or not isinstance(advance, int | float) or advance < 0:
         raise BadRequestError("advance must be a non-negative number of seconds")
+    if _backend(request).now() + advance > CLOCK_LIMIT:
+        raise BadRequestError("advance would take the clock past 3000-01-01T00:00:00Z")
     return r.json_response({"now": _backend(request).advance_clock(float(advance))})
 
 

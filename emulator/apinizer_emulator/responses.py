@@ -3,10 +3,11 @@
 Every backend call that writes runs on the app's writer thread (:func:`in_writer`): a commit
 waits for the disk, and the event loop must go on serving meanwhile. One thread, because SQLite
 takes one writer at a time anyway (many threads would only queue on its lock), and it commits
-the writes waiting together in one transaction (:class:`store.WriteQueue`). The token request
-runs in the general threadpool instead (its password hash is slow CPU work, not a write to wait
-behind). Reads stay on the loop: each is one short snapshot on the loop thread's own
-connection, which no write blocks (WAL).
+the writes waiting together in one transaction (:class:`store.WriteQueue`). The token
+request's password hash runs on a pool of one thread per core (:data:`auth.PASSWORD_HASHING`):
+slow CPU work, bounded so that a flood of wrong passwords cannot starve the event loop. Reads
+stay on the loop: each is one short snapshot on the loop thread's own connection, which no write
+blocks (WAL).
 
 Bodies are read and validated here, not by FastAPI, so that every bad body is a 400 in the
 API's error shape with a message naming the field (never FastAPI's 422). Statuses and
@@ -17,13 +18,13 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from pydantic import BaseModel, ValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 
@@ -40,7 +41,7 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from .auth import ROLE_MANAGE_PROXIES, Principal
+from .auth import PASSWORD_HASHING, ROLE_MANAGE_PROXIES, Principal
 from .backend import Backend
 from .errors import (
     BadRequestError,
@@ -57,9 +58,14 @@ from .models import endpoint_json
 from .store import WriteQueue
 
 MAX_BODY_BYTES = 1 << 20
+#: The ``Content-Type`` of every JSON answer, as the product's documentation shows its answers.
+JSON_CONTENT_TYPE = "application/json;charset=UTF-8"
 #: Bounds the spec does not give (section 8): no field of the API needs more.
 MAX_STRING_LENGTH = 65_536
 MAX_DEPTH = 16
+#: Integers are 64-bit signed, as the gateway's (Java) and SQLite's are; the documented lower
+#: bounds (counts and sizes above zero) are the models'.
+MIN_INTEGER, MAX_INTEGER = -(2**63), 2**63 - 1
 FORM_CONTENT_TYPE = "application/x-www-form-urlencoded"
 ENDPOINT_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
 #: The spec does not name the RLCL operations' role; the product's documentation does, for all RLCL
@@ -78,7 +84,7 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
         json.dumps(body, separators=(",", ":")).encode(),
         status_code=status,
         headers=headers,
-        media_type="application/json",
+        media_type=JSON_CONTENT_TYPE,
     )
 
 
@@ -87,7 +93,7 @@ _SUCCESS_BODY = json.dumps({"success": True}, separators=(",", ":")).encode()
 
 
 def success() -> Response:
-    return Response(_SUCCESS_BODY, media_type="application/json")
+    return Response(_SUCCESS_BODY, media_type=JSON_CONTENT_TYPE)
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -189,7 +195,8 @@ async def read_object(request: Request) -> dict[str, Any]:
 
 
 def check_json_values(body: dict[str, Any]) -> None:
-    """Refuse what no field of the API can hold: absurd nesting, huge strings, NUL characters.
+    """Refuse what no field of the API can hold: absurd nesting, huge strings, NUL characters,
+    integers beyond 64 bits, numbers beyond a double (``1e400``, which Python reads as infinity).
 
     Iterative, so a deeply nested body cannot exhaust the stack; the path in a message is the
     JSON path of the value (``cacheSettings.variableList[0].scriptBody``).
@@ -205,6 +212,12 @@ def check_json_values(body: dict[str, Any]) -> None:
                 raise InvalidFieldError(path, f"must be at most {MAX_STRING_LENGTH} characters")
             if "\x00" in value:
                 raise InvalidFieldError(path, "must not contain NUL characters")
+        elif isinstance(value, int):
+            if not MIN_INTEGER <= value <= MAX_INTEGER:
+                raise InvalidFieldError(path, f"must be an integer from {MIN_INTEGER} to {MAX_INTEGER}")
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise InvalidFieldError(path, "must be a finite number")
         elif isinstance(value, dict):
             stack.extend((f"{path}.{key}", item, depth + 1) for key, item in reversed(value.items()))
         elif isinstance(value, list):
@@ -284,9 +297,12 @@ async def token(request: Request) -> Response:
         values[param] = given[0]
     if values["grant_type"] != "client_credentials":
         raise UnsupportedGrantTypeError()
-    # In the threadpool: the password hash is slow on purpose, and the insert commits.
-    issued = await run_in_threadpool(_backend(request).issue_access_token, values["client_id"],
-                                     values["client_secret"])
+    backend = _backend(request)
+    # The password hash is slow on purpose: on the bounded pool, off the loop; the insert commits.
+    await PASSWORD_HASHING.run(
+        functools.partial(backend.check_credentials, values["client_id"], values["client_secret"])
+    )
+    issued = await in_writer(request, backend.issue_access_token, values["client_id"])
     return json_response(
         issued.model_dump(mode="json"), headers={"Cache-Control": "no-store", "Pragma": "no-cache"}
     )
@@ -308,7 +324,7 @@ async def list_endpoints(request: Request) -> Response:
     count, items = _backend(request).list_endpoints_json(*_proxy_ref(request))
     # Spliced, not re-encoded: the array is already JSON (see Backend.list_endpoints_json).
     body = f'{{"success":true,"resultList":{items},"resultCount":{count}}}'
-    return Response(body.encode(), media_type="application/json")
+    return Response(body.encode(), media_type=JSON_CONTENT_TYPE)
 
 
 async def create_endpoint(request: Request) -> Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import uvicorn
@@ -18,11 +18,16 @@ from .store import Store
 
 
 def build(
-    db: str | Path, fixtures: str | Path | None, clock: Callable[[], float] | None = None
+    db: str | Path,
+    fixtures: str | Path | None,
+    clock: Callable[[], float] | None = None,
+    host_names: Sequence[str] = (),
 ) -> tuple[Backend, ASGIApp]:
-    """A backend on the given database (loaded from the fixture when new) and its ASGI app."""
+    """A backend on the given database (loaded from the fixture when new) and its ASGI app,
+    which answers requests naming one of ``host_names`` (the address it binds, the names it is
+    told to answer to) besides loopback names and the connection's own address."""
     backend = Backend(Store(db), load_fixture(fixtures), clock or time.time)
-    return backend, create_app(backend)
+    return backend, create_app(backend, host_names=host_names)
 
 
 class ReadyServer(uvicorn.Server):

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import IO, Any
 
 from .backend import Backend
 from .server import ReadyServer, base_url, build, uvicorn_config
@@ -57,7 +58,7 @@ class EmulatorServer:
         """Start serving; returns once the emulator accepts connections."""
         if self._server is not None:
             raise RuntimeError("the emulator is already started")
-        self.backend, app = build(self.db, self.fixtures, self.clock)
+        self.backend, app = build(self.db, self.fixtures, self.clock, [self.host])
         server = ReadyServer(uvicorn_config(app, self.host, self.port))
         thread = threading.Thread(target=server.run, name="apinizer-emulator", daemon=True)
         self._server, self._thread = server, thread
@@ -100,11 +101,13 @@ def start_subprocess(
     host: str = "127.0.0.1",
     extra_args: Sequence[str] = (),
     timeout: float = 30.0,
+    stderr: int | IO[Any] | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
     """``python -m apinizer_emulator serve`` in a child process; returns it and its base URL once ready.
 
     Stop it with ``proc.terminate()`` (graceful) or ``proc.kill()`` (a crash), then ``proc.wait()``.
-    The child's stderr is inherited (its log); its stdout carries only the ready line.
+    The child's stderr (its log) is inherited unless ``stderr`` says where it goes (a file, or
+    ``subprocess.PIPE``); its stdout carries only the ready line.
     """
     cmd = [
         sys.executable,
@@ -122,7 +125,7 @@ def start_subprocess(
     if fixtures is not None:
         cmd += ["--fixtures", str(fixtures)]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
     assert proc.stdout is not None
     selector = selectors.DefaultSelector()
     selector.register(proc.stdout, selectors.EVENT_READ)

@@ -132,7 +132,7 @@ def test_the_documented_fault_rules_are_accepted_by_the_emulator(emulator_url: s
     examples = section.split("Examples, each one rule:", 1)[1].split("\n\n", 1)[0]
     rules = [json.loads(code) for code in re.findall(r"`(\{[^`]*\})`", examples)]
     rules += [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)][:1]
-    assert len(rules) == 6
+    assert len(rules) == 7
     for rule in rules:
         response = httpx.post(f"{emulator_url}/_emulator/faults", json=rule, timeout=10)
         assert response.status_code == 200, (rule, response.text)

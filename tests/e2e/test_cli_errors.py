@@ -137,7 +137,7 @@ def test_a_check_failure_names_the_property_at_preview(stack: Any, emulator_url:
             cache_settings={"name": "pets", "cache_active": True, "handling_action": "HALT"},
         )
     """)
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", timeout=10).raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
 
     result = project.preview(check=False)
 

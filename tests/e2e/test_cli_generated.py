@@ -25,7 +25,7 @@ def test_generated_program_adopts_the_gateway_under_the_cli(
     credentials = {"APINIZER_TOKEN": admin_token}
     with httpx.Client(base_url=emulator_url, timeout=10) as inspect:
         before = comparable_state(inspect.get("/_emulator/state").json())
-        inspect.post("/_emulator/stats/reset").raise_for_status()
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
 
         adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
         # The stack and its six endpoints, each a "create" that is an adoption.
@@ -37,7 +37,7 @@ def test_generated_program_adopts_the_gateway_under_the_cli(
         }, requests
         assert comparable_state(inspect.get("/_emulator/state").json()) == before
 
-        inspect.post("/_emulator/stats/reset").raise_for_status()
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
         project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
         assert inspect.get("/_emulator/stats").json()["total"] == 0
         project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)

@@ -45,7 +45,7 @@ pulumi.export("ids", ids)
 def requests(url: str) -> dict[str, int]:
     with httpx.Client(base_url=url, timeout=10) as inspect:
         counted: dict[str, int] = inspect.get("/_emulator/stats").json()["requests"]
-        inspect.post("/_emulator/stats/reset").raise_for_status()
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
     return {key: count for key, count in counted.items() if count}
 
 

@@ -31,7 +31,7 @@ def inspect(emulator_url: str) -> Iterator[httpx.Client]:
 def resource_requests(inspect: httpx.Client) -> dict[str, int]:
     """The gateway requests since the last reset, less the report the program calls, then resets."""
     requests: dict[str, int] = inspect.get("/_emulator/stats").json()["requests"]
-    inspect.post("/_emulator/stats/reset").raise_for_status()
+    inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
     return {key: count for key, count in requests.items() if key != REPORT and count}
 
 

@@ -73,7 +73,7 @@ def test_up_twice_then_down_destroy(repository_copy: Path, script_env: dict[str,
     assert "endpointIds" in first.stdout  # the outputs are printed
     with httpx.Client(base_url=url, timeout=10) as inspect:
         assert len(inspect.get("/_emulator/state").json()["projects"][0]["apiProxies"][0]["endpoints"]) > 3
-        inspect.post("/_emulator/stats/reset").raise_for_status()
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
 
         second = run(up, env=script_env)
         assert second.returncode == 0, second.stdout + second.stderr

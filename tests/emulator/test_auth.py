@@ -137,7 +137,7 @@ def test_access_tokens_expire_after_3600_seconds(http: httpx.Client):
 def test_reset_puts_the_clock_back(http: httpx.Client):
     now = http.get("/_emulator/clock").json()["now"]
     advance(http, 10_000)
-    http.post("/_emulator/reset").raise_for_status()
+    http.post("/_emulator/reset", json={}).raise_for_status()
     assert http.get("/_emulator/clock").json()["now"] < now + 100
 
 

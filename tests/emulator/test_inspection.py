@@ -63,7 +63,7 @@ def test_state_holds_everything_but_secrets(api: Api):
 
 def test_fixture_ids_are_stable_across_resets(api: Api):
     before = api.list().json()["resultList"]
-    api.client.post("/_emulator/reset").raise_for_status()
+    api.client.post("/_emulator/reset", json={}).raise_for_status()
     assert api.list().json()["resultList"] == before
 
 
@@ -73,7 +73,7 @@ def test_reset_returns_to_the_fixture(api: Api):
         api.request("POST", endpoints_path("delete"), {"name": "/pets", "httpMethod": "GET"}).status_code
         == 200
     )
-    assert api.client.post("/_emulator/reset").json() == {"success": True}
+    assert api.client.post("/_emulator/reset", json={}).json() == {"success": True}
     assert [e["endpoint"] for e in api.list().json()["resultList"]] == ["/pets", "/pets", "/pets/{id}"]
     policies = api.request("POST", endpoints_path("policies"), {"name": "/pets", "httpMethod": "GET"}).json()
     assert len(policies["requestPolicyList"]) == 2
@@ -106,7 +106,7 @@ def test_stats_count_apiops_requests_by_route_template(api: Api):
             "GET (unmatched)": 1,
         },
     }
-    assert api.client.post("/_emulator/stats/reset").json() == {"success": True}
+    assert api.client.post("/_emulator/stats/reset", json={}).json() == {"success": True}
     assert api.client.get("/_emulator/stats").json() == {"total": 0, "requests": {}}
 
 
@@ -229,7 +229,7 @@ def test_fired_faults_are_counted_by_kind_until_cleared(api: Api):
 
 def test_reset_clears_faults(api: Api):
     add_fault(api, status=503, count=5)
-    api.client.post("/_emulator/reset").raise_for_status()
+    api.client.post("/_emulator/reset", json={}).raise_for_status()
     assert api.list().status_code == 200
 
 
@@ -240,7 +240,8 @@ def test_reset_clears_faults(api: Api):
         {"status": 200},
         {"status": 700},
         {"status": 503, "drop": True},
-        {"after": True, "delay": 1},
+        {"after": True},
+        {"after": True, "count": 2},
         {"delay": -1},
         {"status": 503, "count": 0},
         {"status": 503, "fraction": 1.5},

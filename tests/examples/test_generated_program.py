@@ -18,7 +18,7 @@ def test_generated_program_adopts_the_fixture_without_changes(
 ):
     monkeypatch.setenv("APINIZER_TOKEN", admin_token)
     before = comparable_state(httpx.get(f"{emulator_url}/_emulator/state").json())
-    httpx.post(f"{emulator_url}/_emulator/stats/reset").raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
     config = stack_config(generated_project, "dev")
     assert config == {"apinizer:url": emulator_url}  # no credential was written
     assert project_name(generated_project) == "apinizer-gateway"
@@ -51,7 +51,7 @@ def test_generated_program_adopts_the_fixture_without_changes(
     assert {e.outputs["name"] + e.outputs["http_method"]: e.outputs["endpoint_id"] for e in endpoints} == live
 
     # The next up: no change anywhere (as `pulumi up --expect-no-changes` demands).
-    httpx.post(f"{emulator_url}/_emulator/stats/reset").raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
     second = program_runner(generated_project, config, stack="dev", previous=first)
     assert second.mocks.steps() == {"create": 0, "same": 6, "update": 0}
     assert httpx.get(f"{emulator_url}/_emulator/stats").json()["total"] == 0

@@ -215,7 +215,7 @@ def test_destroy_returns_the_gateway_to_the_fixture(program_runner, emulator_url
 
 
 def _reset_stats(base_url: str) -> None:
-    httpx.post(f"{base_url}/_emulator/stats/reset", timeout=10.0).raise_for_status()
+    httpx.post(f"{base_url}/_emulator/stats/reset", json={}, timeout=10.0).raise_for_status()
 
 
 def _without_clock(state: dict[str, Any]) -> dict[str, Any]:

@@ -71,7 +71,7 @@ class Gateway:
         return body
 
     def reset_stats(self) -> None:
-        httpx.post(f"{self.url}/_emulator/stats/reset").raise_for_status()
+        httpx.post(f"{self.url}/_emulator/stats/reset", json={}).raise_for_status()
 
     def endpoint(self, project: str, proxy: str, method: str, name: str) -> dict[str, Any] | None:
         state = httpx.get(f"{self.url}/_emulator/state").json()
