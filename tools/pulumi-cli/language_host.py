@@ -351,8 +351,6 @@ def serve(engine_address: str) -> None:
 
         return call
 
-    running: set[subprocess.Popen[bytes]] = set()
-
     class LanguageHost(language_pb2_grpc.LanguageRuntimeServicer):  # type: ignore[misc]
         def Handshake(self, request: Any, context: Any) -> Any:
             nonlocal engine_address
@@ -461,8 +459,9 @@ def serve(engine_address: str) -> None:
                 context.abort(grpc.StatusCode.UNKNOWN, str(error))
 
         def Cancel(self, request: Any, context: Any) -> Any:
-            for process in list(running):
-                process.send_signal(signal.SIGINT)
+            # The engine cancels when an update fails, while the program may still be waiting on its
+            # resources: interrupting it then would print a KeyboardInterrupt traceback under the one clean
+            # error line. The program ends by itself once the engine stops answering it.
             return empty_pb2.Empty()
 
         @guarded
@@ -504,12 +503,7 @@ def serve(engine_address: str) -> None:
             )
             env["PULUMI_CONFIG"] = json.dumps(dict(request.config))
             env["PULUMI_CONFIG_SECRET_KEYS"] = json.dumps(list(request.configSecretKeys))
-            process = subprocess.Popen(argv, env=env)
-            running.add(process)
-            try:
-                code = process.wait()
-            finally:
-                running.discard(process)
+            code = subprocess.run(argv, env=env, check=False).returncode
             if code == 0:
                 return language_pb2.RunResponse()
             if code == ERROR_ALREADY_REPORTED:
