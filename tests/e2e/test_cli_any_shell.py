@@ -21,7 +21,7 @@ import yaml
 
 from apinizer_pulumi.client import ApinizerClient
 
-from .conftest import PASSPHRASE, ROOT, PulumiCli, summary
+from .conftest import PASSPHRASE, ROOT, PulumiCli, pinned_version, summary
 from .test_cli_scripts import BASH, repository_copy, script_env
 
 __all__ = ["repository_copy", "script_env"]  # fixtures shared with test_cli_scripts
@@ -215,3 +215,78 @@ def test_the_lines_up_sh_prints_work_in_a_new_shell(
             timeout=600,
         )
         assert down.returncode == 0, down.stdout + down.stderr
+
+
+@pytest.mark.parametrize("how", ["option", "lock file"])
+def test_the_uv_toolchain_is_refused_with_a_reason(
+    pulumi_cli: PulumiCli, bare_python: Path, tmp_path: Path, how: str
+) -> None:
+    runtime: dict[str, object] = {"name": "python"}
+    if how == "option":
+        runtime["options"] = {"toolchain": "uv"}
+    project = user_project(tmp_path / "uv", runtime, requirements=None)
+    if how == "lock file":
+        (project / "uv.lock").write_text("version = 1\n")
+    (tmp_path / "state").mkdir()
+    env = clean_env(pulumi_cli, bare_python, tmp_path / "state")
+    assert pulumi(pulumi_cli, project, env, "stack", "init", "dev").returncode == 0
+
+    preview = pulumi(pulumi_cli, project, env, "preview", "--stack", "dev")
+    assert preview.returncode != 0, output(preview)
+    combined = preview.stdout + preview.stderr
+    assert "uv toolchain" in combined and ("does not support" in combined or "is not supported" in combined)
+    assert "toolchain: pip" in combined, output(preview)
+
+
+def test_concurrent_first_uses_make_one_host_environment(tmp_path: Path, bare_python: Path) -> None:
+    # A new bin folder over a cached build (a stand-in here, as in test_cli_resolution) has no host-python/
+    # yet: the launcher makes it on first use. Two at once (two shells, two test runs) must both succeed.
+    cache = tmp_path / "cache"
+    version = pinned_version()
+    built = cache / "apinizer-pulumi" / f"pulumi-{version}" / "build" / "pulumi"
+    built.parent.mkdir(parents=True)
+    built.write_text("#!/bin/sh\necho v3.0.0-stand-in\n")
+    built.chmod(0o755)
+    env = {
+        "HOME": os.environ["HOME"],  # the pip cache, as a user's
+        "XDG_CACHE_HOME": str(cache),
+        "PATH": os.pathsep.join([str(bare_python), *SYSTEM_PATH]),
+    }
+    listed = subprocess.run(
+        [BASH, str(ROOT / "scripts" / "build-pulumi.sh"), "--if-available"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    folder = Path(listed.stdout.strip().splitlines()[-1])
+    assert not (folder / "host-python").exists()
+
+    makers = [
+        subprocess.Popen(
+            [str(folder / "make-host-python")],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    for maker in makers:
+        stdout, stderr = maker.communicate(timeout=INSTALL_TIMEOUT)
+        assert maker.returncode == 0, stdout + stderr
+    assert sorted(path.name for path in folder.iterdir() if path.name.startswith("host-python")) == [
+        "host-python"
+    ]
+    probe = subprocess.run(
+        [
+            str(folder / "host-python" / "bin" / "python"),
+            "-c",
+            "import grpc, importlib.metadata as m; print(m.version('pulumi'))",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert probe.returncode == 0 and probe.stdout.strip() == version, probe.stderr
