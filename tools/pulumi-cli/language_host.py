@@ -341,7 +341,7 @@ def serve(engine_address: str) -> None:
         return parse_options(info.root_directory, info.program_directory, raw)
 
     def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-        """A HostError ends the call with its message, as an error of Pulumi's host reads."""
+        """A HostError ends the call as a gRPC error with its message, as Pulumi's host reports its errors."""
 
         def call(self: Any, request: Any, context: Any) -> Any:
             try:
