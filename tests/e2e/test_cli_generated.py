@@ -115,7 +115,7 @@ def test_no_retain_and_a_dropped_option_let_destroy_delete(
 
     # As docs/generate.md says: generated with the option, which is then dropped and applied with
     # `pulumi up`; destroy then deletes.
-    httpx.post(f"{emulator_url}/_emulator/reset", timeout=10).raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/reset", json={}, timeout=10).raise_for_status()
     source = generate(tmp_path / "source-dropped", emulator_url, admin_token)
     project = make_project(source, name="dropped")
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
