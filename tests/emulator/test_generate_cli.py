@@ -165,7 +165,7 @@ def run_console_script(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_no_retain_leaves_retain_on_delete_out(env, tmp_path: Path):
+def test_no_retain_leaves_retain_on_delete_out(env, tmp_path: Path, api: Api, capsys):
     kept, deleted = tmp_path / "kept.py", tmp_path / "deleted.py"
     assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(kept), "--quiet"]) == 0
     assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(deleted), "--quiet",
@@ -173,6 +173,12 @@ def test_no_retain_leaves_retain_on_delete_out(env, tmp_path: Path):
     assert kept.read_text().count("opts=pulumi.ResourceOptions(retain_on_delete=True),") == 3
     assert "opts=" not in deleted.read_text()
     assert "apinizer-pulumi generate --project Demo --proxy PetStore --no-retain" in deleted.read_text()
+    # --check's "regenerate with" keeps the choice the program was written with.
+    assert api.create(new_endpoint("/toys")).status_code == 200
+    for program, flag in ((kept, ""), (deleted, " --no-retain")):
+        assert main(["generate", "--project", "Demo", "--check", "--out", str(program), "--quiet"]) == 1
+        last = capsys.readouterr().out.splitlines()[-1]
+        assert last == f"regenerate with: apinizer-pulumi generate --project Demo{flag} --out {program}"
 
 
 def test_version_is_the_installed_distributions(env):

@@ -17,7 +17,7 @@ from apinizer_pulumi.client import ApinizerClient, ApinizerError, Authentication
 
 from ._check import compare, declared_endpoints
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
-from ._render import command_line, render_program
+from ._render import RETAIN_OPTION, command_line, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
@@ -114,6 +114,9 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     except OSError as error:
         raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
     declared = declared_endpoints(source, str(path))
+    if declared and RETAIN_OPTION not in source:
+        # Regenerate it as it was written: without the option, as --no-retain writes it.
+        args = argparse.Namespace(**{**vars(args), "retain": False})
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
     drift = compare(declared, snapshot.endpoints, args.project, [p.name for p in snapshot.proxies])
