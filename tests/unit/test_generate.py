@@ -351,7 +351,7 @@ def test_without_a_project_list_a_missing_proxy_names_the_project_too(
         read_gateway(client, "demo", ["PetStore"])
     assert str(caught.value) == (
         "project demo has no API proxy PetStore (the gateway answered 404 ApiProxy (name: PetStore) was "
-        "not found!); check the project's name, case included"
+        "not found!); check the project's name and the proxy's, case included"
     )
 
 

@@ -207,7 +207,8 @@ def read_gateway(
         except NotFoundError as error:
             if not skip_missing:
                 answer = f"{error.status_code} {error.error_description or error.error}"
-                hint = "" if confirmed else f"; {_CASE_HINT}"
+                names_to_check = "the proxy's name" if confirmed else "the project's name and the proxy's"
+                hint = f"; check {names_to_check}, case included"
                 raise NotOnGatewayError(
                     f"project {project} has no API proxy {proxy} (the gateway answered {answer}){hint}"
                 ) from None
