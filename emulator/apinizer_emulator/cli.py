@@ -16,6 +16,9 @@ from .fixtures import FixtureError, expiry_timestamp, load_fixture
 from .store import MEMORY, Store
 
 DEFAULT_DB = ".apinizer/emulator.db"
+#: What `serve` needs beyond the package's own dependencies: the `emulator` extra installs them.
+SERVER_MODULES = frozenset({"fastapi", "starlette", "uvicorn"})
+EXTRA_INSTALL = "pip install 'apinizer-pulumi[emulator]'"
 #: The one default port of the project: `serve`, scripts/up.sh, the dev stacks, the examples and the docs.
 DEFAULT_PORT = 18080
 
@@ -91,7 +94,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(args: argparse.Namespace) -> int:
     # Imported here: the token commands need no web framework.
-    from .server import ReadyServer, base_url, build, uvicorn_config
+    try:
+        from .server import ReadyServer, base_url, build, uvicorn_config
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").partition(".")[0] not in SERVER_MODULES:
+            raise
+        print(f"error: the emulator needs its extra ({missing.name} is not installed): {EXTRA_INSTALL}",
+              file=sys.stderr)
+        return 1
 
     backend, app = build(args.db, args.fixtures, host_names=[args.host, *args.allow_host])
     # Closing the last connection checkpoints the WAL into the database file and removes the -wal

@@ -1,4 +1,4 @@
-"""The fenced code blocks of README.md and docs/, as the tests run them.
+"""The fenced code blocks of README.md, docs/ and the examples' READMEs, as the tests run them.
 
 A block is marked by an HTML comment on the line right above its fence, which renders as nothing:
 ``<!-- docs-test: skip -->`` (never run: it needs a real gateway, say) or ``<!-- docs-test: run -->``
@@ -40,7 +40,7 @@ class Block:
 
 
 def markdown_files() -> list[Path]:
-    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
+    return [ROOT / "README.md", *sorted(DOCS.rglob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))]
 
 
 def blocks_of(path: Path) -> list[Block]:

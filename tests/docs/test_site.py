@@ -57,3 +57,13 @@ def test_pages_that_describe_the_gateway_link_its_documentation():
     for page in ("emulator.md", "client.md", "limits.md", "resources/endpoint.md", "real-gateway.md"):
         text = (ROOT / "docs" / page).read_text()
         assert "https://github.com/apinizer/management-api-docs/blob/main/" in text, page
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*/README.md")),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_example_readmes_link_to_files_that_exist(path: Path):
+    text = path.read_text()
+    for heading in ("## Run it against the emulator", "## What it creates", "## Tear it down"):
+        assert heading in text, heading
+    links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text)
+    assert links and all((path.parent / link).resolve().is_file() for link in links), links

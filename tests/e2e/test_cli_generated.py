@@ -2,18 +2,25 @@
 
 Its first ``pulumi up`` only adopts (the gateway is read, never written), and the next one runs with
 ``--expect-no-changes``. The token comes from ``APINIZER_TOKEN``; the generated stack file holds none.
+``pulumi destroy`` leaves what the program adopted on the gateway (``retain_on_delete``), unless it was
+generated with ``--no-retain`` or the option was dropped since.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from apinizer_pulumi.generate import write_project
 from examples.harness import comparable_state
 
 from .conftest import Project, summary
+
+FIXTURE_PROXIES = ("--proxy", "PetStore", "--proxy", "Orders", "--proxy", "Calculator")
 
 DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/details/"
 
@@ -41,3 +48,81 @@ def test_generated_program_adopts_the_gateway_under_the_cli(
         project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
         assert inspect.get("/_emulator/stats").json()["total"] == 0
         project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+
+
+def generate(directory: Path, emulator_url: str, token: str, *extra: str) -> Path:
+    """``apinizer-pulumi generate`` as a user runs it (the console script), laid out as a project."""
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name("apinizer-pulumi")), "generate", "--project", "Demo",
+         *FIXTURE_PROXIES, "--quiet", *extra],
+        capture_output=True, text=True, check=True, timeout=120,
+        env={"PATH": str(Path(sys.executable).parent), "APINIZER_URL": emulator_url, "APINIZER_TOKEN": token},
+    )
+    return write_project(directory, result.stdout, config={"apinizer:url": emulator_url},
+                         virtualenv=sys.prefix)
+
+
+def state(url: str) -> dict[str, Any]:
+    return comparable_state(httpx.get(f"{url}/_emulator/state", timeout=10).json())
+
+
+def endpoints_of(snapshot: dict[str, Any], proxy: str) -> dict[tuple[str, str], dict[str, Any]]:
+    (demo,) = [project for project in snapshot["projects"] if project["name"] == "Demo"]
+    (found,) = [item for item in demo["apiProxies"] if item["name"] == proxy]
+    return {(e["httpMethod"], e["endpoint"]): e for e in found["endpoints"]}
+
+
+def test_destroy_leaves_what_the_generated_program_adopted(
+    tmp_path: Path, make_project: Any, emulator_url: str, admin_token: str
+) -> None:
+    source = generate(tmp_path / "source-retained", emulator_url, admin_token)
+    project: Project = make_project(source, name="retained")
+    credentials = {"APINIZER_TOKEN": admin_token}
+    before = state(emulator_url)
+    pets = endpoints_of(before, "PetStore")[("GET", "/pets")]
+    assert pets["requestPolicyList"], "the fixture's GET /pets has policies"
+
+    project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    destroyed = project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    assert summary(destroyed.stdout).get("deleted") == 7, destroyed.stdout  # out of the state only
+
+    # Every endpoint the program took over is on the gateway as it was, GET /pets with its policies.
+    after = state(emulator_url)
+    assert endpoints_of(after, "PetStore")[("GET", "/pets")] == pets
+    assert after == before
+    assert project.run("stack", "export", "--stack", project.stack).json()["deployment"].get("resources") \
+        in (None, [])
+
+
+def test_no_retain_and_a_dropped_option_let_destroy_delete(
+    tmp_path: Path, make_project: Any, emulator_url: str, admin_token: str
+) -> None:
+    credentials = {"APINIZER_TOKEN": admin_token}
+    before = state(emulator_url)
+    rest = {"PetStore": set(endpoints_of(before, "PetStore")), "Orders": set(endpoints_of(before, "Orders"))}
+
+    # Generated with --no-retain: destroy deletes the REST endpoints it adopted.
+    source = generate(tmp_path / "source-no-retain", emulator_url, admin_token, "--no-retain")
+    assert "retain_on_delete" not in (source / "__main__.py").read_text().split('"""', 2)[2]
+    project: Project = make_project(source, name="no-retain")
+    project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    after = state(emulator_url)
+    for proxy in rest:
+        assert not set(endpoints_of(after, proxy)) & rest[proxy], (proxy, endpoints_of(after, proxy))
+    # SOAP operations come from the service description: released, never deleted.
+    assert set(endpoints_of(after, "Calculator")) == set(endpoints_of(before, "Calculator"))
+
+    # As docs/generate.md says: generated with the option, which is then dropped and applied with
+    # `pulumi up`; destroy then deletes.
+    httpx.post(f"{emulator_url}/_emulator/reset", json={}, timeout=10).raise_for_status()
+    source = generate(tmp_path / "source-dropped", emulator_url, admin_token)
+    project = make_project(source, name="dropped")
+    project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    main = project.directory / "__main__.py"
+    option = "        opts=pulumi.ResourceOptions(retain_on_delete=True),\n"
+    assert main.read_text().count(option) == 6
+    main.write_text(main.read_text().replace(option, ""))
+    project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+    assert ("GET", "/pets") not in endpoints_of(state(emulator_url), "PetStore")

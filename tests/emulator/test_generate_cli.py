@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
@@ -113,7 +115,42 @@ def test_the_stack_config_gives_the_connection(
 
 def test_gateway_errors_are_one_line_and_exit_2(env, capsys):
     assert main(["generate", "--project", "Demo", "--proxy", "Nope", "--quiet"]) == 2
-    assert capsys.readouterr().err.strip().endswith("404 not_found: ApiProxy (name: Nope) was not found!")
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("apinizer-pulumi generate: project Demo has no API proxy Nope (")
+    assert "404 ApiProxy (name: Nope) was not found!" in line and "case included" in line
+
+
+def projects_listed(url: str, token: str) -> bool:
+    """Whether the gateway answers the documented list of projects (the emulator may not yet)."""
+    return httpx.get(f"{url}/apiops/projects/", headers={"Authorization": f"Bearer {token}"}).is_success
+
+
+@pytest.mark.parametrize("proxies", [[], ["--proxy", "PetStore"]], ids=["report", "named-proxy"])
+def test_a_project_in_the_wrong_case_exits_2_naming_it(
+    env, tmp_path: Path, emulator_url: str, admin_token: str, proxies
+):
+    """Not "wrote 0 endpoints": one line that names the project, exit 2, no file written."""
+    out = tmp_path / "gateway.py"
+    result = run_console_script("generate", "--project", "demo", *proxies, "--out", str(out))
+    assert result.returncode == 2, result.stderr
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("apinizer-pulumi generate: project demo "), result.stderr
+    assert "wrote" not in result.stderr and "Traceback" not in result.stderr
+    assert not out.exists()
+    if projects_listed(emulator_url, admin_token):
+        assert "did you mean Demo?" in last
+    else:
+        assert "check the project's name" in last and "case included" in last
+
+
+def test_a_project_that_does_not_exist_exits_2(env, capsys, tmp_path: Path):
+    assert main(["generate", "--project", "Nowhere", "--quiet"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("apinizer-pulumi generate: project Nowhere ")
+    program = tmp_path / "gateway.py"
+    program.write_text("")
+    assert main(["generate", "--project", "Nowhere", "--check", "--out", str(program), "--quiet"]) == 2
+    assert capsys.readouterr().err.startswith("apinizer-pulumi generate: project Nowhere ")
 
 
 def test_check_needs_out(env, capsys):
@@ -121,12 +158,37 @@ def test_check_needs_out(env, capsys):
     assert "--check needs --out" in capsys.readouterr().err
 
 
-def test_the_console_script_is_installed(env, tmp_path: Path):
+def run_console_script(*args: str) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("apinizer-pulumi")
-    result = subprocess.run(
-        [str(script), "generate", "--project", "Demo", "--proxy", "Orders"],
-        capture_output=True, text=True, check=False, env=dict(os.environ), timeout=60,
+    return subprocess.run(
+        [str(script), *args], capture_output=True, text=True, check=False, env=dict(os.environ), timeout=60
     )
+
+
+def test_no_retain_leaves_retain_on_delete_out(env, tmp_path: Path, api: Api, capsys):
+    kept, deleted = tmp_path / "kept.py", tmp_path / "deleted.py"
+    assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(kept), "--quiet"]) == 0
+    assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(deleted), "--quiet",
+                 "--no-retain"]) == 0
+    assert kept.read_text().count("opts=pulumi.ResourceOptions(retain_on_delete=True),") == 3
+    assert "opts=" not in deleted.read_text()
+    assert "apinizer-pulumi generate --project Demo --proxy PetStore --no-retain" in deleted.read_text()
+    # --check's "regenerate with" keeps the choice the program was written with.
+    assert api.create(new_endpoint("/toys")).status_code == 200
+    for program, flag in ((kept, ""), (deleted, " --no-retain")):
+        assert main(["generate", "--project", "Demo", "--check", "--out", str(program), "--quiet"]) == 1
+        last = capsys.readouterr().out.splitlines()[-1]
+        assert last == f"regenerate with: apinizer-pulumi generate --project Demo{flag} --out {program}"
+
+
+def test_version_is_the_installed_distributions(env):
+    result = run_console_script("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"apinizer-pulumi {importlib.metadata.version('apinizer-pulumi')}\n"
+
+
+def test_the_console_script_is_installed(env, tmp_path: Path):
+    result = run_console_script("generate", "--project", "Demo", "--proxy", "Orders")
     assert result.returncode == 0, result.stderr
     assert '"demo-orders-get-orders": apinizer.Endpoint(' in result.stdout
     assert "[1/1] Demo/Orders: 1 endpoint(s)" in result.stderr

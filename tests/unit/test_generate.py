@@ -17,8 +17,10 @@ from apinizer_pulumi.generate import (
     ConnectionSettingsError,
     EndpointRecord,
     GatewaySnapshot,
+    NotOnGatewayError,
     Policies,
     ProxySnapshot,
+    command_line,
     compare,
     declared_endpoints,
     read_gateway,
@@ -29,7 +31,7 @@ from apinizer_pulumi.generate import (
     write_project,
 )
 
-from ._fake_gateway import FakeGateway
+from ._fake_gateway import FakeGateway, error
 
 PETS = EndpointRecord("Demo", "PetStore", "/pets", "GET", "/pets", "GET", "List all pets", True)
 PET = EndpointRecord("Demo", "PetStore", "/pets/{id}", "GET", "/pets/{id}", "GET", None, False)
@@ -68,11 +70,15 @@ def test_the_program_declares_every_endpoint_with_adopt_and_its_settings() -> No
     tree = ast.parse(program)
     calls = [n for n in ast.walk(tree)
              if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "Endpoint"]
-    kwargs = [{kw.arg: ast.literal_eval(kw.value) for kw in call.keywords} for call in calls]
+    kwargs = [{kw.arg: ast.literal_eval(kw.value) for kw in call.keywords if kw.arg != "opts"}
+              for call in calls]
     assert kwargs[1] == {
         "project_name": "Demo", "api_proxy_name": "PetStore", "name": "/pets/{id}", "http_method": "GET",
         "backend_resource_url": "/pets/{id}", "backend_http_method": "GET", "active": False, "adopt": True,
     }
+    # Each adopted endpoint outlives `pulumi destroy`: it was on the gateway before Pulumi.
+    options = [ast.unparse(kw.value) for call in calls for kw in call.keywords if kw.arg == "opts"]
+    assert options == ["pulumi.ResourceOptions(retain_on_delete=True)"] * 3
     assert [ast.literal_eval(call.args[0]) for call in calls] == [
         "demo-petstore-get-pets", "demo-petstore-get-pets-id", "demo-calculator-post-add"
     ]
@@ -80,6 +86,23 @@ def test_the_program_declares_every_endpoint_with_adopt_and_its_settings() -> No
     assert "endpoints: dict[str, apinizer.Endpoint] = {" in program
     # The program round-trips through the parser --check uses.
     assert [d.record for d in declared_endpoints(program)] == [PETS, PET, ADD]
+
+
+def test_no_retain_leaves_the_option_and_the_pulumi_import_out(tmp_path: Path) -> None:
+    program = render_program(snapshot(PETS, ADD), command="apinizer-pulumi generate --no-retain",
+                             retain=False)
+    assert "retain_on_delete" not in program.replace("Generated with --no-retain", "")
+    assert "opts=" not in program and "import pulumi" not in program
+    assert "`pulumi destroy` deletes these endpoints from the gateway" in program
+    assert [d.record for d in declared_endpoints(program)] == [PETS, ADD]
+    path = tmp_path / "gateway.py"
+    path.write_text(program)
+    assert_ruff_clean(path)
+
+
+def test_the_regenerate_command_keeps_no_retain() -> None:
+    assert command_line("Demo", ["PetStore"]) == "apinizer-pulumi generate --project Demo --proxy PetStore"
+    assert command_line("Demo", retain=False) == "apinizer-pulumi generate --project Demo --no-retain"
 
 
 def test_policies_and_rlcl_templates_are_comments() -> None:
@@ -112,16 +135,23 @@ def assert_formatted(path: Path) -> None:
     assert formatted.returncode == 0, formatted.stdout
 
 
-def test_the_program_is_ruff_clean(tmp_path: Path) -> None:
-    path = tmp_path / "gateway.py"
-    path.write_text(render_program(snapshot(PETS, PET, ADD), command="c", rlcls=["Gold"]))
+def assert_ruff_clean(path: Path) -> None:
+    """``ruff check`` with this repository's rules, apinizer_pulumi taken as what it is in a user's
+    project (an installed, third-party package), and ``ruff format`` leave the file as it is."""
     root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--config", str(root / "pyproject.toml"), str(path)],
+        [sys.executable, "-m", "ruff", "check", "--config", str(root / "pyproject.toml"),
+         "--config", "lint.isort.known-third-party = ['apinizer_pulumi']", str(path)],
         capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert_formatted(path)
+
+
+def test_the_program_is_ruff_clean(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.py"
+    path.write_text(render_program(snapshot(PETS, PET, ADD), command="c", rlcls=["Gold"]))
+    assert_ruff_clean(path)
 
 
 def test_an_empty_project_gives_a_formatted_empty_program(tmp_path: Path) -> None:
@@ -279,3 +309,70 @@ def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: Ap
     assert len(snapshot.endpoints) == 120 and snapshot.endpoints[0].description is None
     (shop,) = snapshot.proxies
     assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))
+
+
+# -- a project that is not there ----------------------------------------------------------------
+
+PROJECTS = {"status": "SUCCESS", "resultList": [{"name": "Payments", "description": ""},
+                                                {"name": "Demo", "description": "d"}], "resultCount": 2}
+NOT_FOUND = {"error": "not_found", "error_description": "ApiProxy (name: PetStore) was not found!"}
+
+
+def test_a_project_in_the_wrong_case_is_named_with_its_right_spelling(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    gateway.script("GET", "/apiops/projects/", httpx.Response(200, json=PROJECTS))
+    with pytest.raises(NotOnGatewayError) as caught:
+        read_gateway(client, "demo", ["PetStore"])
+    assert str(caught.value) == (
+        "project demo does not exist (or this account cannot see it); did you mean Demo? "
+        "Projects this account can see: Demo, Payments"
+    )
+    # Known missing before any proxy is read.
+    assert [r.url.path for r in gateway.api_requests] == ["/apiops/projects/"]
+
+
+def test_an_unknown_project_lists_the_known_ones(gateway: FakeGateway, client: ApinizerClient) -> None:
+    many = {"resultList": [{"name": f"P{i:02}"} for i in range(25)]}
+    gateway.script("GET", "/apiops/projects/", httpx.Response(200, json=many))
+    with pytest.raises(NotOnGatewayError, match=r"^project Nope does not exist \(or this account cannot "
+                       r"see it\)\. Projects this account can see: P00, P01, .*, P19 and 5 more$"):
+        read_gateway(client, "Nope", [], skip_missing=True)
+
+
+def test_without_a_project_list_a_missing_proxy_names_the_project_too(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    # A gateway that does not list projects (or not to this account): the proxy's 404 is all there is.
+    gateway.script("GET", "/apiops/projects/", error(404, "not_found", "No route for GET /apiops/projects/"))
+    gateway.script("GET", "/apiops/projects/demo/apiProxies/PetStore/endpoints/",
+                   httpx.Response(404, json=NOT_FOUND))
+    with pytest.raises(NotOnGatewayError) as caught:
+        read_gateway(client, "demo", ["PetStore"])
+    assert str(caught.value) == (
+        "project demo has no API proxy PetStore (the gateway answered 404 ApiProxy (name: PetStore) was "
+        "not found!); check the project's name and the proxy's, case included"
+    )
+
+
+@pytest.mark.parametrize("listing", [error(403, "access_denied", "Forbidden"), httpx.Response(200, json={})])
+def test_without_a_project_list_no_proxy_found_is_an_error_not_an_empty_program(
+    gateway: FakeGateway, client: ApinizerClient, listing: httpx.Response
+) -> None:
+    gateway.script("GET", "/apiops/projects/", listing)
+    for proxy in ("PetStore", "Calculator"):
+        gateway.script("GET", f"/apiops/projects/demo/apiProxies/{proxy}/endpoints/",
+                       httpx.Response(404, json=NOT_FOUND))
+    with pytest.raises(NotOnGatewayError, match=r"^project demo holds none of the 2 API proxies looked for "
+                       r"\(PetStore, Calculator\); check the project's name, case included, or name"):
+        read_gateway(client, "demo", ["PetStore", "Calculator"], skip_missing=True)
+
+
+def test_a_listed_project_without_the_reports_proxies_is_an_empty_program(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    gateway.script("GET", "/apiops/projects/", httpx.Response(200, json=PROJECTS))
+    gateway.script("GET", "/apiops/projects/Payments/apiProxies/PetStore/endpoints/",
+                   httpx.Response(404, json=NOT_FOUND))
+    snapshot = read_gateway(client, "Payments", ["PetStore"], skip_missing=True)
+    assert (snapshot.proxies, snapshot.missing) == ([], ["PetStore"])

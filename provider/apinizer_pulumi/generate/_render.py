@@ -25,6 +25,12 @@ _UNREADABLE = """\
 #   - policies: no resource manages them; each endpoint names its own in a comment.
 """
 
+#: The option every adopted endpoint gets unless ``retain=False`` (``--no-retain``): ``pulumi destroy``,
+#: and removing the declaration, then leave the endpoint on the gateway, as it was before Pulumi.
+#: ``protect`` was the other choice: it would make ``pulumi destroy`` fail as a whole, blocking the
+#: removal of what the program itself added until each adopted endpoint is unprotected.
+RETAIN_OPTION = "opts=pulumi.ResourceOptions(retain_on_delete=True),"
+
 _RLCL_NOTE = """\
 # RLCL endpoint lists: the API can neither list RLCLs nor read an RLCL's endpoint list, so none is
 # declared. Declaring one takes the RLCL's list over: the first `pulumi up` replaces it whole."""
@@ -93,7 +99,7 @@ def _policy_comment(policies: Policies | None) -> list[str]:
     return _comment_lines("Policies on the gateway (not managed here): " + "; ".join(parts) + ".", INDENT)
 
 
-def _endpoint(record: EndpointRecord, name: str, policies: Policies | None) -> list[str]:
+def _endpoint(record: EndpointRecord, name: str, policies: Policies | None, *, retain: bool) -> list[str]:
     lines = [f"    {json.dumps(name)}: apinizer.Endpoint(", f"{INDENT}{json.dumps(name)},"]
     fields: list[tuple[str, str | bool | None]] = [
         ("project_name", record.project),
@@ -112,6 +118,8 @@ def _endpoint(record: EndpointRecord, name: str, policies: Policies | None) -> l
             continue
         lines.append(f"{INDENT}{key}={literal(value)},")
     lines.append(f"{INDENT}adopt=True,")
+    if retain:
+        lines.append(f"{INDENT}{RETAIN_OPTION}")
     lines.extend(_policy_comment(policies))
     lines.append(f"{INDENT}# Not readable back: cache settings (EndpointCache), WS-Addressing (EndpointWsa).")
     lines.append("    ),")
@@ -162,11 +170,13 @@ def _command_lines(command: str) -> list[str]:
 
 
 def render_program(
-    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = ()
+    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
     ``command`` is the command line to regenerate it (no connection settings: never a secret).
+    ``retain`` gives each endpoint ``retain_on_delete=True``, so that ``pulumi destroy`` leaves what
+    existed before Pulumi on the gateway; without it, destroy deletes the adopted endpoints.
     """
     records = snapshot.endpoints
     names = resource_names(records)
@@ -181,11 +191,13 @@ def render_program(
         "",
         "Every endpoint is declared with adopt=True, so the first `pulumi up` takes the existing ones",
         "over without changing them.",
+        *_retain_lines(retain),
         '"""',
         "",
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
+        *(["import pulumi"] if retain else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -198,13 +210,27 @@ def render_program(
             current = record.proxy
             heading = f"    # -- {record.project}/{record.proxy} "
             out.append(heading + "-" * max(3, WIDTH - len(heading)))
-        out.extend(_endpoint(record, names[record.key], policies.get(record.key)))
+        out.extend(_endpoint(record, names[record.key], policies.get(record.key), retain=retain))
     if records:
         out.append("}")
     else:
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     return "\n".join(out) + "\n"
+
+
+def _retain_lines(retain: bool) -> list[str]:
+    if not retain:
+        return [
+            "",
+            "Generated with --no-retain: `pulumi destroy` deletes these endpoints from the gateway.",
+        ]
+    return [
+        "",
+        "Each also has retain_on_delete=True: `pulumi destroy`, or removing a declaration, leaves the",
+        "endpoint on the gateway as it was before Pulumi. Drop that option (and `pulumi up`) where Pulumi",
+        "should delete it.",
+    ]
 
 
 def generate_program(
@@ -214,19 +240,29 @@ def generate_program(
     *,
     rlcls: Sequence[str] = (),
     with_policies: bool = True,
+    retain: bool = True,
     progress: Progress | None = None,
 ) -> str:
-    """Read ``proxies`` of ``project`` through ``client`` and return the program's text."""
+    """Read ``proxies`` of ``project`` through ``client`` and return the program's text.
+
+    ``retain``: see :func:`render_program`.
+    """
     snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
                             progress=progress or (lambda _line: None))
-    return render_program(snapshot, command=command_line(project, proxies, rlcls), rlcls=rlcls)
+    command = command_line(project, proxies, rlcls, retain=retain)
+    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain)
 
 
-def command_line(project: str, proxies: Sequence[str] = (), rlcls: Sequence[str] = ()) -> str:
-    """The command that regenerates a program: project, proxies and RLCLs, never a credential."""
+def command_line(
+    project: str, proxies: Sequence[str] = (), rlcls: Sequence[str] = (), *, retain: bool = True
+) -> str:
+    """The command that regenerates a program: project, proxies, RLCLs and ``--no-retain``, never a
+    credential."""
     words = ["apinizer-pulumi", "generate", "--project", project]
     for proxy in proxies:
         words += ["--proxy", proxy]
     for rlcl in rlcls:
         words += ["--rlcl", rlcl]
+    if not retain:
+        words.append("--no-retain")
     return shlex.join(words)

@@ -5,11 +5,32 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
-from apinizer_pulumi.client import ApinizerClient, APIStatusError, NotFoundError
+from apinizer_pulumi.client import (
+    ApinizerClient,
+    APIStatusError,
+    AuthenticationError,
+    NotFoundError,
+    PermissionDeniedError,
+)
 from apinizer_pulumi.models import Endpoint, EndpointPolicies, PolicySummary
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]
+
+#: The documented list of the projects an account may see
+#: (https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/02-projects/list-projects.md).
+PROJECTS_PATH = "/apiops/projects/"
+#: How many project names an error lists before it says how many more there are.
+_NAMES_SHOWN = 20
+_CASE_HINT = "check the project's name, case included"
+
+
+class NotOnGatewayError(Exception):
+    """The project or a proxy to read is not on the gateway (or not one this account may see).
+
+    The endpoint operations cannot tell a missing project from a missing proxy (both answer
+    ``ApiProxy (name: ...) was not found!``), so the message says which is known.
+    """
 
 
 def _silent(_line: str) -> None:
@@ -98,6 +119,54 @@ class GatewaySnapshot:
         return [endpoint for proxy in self.proxies for endpoint in proxy.endpoints]
 
 
+def list_projects(client: ApinizerClient) -> list[str] | None:
+    """The names of the projects this account may see, or None where the gateway does not say.
+
+    None when the gateway has no such operation (404) or refuses it to this account (401, 403):
+    the caller then learns about the project from the proxies' answers only. One request.
+    """
+    try:
+        # The client has no method for this operation yet; the path and body are the documented ones.
+        response = client._request("GET", PROJECTS_PATH, idempotent=True)
+    except (NotFoundError, AuthenticationError, PermissionDeniedError):
+        return None
+    try:
+        body = response.json()
+        names = [item["name"] for item in body["resultList"]]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return [name for name in names if isinstance(name, str)]
+
+
+def _listed(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:_NAMES_SHOWN])
+    more = len(names) - _NAMES_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "") if names else "none"
+
+
+def unknown_project_message(project: str, known: Sequence[str]) -> str:
+    """The error for a project not in ``known``, naming the right spelling where only the case differs."""
+    same = [name for name in known if name.casefold() == project.casefold()]
+    hint = f"; did you mean {' or '.join(same)}?" if same else ""
+    return (
+        f"project {project} does not exist (or this account cannot see it){hint or '.'} "
+        f"Projects this account can see: {_listed(sorted(known))}"
+    )
+
+
+def confirm_project(client: ApinizerClient, project: str) -> bool:
+    """True when the gateway lists ``project``; False when it does not list projects to this account.
+
+    :raises NotOnGatewayError: the gateway lists projects and ``project`` is not among them.
+    """
+    known = list_projects(client)
+    if known is None:
+        return False
+    if project not in known:
+        raise NotOnGatewayError(unknown_project_message(project, known))
+    return True
+
+
 def discover_proxies(client: ApinizerClient, progress: Progress = _silent) -> list[str]:
     """Proxy names the organization access report lists (EXTERNAL and BOTH sharing only).
 
@@ -124,17 +193,25 @@ def read_gateway(
 ) -> GatewaySnapshot:
     """Every endpoint (and, unless told not to, its policy names) of the named proxies of ``project``.
 
-    A proxy that is not in the project raises, unless ``skip_missing`` (proxies found by the report,
-    which spans every project): then it is listed in ``missing``.
+    The project is looked up first where the gateway lists projects (:func:`confirm_project`). A
+    proxy that is not in the project raises :class:`NotOnGatewayError`, unless ``skip_missing``
+    (proxies found by the report, which spans every project): then it is listed in ``missing``, and
+    only when none of them is in a project the gateway did not confirm does it raise.
     """
     names = list(dict.fromkeys(proxies))
+    confirmed = confirm_project(client, project)
     snapshot = GatewaySnapshot(project=project, proxies=[])
     for index, proxy in enumerate(names, start=1):
         try:
             live = client.endpoints.list(project, proxy)
-        except NotFoundError:
+        except NotFoundError as error:
             if not skip_missing:
-                raise
+                answer = f"{error.status_code} {error.error_description or error.error}"
+                names_to_check = "the proxy's name" if confirmed else "the project's name and the proxy's"
+                hint = f"; check {names_to_check}, case included"
+                raise NotOnGatewayError(
+                    f"project {project} has no API proxy {proxy} (the gateway answered {answer}){hint}"
+                ) from None
             snapshot.missing.append(proxy)
             progress(f"[{index}/{len(names)}] {project}/{proxy}: not in this project, skipped")
             continue
@@ -153,4 +230,9 @@ def read_gateway(
                 if count % 50 == 0 or count == len(records):
                     progress(f"      {project}/{proxy}: policies {count}/{len(records)}")
         snapshot.proxies.append(proxy_snapshot)
+    if snapshot.missing and not snapshot.proxies and not confirmed:
+        raise NotOnGatewayError(
+            f"project {project} holds none of the {len(names)} API proxies looked for "
+            f"({_listed(names)}); {_CASE_HINT}, or name its proxies with --proxy"
+        )
     return snapshot

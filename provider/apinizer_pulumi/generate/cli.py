@@ -7,6 +7,7 @@ settings or a gateway error (the message says which).
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import shlex
 import sys
 from collections.abc import Sequence
@@ -16,16 +17,25 @@ from apinizer_pulumi.client import ApinizerClient, ApinizerError, Authentication
 
 from ._check import compare, declared_endpoints
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
-from ._render import command_line, render_program
-from ._snapshot import GatewaySnapshot, Progress, discover_proxies, read_gateway
+from ._render import RETAIN_OPTION, command_line, render_program
+from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
+
+
+def _version() -> str:
+    # The installed distribution's metadata, as `apinizer-emulator --version` and __version__ read it.
+    try:
+        return importlib.metadata.version("apinizer-pulumi")
+    except importlib.metadata.PackageNotFoundError:
+        return "0+unknown"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="apinizer-pulumi", description="Tools for Apinizer gateways managed with Pulumi."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     gen = commands.add_parser(
         "generate",
@@ -48,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="add a commented RlclEndpoints template for this RLCL (repeatable)")
     gen.add_argument("--no-policies", dest="policies", action="store_false",
                      help="do not read each endpoint's policies (one request less per endpoint)")
+    gen.add_argument("--no-retain", dest="retain", action="store_false",
+                     help="leave out retain_on_delete=True, so that `pulumi destroy` deletes the adopted "
+                     "endpoints from the gateway (default: destroy leaves them there)")
     gen.add_argument("--quiet", action="store_true", help="no progress on standard error")
     where = gen.add_argument_group("connection (flags, then --stack's config, then APINIZER_*)")
     where.add_argument("--url", help="the gateway's base URL")
@@ -62,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _command_line(args: argparse.Namespace) -> str:
     """The command that regenerates the program: project, proxies and RLCLs, never a credential."""
-    return command_line(args.project, args.proxy, args.rlcl)
+    return command_line(args.project, args.proxy, args.rlcl, retain=args.retain)
 
 
 def _client(connection: Connection) -> ApinizerClient:
@@ -101,6 +114,9 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     except OSError as error:
         raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
     declared = declared_endpoints(source, str(path))
+    if declared and RETAIN_OPTION not in source:
+        # Regenerate it as it was written: without the option, as --no-retain writes it.
+        args = argparse.Namespace(**{**vars(args), "retain": False})
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
     drift = compare(declared, snapshot.endpoints, args.project, [p.name for p in snapshot.proxies])
@@ -121,7 +137,7 @@ def _without_policies(args: argparse.Namespace) -> argparse.Namespace:
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
     snapshot = _snapshot(client, args, [], progress)
-    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl)
+    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain)
     if args.out is None:
         sys.stdout.write(program)
     else:
@@ -153,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress(", ".join(f"{what} from {where}" for what, where in connection.sources))
         with _client(connection) as client:
             return _check(args, client, progress) if args.check else _generate(args, client, progress)
-    except (ConnectionSettingsError, ApinizerError) as error:
+    except (ConnectionSettingsError, NotOnGatewayError, ApinizerError) as error:
         print(f"apinizer-pulumi generate: {error}", file=sys.stderr)
         return EXIT_ERROR
 
