@@ -14,6 +14,13 @@ from typing import Any
 import pulumi
 
 from ._connection import SECRET_FIELDS, ConnectionArgs
+from ._types import (
+    ContextValueValue,
+    MessageContentTypeValue,
+    ParamTypeValue,
+    ScriptTypeValue,
+    VariableTypeValue,
+)
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -28,20 +35,20 @@ class VariableArgs:
     """
 
     name: pulumi.Input[str]
-    type: pulumi.Input[str]
+    type: pulumi.Input[VariableTypeValue]
     description: pulumi.Input[str] | None = None
     header_name: pulumi.Input[str] | None = None
-    param_type: pulumi.Input[str] | None = None
+    param_type: pulumi.Input[ParamTypeValue] | None = None
     param_name: pulumi.Input[str] | None = None
     param_path: pulumi.Input[str] | None = None
     form_name: pulumi.Input[str] | None = None
-    message_content_type: pulumi.Input[str] | None = None
+    message_content_type: pulumi.Input[MessageContentTypeValue] | None = None
     xpath_value: pulumi.Input[str] | None = None
     json_path_value: pulumi.Input[str] | None = None
-    context_value: pulumi.Input[str] | None = None
+    context_value: pulumi.Input[ContextValueValue] | None = None
     zone_id: pulumi.Input[str] | None = None
     init_with_script: pulumi.Input[bool] | None = None
-    script_language: pulumi.Input[str] | None = None
+    script_language: pulumi.Input[ScriptTypeValue] | None = None
     script_body: pulumi.Input[str] | None = None
     data_type: pulumi.Input[str] | None = None
 
