@@ -17,7 +17,17 @@ import pulumi.dynamic as dyn
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
-from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
+from ._connection import (
+    Settings,
+    client_for,
+    connection_check_skipped,
+    prove_connection,
+    provider_stack_config,
+    resolve,
+    setting_names,
+    unwrap_secret,
+    url_problem,
+)
 from ._errors import ApinizerResourceError, quiet_provider_server
 from ._server import widen_provider_server
 
@@ -315,7 +325,8 @@ class ApinizerProvider(dyn.ResourceProvider):
                 normalized = self.normalize(model)
         if normalized is None:
             normalized = fill_known(self.inputs_model, given, unknown)
-        failures.extend(self._check_connection(connection))
+        connection_failures = self._check_connection(connection)
+        failures.extend(connection_failures or self._reach_gateway(connection, cleaned))
         inputs = encode_unknowns(normalized)
         if connection is not None:
             inputs[CONNECTION] = encode_unknowns(connection)
@@ -359,6 +370,44 @@ class ApinizerProvider(dyn.ResourceProvider):
             return [dyn.CheckFailure(f"{CONNECTION}.{missing}",
                                      "connection.username and connection.password go together")]
         return []
+
+    def _reach_gateway(self, connection: Any, inputs: Mapping[str, Any]) -> list[dyn.CheckFailure]:
+        """The connection these inputs resolve to, checked once per process (``prove_connection``).
+
+        Offline first: a URL, with an http or https scheme, and credentials, each failure naming
+        the setting to fix. Skipped when a part of the ``connection`` input is not known yet, and
+        when ``apinizer:skipConnectionCheck`` or ``APINIZER_SKIP_CONNECTION_CHECK`` says so.
+        The failures have no property: the engine would print the property's value beside them.
+        """
+        stack_config = getattr(self, "_stack_config", None)
+        if connection_check_skipped(stack_config) or is_unknown(connection):
+            return []
+        plain = unwrap_secret(connection)
+        given = {key: unwrap_secret(value) for key, value in (plain or {}).items()}
+        if strip_unknowns(given)[1]:
+            return []
+        try:
+            settings = resolve(given, stack_config)
+        except ApinizerResourceError as error:
+            return [dyn.CheckFailure("", error.message)]
+        names = setting_names(given, stack_config)
+        problem = url_problem(settings.url)
+        if problem is not None:
+            return [dyn.CheckFailure("", f"apinizer: {names[0]} {settings.url!r} {problem}")]
+        reason = prove_connection(settings, names, self.probe(inputs))
+        return [] if reason is None else [dyn.CheckFailure("", f"apinizer: {reason}")]
+
+    @staticmethod
+    def probe(inputs: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The (project, API proxy) whose endpoint list proves a personal token: one these inputs name."""
+        project = inputs.get("project_name")
+        proxy = inputs.get("api_proxy_name")
+        entries = inputs.get("endpoints")
+        if not proxy and isinstance(entries, list) and entries and isinstance(entries[0], Mapping):
+            proxy = entries[0].get("api_proxy_name")
+        if isinstance(project, str) and project and isinstance(proxy, str) and proxy:
+            return project, proxy
+        return None
 
     # --- diff -------------------------------------------------------------------------------
 
