@@ -117,17 +117,20 @@ def test_a_gateway_that_cannot_be_reached_fails_the_check(start: Any, gateway: G
     first = only_failure(engine, USERS)
     assert first.startswith(f"apinizer: cannot reach the gateway at {url} (apinizer:url): ConnectError")
     assert SKIP_HINT in first and "apinizer:skipConnectionCheck" in first
-    assert only_failure(engine, USERS, name="again") == first  # kept: no second attempt
+    again = {**USERS, "name": "/again"}
+    assert only_failure(engine, again, name="again") == first  # kept: no second attempt
     assert "dev-admin-token" not in first
 
 
 def test_many_resources_of_every_kind_cost_one_request(start: Any, gateway: Gateway) -> None:
     server = start({"apinizer:url": gateway.url, "apinizer:token": "dev-admin-token"})
-    kinds = [(Engine(server, EndpointProvider(), "Endpoint"), USERS),
-             (Engine(server, EndpointCacheProvider(), "EndpointCache"), CACHE),
-             (Engine(server, RlclEndpointsProvider(), "RlclEndpoints"), RLCL)]
+    kinds = [(Engine(server, EndpointProvider(), "Endpoint"), lambda i: {**USERS, "name": f"/n/{i}"}),
+             (Engine(server, EndpointCacheProvider(), "EndpointCache"),
+              lambda i: {**CACHE, "endpoint_name": f"/n/{i}"}),
+             (Engine(server, RlclEndpointsProvider(), "RlclEndpoints"),
+              lambda i: {**RLCL, "rlcl_name": f"L{i}"})]
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
-        checks = [pool.submit(engine.check, declared, None, f"{engine.urn_type}-{index}")
+        checks = [pool.submit(engine.check, declared(index), None, f"{engine.urn_type}-{index}")
                   for index in range(10) for engine, declared in kinds]
         assert all(check.result().failures == {} for check in checks)
     assert gateway.stats()["requests"] == {LIST: 1}

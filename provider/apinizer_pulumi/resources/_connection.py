@@ -128,6 +128,13 @@ def resolve(
     return Settings(url=url, username=creds["username"], password=creds["password"])
 
 
+def gateway_url(connection: Mapping[str, Any] | None, stack_config: Mapping[str, Any] | None) -> str:
+    """The URL these settings resolve to, without a trailing slash ("" when none is set)."""
+    sources = (connection, stack_config, {"url": os.environ.get(ENV_VARS["url"])})
+    url = next((found["url"] for found in map(_clean, sources) if "url" in found), "")
+    return url.rstrip("/")
+
+
 def program_stack_config() -> dict[str, Any]:
     """The ``apinizer:*`` stack config as seen from a Pulumi program (empty outside one)."""
     config = pulumi.Config(CONFIG_NAMESPACE)
