@@ -1,6 +1,7 @@
 """What `pulumi preview` catches under the real CLI before anything is written: one line each, no traceback.
 
-Two resources that manage one gateway object, and a connection that the gateway refuses.
+Two resources that manage one gateway object, a connection that the gateway refuses, and an import
+(`pulumi import`, or the import_ resource option) of a dynamic resource, which cannot work.
 """
 
 from __future__ import annotations
@@ -113,3 +114,58 @@ def test_preview_with_a_wrong_token_fails_with_one_line(
     httpx.post(f"{emulator_url}/_emulator/stats/reset", timeout=10).raise_for_status()
     project.preview()
     assert stats(emulator_url) == {}
+
+
+IMPORT_ADVICE = ("Declare the resource with adopt=True to take over what the gateway has (the settings and "
+                 "RLCL-list resources take it over by nature), or write the program for it with "
+                 "`apinizer-pulumi generate`")
+
+
+def test_pulumi_import_says_in_one_line_what_to_use(
+    make_project: Any, tmp_path: Path, emulator_url: str, admin_token: str, state_of: Any
+) -> None:
+    project = project_of(make_project, tmp_path, emulator_url, admin_token, """
+        import apinizer_pulumi as apinizer
+    """)
+    initial = state_of()
+
+    result = project.run("import", "--yes", "--stack", project.stack, f"{ENDPOINT}", "pets",
+                         "Demo/PetStore/GET//pets", check=False)
+
+    assert result.returncode != 0, result.output
+    assert "Traceback" not in result.output and "KeyError" not in result.output, result.output
+    message = ("apinizer: dynamic resources cannot be imported: the engine reads them with neither inputs "
+               f"nor state, so the provider is unknown (pulumi/pulumi#16175). {IMPORT_ADVICE}")
+    # The engine prefixes it ("Preview failed: "), under the resource and again under the stack.
+    assert diagnostics(result.stdout)[f"{ENDPOINT} (pets)"] == [f"error: Preview failed: {message}"]
+    assert diagnostics(result.stdout)["pulumi:pulumi:Stack (checks-dev)"] == [
+        f"error: preview failed: step application failed: {message}"]
+    assert state_of() == initial
+
+
+def test_the_import_option_is_refused_in_one_line(
+    make_project: Any, tmp_path: Path, emulator_url: str, admin_token: str, state_of: Any
+) -> None:
+    project = project_of(make_project, tmp_path, emulator_url, admin_token, """
+        import pulumi
+        import apinizer_pulumi as apinizer
+
+        apinizer.Endpoint(
+            "pets", project_name="Demo", api_proxy_name="PetStore", name="/pets", http_method="GET",
+            backend_resource_url="/pets", backend_http_method="GET",
+            opts=pulumi.ResourceOptions(import_="Demo/PetStore/GET//pets"),
+        )
+    """)
+    initial = state_of()
+
+    result = project.preview(check=False)
+
+    assert result.returncode != 0, result.output
+    assert "Traceback" not in result.output and "KeyError" not in result.output, result.output
+    stack_lines = diagnostics(result.stdout).get("pulumi:pulumi:Stack (checks-dev)")
+    assert stack_lines is not None, result.stdout
+    assert stack_lines[0] == (
+        "error: apinizer: cannot import 'Demo/PetStore/GET//pets' (the import_ resource option): dynamic "
+        "resources cannot be imported: the engine reads them with neither inputs nor state, so the provider "
+        f"is unknown (pulumi/pulumi#16175). {IMPORT_ADVICE}"), stack_lines
+    assert state_of() == initial

@@ -14,6 +14,7 @@ from typing import Any
 import pulumi
 
 from ._connection import SECRET_FIELDS, ConnectionArgs
+from ._import_guard import refuse_import_option
 from ._types import (
     ContextValueValue,
     MessageContentTypeValue,
@@ -93,7 +94,8 @@ def connection_props(connection: ConnectionArgs | Mapping[str, Any] | None) -> d
 
 def resource_options(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOptions:
     """The caller's options, with ``connection`` added to the outputs stored as secrets, and
-    ``delete_before_replace`` on unless the caller chose otherwise.
+    ``delete_before_replace`` on unless the caller chose otherwise. Options with ``import_`` are
+    refused at once (see ``_import_guard``).
 
     Delete before replace, because a forced replace (``pulumi up --replace``, for which the engine
     asks no provider and only this option decides) addresses the same gateway object twice. Created
@@ -102,6 +104,7 @@ def resource_options(opts: pulumi.ResourceOptions | None) -> pulumi.ResourceOpti
     an adopted endpoint deleted). For a replace caused by a changed identifier, the old and new
     objects differ and only the order changes.
     """
+    refuse_import_option(opts)
     extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
     if opts is None or opts.delete_before_replace is None:
         extra.delete_before_replace = True
