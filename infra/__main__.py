@@ -8,15 +8,19 @@ It works on project `Demo` of the emulator's default fixture: REST proxies `PetS
 SOAP proxy `Calculator` (operations `Add` and `Subtract`) and the rate-limit list `Standard`.
 """
 
+from typing import cast
+
 import pulumi
 
 import apinizer_pulumi as apinizer
+from apinizer_pulumi.resources import CacheStorageTypeName, HttpMethodName
 
 config = pulumi.Config()
 # Defaults in Pulumi.yaml, per-stack values in Pulumi.<stack>.yaml.
 cache_ttl = config.require_int("cacheTtl")
 cache_capacity = config.require_int("cacheCapacity")
-cache_storage = config.require("cacheStorage")
+# Config values are plain strings; a value outside LOCAL/DISTRIBUTED still fails `pulumi preview`.
+cache_storage = cast(CacheStorageTypeName, config.require("cacheStorage"))
 standard_per_minute = config.require_int("standardPerMinute")
 partner_per_minute = config.require_int("partnerPerMinute")
 
@@ -26,7 +30,7 @@ PROJECT = "Demo"
 
 
 def rest_endpoint(
-    resource_name: str, proxy: str, path: str, method: str, backend_url: str, description: str
+    resource_name: str, proxy: str, path: str, method: HttpMethodName, backend_url: str, description: str
 ) -> apinizer.Endpoint:
     """An endpoint whose backend call uses the same HTTP method as the gateway's."""
     return apinizer.Endpoint(
@@ -135,7 +139,7 @@ apinizer.EndpointWsa(
 def per_minute(
     proxy: str,
     endpoint: pulumi.Input[str],
-    method: pulumi.Input[str],
+    method: pulumi.Input[HttpMethodName],
     count: int,
     *,
     target_variable: apinizer.VariableArgs | None = None,

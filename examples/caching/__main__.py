@@ -7,11 +7,12 @@ defaults with the cache off, so the endpoint falls back to the proxy-level cache
 import pulumi
 
 import apinizer_pulumi as apinizer
+from apinizer_pulumi.resources import HttpMethodName
 
 PROJECT, PROXY = "Demo", "Orders"
 
 
-def endpoint(resource_name: str, path: str, method: str, description: str) -> apinizer.Endpoint:
+def endpoint(resource_name: str, path: str, method: HttpMethodName, description: str) -> apinizer.Endpoint:
     return apinizer.Endpoint(
         resource_name,
         project_name=PROJECT,

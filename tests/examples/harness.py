@@ -207,12 +207,15 @@ class ProgramRun:
 def new_operation() -> None:
     """Forget what the providers read: the engine starts a new provider process per operation.
 
-    The providers here run in this process, where the endpoint lists they read would otherwise
-    outlive the operation (apinizer_pulumi.resources._reads).
+    The providers here run in this process, where the endpoint lists they read, and the outcome
+    of the preview's connection check, would otherwise outlive the operation
+    (apinizer_pulumi.resources._reads, _connection).
     """
+    from apinizer_pulumi.resources._connection import forget_proven_connections
     from apinizer_pulumi.resources._reads import LISTS
 
     LISTS.clear()
+    forget_proven_connections()
 
 
 def _configured(run: ProgramRun, item: Registration) -> DynamicProvider:

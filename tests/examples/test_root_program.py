@@ -41,6 +41,10 @@ def endpoint_state(state: dict[str, Any], proxy: str, path: str, method: str) ->
     return dict(matches[0])
 
 
+REPORT = "GET /apiops/reports/organization-api-data-model-access"  # the program's own lookup
+PROOF = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"  # Check proves the token
+
+
 def test_dev_stack_makes_every_declared_object(program_runner, emulator_url, admin_token, client, inspect):
     run = program_runner(ROOT, root_config("dev", emulator_url, admin_token), stack="dev")
 
@@ -113,7 +117,7 @@ def test_preview_of_a_new_stack_plans_everything_and_writes_nothing(
     # The endpoints' ids are unknown before they exist (None here); the report is read (a lookup).
     assert plan.outputs["endpointIds"] is None
     assert plan.outputs["externallySharedProxies"] == ["Calculator", "PetStore"]
-    assert inspect("stats")["requests"] == {"GET /apiops/reports/organization-api-data-model-access": 1}
+    assert inspect("stats")["requests"] == {REPORT: 1, PROOF: 1}
     assert comparable_state(inspect("state")) == comparable_state(initial)
 
 
@@ -129,7 +133,7 @@ def test_preview_after_an_input_change_plans_updates_in_place(
     )
 
     assert plan.mocks.steps() == {"create": 0, "same": 6, "update": 3}
-    assert inspect("stats")["requests"] == {"GET /apiops/reports/organization-api-data-model-access": 1}
+    assert inspect("stats")["requests"] == {REPORT: 1, PROOF: 1}
     assert _without_clock(inspect("state")) == _without_clock(before)
 
 
@@ -146,7 +150,7 @@ def test_second_up_changes_nothing_and_writes_nothing(
     assert second.mocks.steps() == {"create": 0, "same": len(first.mocks.registrations), "update": 0}
     assert second.outputs == first.outputs
     # Diffs are offline: the only request of the second run is the program's own report lookup.
-    assert inspect("stats")["requests"] == {"GET /apiops/reports/organization-api-data-model-access": 1}
+    assert inspect("stats")["requests"] == {REPORT: 1, PROOF: 1}
     assert _without_clock(inspect("state")) == _without_clock(state_after_first)
 
 

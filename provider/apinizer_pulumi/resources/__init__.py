@@ -1,7 +1,9 @@
 """The Pulumi dynamic resources and the read-only functions.
 
 One module per resource kind, each holding its args classes, its provider and its resource:
-``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``.
+``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``. The ``...Name``
+types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
+helpers (``method: HttpMethodName``).
 """
 
 import importlib
@@ -11,6 +13,23 @@ if TYPE_CHECKING:
     from ._args import VariableArgs
     from ._connection import ConnectionArgs
     from ._errors import ApinizerResourceError
+    from ._types import (
+        CacheErrorHandlingTypeName,
+        CacheHandlingActionName,
+        CacheKeyTypeName,
+        CacheStorageTypeName,
+        ContextValueName,
+        ExecutionOrderName,
+        HttpMethodName,
+        IntervalWindowTypeName,
+        MessageContentTypeName,
+        ParamTypeName,
+        RateLimitTimeIntervalName,
+        ScriptTypeName,
+        VariableTypeName,
+        WsaMustUnderstandName,
+        WsaVersionName,
+    )
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
@@ -24,6 +43,21 @@ _HOMES = {
     "VariableArgs": "_args",
     "ConnectionArgs": "_connection",
     "ApinizerResourceError": "_errors",
+    "HttpMethodName": "_types",
+    "CacheKeyTypeName": "_types",
+    "CacheStorageTypeName": "_types",
+    "CacheHandlingActionName": "_types",
+    "RateLimitTimeIntervalName": "_types",
+    "CacheErrorHandlingTypeName": "_types",
+    "IntervalWindowTypeName": "_types",
+    "ExecutionOrderName": "_types",
+    "ScriptTypeName": "_types",
+    "WsaMustUnderstandName": "_types",
+    "WsaVersionName": "_types",
+    "VariableTypeName": "_types",
+    "ParamTypeName": "_types",
+    "MessageContentTypeName": "_types",
+    "ContextValueName": "_types",
     "Endpoint": "endpoint",
     "EndpointProvider": "endpoint",
     "CacheSettingsArgs": "endpoint_cache",
@@ -45,8 +79,13 @@ _HOMES = {
 
 __all__ = [
     "ApinizerResourceError",
+    "CacheErrorHandlingTypeName",
+    "CacheHandlingActionName",
+    "CacheKeyTypeName",
     "CacheSettingsArgs",
+    "CacheStorageTypeName",
     "ConnectionArgs",
+    "ContextValueName",
     "Endpoint",
     "EndpointCache",
     "EndpointCacheProvider",
@@ -54,12 +93,22 @@ __all__ = [
     "EndpointRateLimitArgs",
     "EndpointWsa",
     "EndpointWsaProvider",
+    "ExecutionOrderName",
+    "HttpMethodName",
+    "IntervalWindowTypeName",
+    "MessageContentTypeName",
+    "ParamTypeName",
+    "RateLimitTimeIntervalName",
     "Rlcl",
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
+    "ScriptTypeName",
     "VariableArgs",
+    "VariableTypeName",
+    "WsaMustUnderstandName",
     "WsaSettingsArgs",
+    "WsaVersionName",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",

@@ -14,6 +14,14 @@ from typing import Any
 import pulumi
 
 from ._connection import SECRET_FIELDS, ConnectionArgs
+from ._import_guard import refuse_import_option
+from ._types import (
+    ContextValueValue,
+    MessageContentTypeValue,
+    ParamTypeValue,
+    ScriptTypeValue,
+    VariableTypeValue,
+)
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -28,20 +36,20 @@ class VariableArgs:
     """
 
     name: pulumi.Input[str]
-    type: pulumi.Input[str]
+    type: pulumi.Input[VariableTypeValue]
     description: pulumi.Input[str] | None = None
     header_name: pulumi.Input[str] | None = None
-    param_type: pulumi.Input[str] | None = None
+    param_type: pulumi.Input[ParamTypeValue] | None = None
     param_name: pulumi.Input[str] | None = None
     param_path: pulumi.Input[str] | None = None
     form_name: pulumi.Input[str] | None = None
-    message_content_type: pulumi.Input[str] | None = None
+    message_content_type: pulumi.Input[MessageContentTypeValue] | None = None
     xpath_value: pulumi.Input[str] | None = None
     json_path_value: pulumi.Input[str] | None = None
-    context_value: pulumi.Input[str] | None = None
+    context_value: pulumi.Input[ContextValueValue] | None = None
     zone_id: pulumi.Input[str] | None = None
     init_with_script: pulumi.Input[bool] | None = None
-    script_language: pulumi.Input[str] | None = None
+    script_language: pulumi.Input[ScriptTypeValue] | None = None
     script_body: pulumi.Input[str] | None = None
     data_type: pulumi.Input[str] | None = None
 
@@ -87,7 +95,8 @@ def connection_props(connection: ConnectionArgs | Mapping[str, Any] | None) -> d
 def resource_options(
     opts: pulumi.ResourceOptions | None, *, delete_first: bool = False
 ) -> pulumi.ResourceOptions:
-    """The caller's options, with ``connection`` added to the outputs stored as secrets.
+    """The caller's options, with ``connection`` added to the outputs stored as secrets. Options with
+    ``import_`` are refused at once (see ``_import_guard``).
 
     ``delete_first`` (settings, RLCL lists) sets ``delete_before_replace`` unless the caller chose:
     a forced replace (``pulumi up --replace``, for which the engine asks no provider and only this
@@ -95,6 +104,7 @@ def resource_options(
     after, would reset what the new one just wrote. Elsewhere the provider's diff decides: a
     replace always names another gateway object, so the new one is created first (see ``_replace``).
     """
+    refuse_import_option(opts)
     extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
     if delete_first and (opts is None or opts.delete_before_replace is None):
         extra.delete_before_replace = True

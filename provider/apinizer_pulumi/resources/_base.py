@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import threading
 import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_origin
@@ -18,9 +19,20 @@ from pulumi.output import Unknown
 from pulumi.runtime import rpc
 
 from . import _replace
-from ._connection import Settings, client_for, provider_stack_config, resolve, unwrap_secret
+from ._connection import (
+    Settings,
+    client_for,
+    connection_check_skipped,
+    gateway_url,
+    prove_connection,
+    provider_stack_config,
+    resolve,
+    setting_names,
+    unwrap_secret,
+    url_problem,
+)
 from ._errors import ApinizerResourceError, quiet_provider_server
-from ._server import widen_provider_server
+from ._server import checking_urn, widen_provider_server
 
 if TYPE_CHECKING:
     # pydantic, httpx and the models are imported on first use, in the provider process: a
@@ -222,9 +234,30 @@ def same(old: Any, new: Any) -> bool:
     return bool(old == new)
 
 
+def known_connection(connection: Any) -> dict[str, Any] | None:
+    """The ``connection`` input's fields, plain; None while any of it is unknown (a preview)."""
+    plain = unwrap_secret(connection)
+    if is_unknown(plain) or not isinstance(plain, Mapping | None):
+        return None  # unknown, or not an object (which check reports)
+    given = {key: unwrap_secret(value) for key, value in (plain or {}).items()}
+    return None if strip_unknowns(given)[1] else given
+
+
 def inputs_of(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` without the engine's and the SDK's bookkeeping keys."""
     return {key: value for key, value in props.items() if not key.startswith("__")}
+
+
+#: The gateway object each resource of this provider process claimed in Check, and the reverse:
+#: (kind, URL, identifiers) -> URN, and URN -> that key. One process serves one deployment.
+_OWNERS: dict[tuple[str, str, tuple[Any, ...]], str] = {}
+_CLAIMED: dict[str, tuple[str, str, tuple[Any, ...]]] = {}
+_CLAIMS_LOCK = threading.Lock()
+
+
+def _resource_name(urn: str) -> str:
+    """The name a program gave a resource: the last part of its URN."""
+    return urn.rsplit("::", 1)[-1]
 
 
 class ApinizerProvider(dyn.ResourceProvider):
@@ -317,6 +350,9 @@ class ApinizerProvider(dyn.ResourceProvider):
         if normalized is None:
             normalized = fill_known(self.inputs_model, given, unknown)
         failures.extend(self._check_connection(connection))
+        if not failures:  # offline first: inputs that fail already are not worth a request
+            failures.extend(self._reach_gateway(connection, cleaned))
+        failures.extend(self._claim_object(normalized, connection))
         inputs = encode_unknowns(normalized)
         if connection is not None:
             inputs[CONNECTION] = encode_unknowns(connection)
@@ -360,6 +396,76 @@ class ApinizerProvider(dyn.ResourceProvider):
             return [dyn.CheckFailure(f"{CONNECTION}.{missing}",
                                      "connection.username and connection.password go together")]
         return []
+
+    def _reach_gateway(self, connection: Any, inputs: Mapping[str, Any]) -> list[dyn.CheckFailure]:
+        """The connection these inputs resolve to, checked once per process (``prove_connection``).
+
+        Offline first: a URL, with an http or https scheme, and credentials, each failure naming
+        the setting to fix. Skipped when a part of the ``connection`` input is not known yet, and
+        when ``apinizer:skipConnectionCheck`` or ``APINIZER_SKIP_CONNECTION_CHECK`` says so.
+        The failures have no property: the engine would print the property's value beside them.
+        """
+        stack_config = getattr(self, "_stack_config", None)
+        given = known_connection(connection)
+        if connection_check_skipped(stack_config) or given is None:
+            return []
+        try:
+            settings = resolve(given, stack_config)
+        except ApinizerResourceError as error:
+            return [dyn.CheckFailure("", error.message)]
+        names = setting_names(given, stack_config)
+        problem = url_problem(settings.url)
+        if problem is not None:
+            return [dyn.CheckFailure("", f"apinizer: {names[0]} {settings.url!r} {problem}")]
+        reason = prove_connection(settings, names, self.probe(inputs))
+        return [] if reason is None else [dyn.CheckFailure("", f"apinizer: {reason}")]
+
+    def _claim_object(self, inputs: Mapping[str, Any], connection: Any) -> list[dyn.CheckFailure]:
+        """A failure when another resource of this deployment manages the same gateway object.
+
+        A gateway object is named by the kind's identifiers (``replace_fields``) on one gateway, and
+        each is claimed by the first resource (URN) checked with it. A resource checked again (the
+        update after its preview, a replace) keeps its claim, and moves it when its identifiers
+        change. Only resources of one kind collide: an ``EndpointCache`` shares its endpoint's
+        identity by design. Skipped when an identifier or the connection's URL is not known yet, and
+        outside the provider server, where the URN is not known (``_server.checking_urn``).
+        """
+        urn = checking_urn()
+        given = known_connection(connection)
+        identity = tuple(inputs.get(name) for name in self.replace_fields)
+        if urn is None or given is None or not all(
+                isinstance(part, str) and part and not is_unknown(part) for part in identity):
+            return []
+        key = (self.kind, gateway_url(given, getattr(self, "_stack_config", None)), identity)
+        with _CLAIMS_LOCK:
+            previous = _CLAIMED.pop(urn, None)
+            if previous is not None and _OWNERS.get(previous) == urn:
+                del _OWNERS[previous]
+            owner = _OWNERS.setdefault(key, urn)
+            if owner == urn:
+                _CLAIMED[urn] = key
+                return []
+        what = ", ".join(f"{name} {part!r}" for name, part in zip(self.replace_fields, identity, strict=True))
+        mine, theirs = _resource_name(urn), _resource_name(owner)
+        if mine == theirs:
+            mine, theirs = urn, owner
+        return [dyn.CheckFailure("", (
+            f"apinizer: {self.kind} '{mine}' and {self.kind} '{theirs}' manage the same gateway object "
+            f"({what}): each would overwrite (or delete) what the other declares. Declare it once; "
+            f"adopt=True does not help, it only lets a second resource take over the first's object"
+        ))]
+
+    @staticmethod
+    def probe(inputs: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The (project, API proxy) whose endpoint list proves a personal token: one these inputs name."""
+        project = inputs.get("project_name")
+        proxy = inputs.get("api_proxy_name")
+        entries = inputs.get("endpoints")
+        if not proxy and isinstance(entries, list) and entries and isinstance(entries[0], Mapping):
+            proxy = entries[0].get("api_proxy_name")
+        if isinstance(project, str) and project and isinstance(proxy, str) and proxy:
+            return project, proxy
+        return None
 
     # --- diff -------------------------------------------------------------------------------
 

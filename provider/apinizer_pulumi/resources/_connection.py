@@ -14,6 +14,7 @@ resource of a stack that talks to the same gateway with the same account shares 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -32,6 +33,8 @@ CONFIG_NAMESPACE = "apinizer"
 FIELDS = ("url", "token", "username", "password")
 SECRET_FIELDS = ("token", "password")
 ENV_VARS = {name: f"APINIZER_{name.upper()}" for name in FIELDS}
+#: The stack config key (``apinizer:skipConnectionCheck``) that turns the preview's connection check off.
+SKIP_CONFIG = "skipConnectionCheck"
 
 
 @dataclass(kw_only=True, frozen=True)
@@ -125,6 +128,13 @@ def resolve(
     return Settings(url=url, username=creds["username"], password=creds["password"])
 
 
+def gateway_url(connection: Mapping[str, Any] | None, stack_config: Mapping[str, Any] | None) -> str:
+    """The URL these settings resolve to, without a trailing slash ("" when none is set)."""
+    sources = (connection, stack_config, {"url": os.environ.get(ENV_VARS["url"])})
+    url = next((found["url"] for found in map(_clean, sources) if "url" in found), "")
+    return url.rstrip("/")
+
+
 def program_stack_config() -> dict[str, Any]:
     """The ``apinizer:*`` stack config as seen from a Pulumi program (empty outside one)."""
     config = pulumi.Config(CONFIG_NAMESPACE)
@@ -139,7 +149,7 @@ def program_stack_config() -> dict[str, Any]:
 def provider_stack_config(config: Any) -> dict[str, Any]:
     """The ``apinizer:*`` keys of a dynamic provider's ``ConfigureRequest.config``."""
     values: dict[str, Any] = {}
-    for name in FIELDS:
+    for name in (*FIELDS, SKIP_CONFIG):
         value = config.get(f"{CONFIG_NAMESPACE}:{name}")
         if value is not None:
             values[name] = value
@@ -179,3 +189,156 @@ def close_clients() -> None:
         _CLIENTS.clear()
     for client in clients:
         client.close()
+
+
+# -- the connection check at preview -------------------------------------------------------------
+#
+# ``check`` (which every preview and up runs for every resource) proves the connection once per
+# provider process and resolved connection: first offline (a URL, with an http or https scheme,
+# and credentials), then with at most one request. Its outcome, good or bad, is kept for the
+# process, so N resources on one gateway cost one request, and resources checked while it is on
+# its way wait for it instead of sending their own.
+
+#: The environment variable that turns the check off (any of 1, true, yes, on).
+SKIP_ENV = "APINIZER_SKIP_CONNECTION_CHECK"
+_TRUE = ("1", "true", "yes", "on")
+SKIP_HINT = (f"to preview without reaching the gateway, set {SKIP_ENV}=1 or "
+             f"`pulumi config set {CONFIG_NAMESPACE}:{SKIP_CONFIG} true`")
+
+
+def connection_check_skipped(stack_config: Mapping[str, Any] | None, *,
+                             environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the stack config or the environment turns the connection check off."""
+    env = os.environ if environ is None else environ
+    configured = unwrap_secret((stack_config or {}).get(SKIP_CONFIG))
+    values = (configured, env.get(SKIP_ENV))
+    return any(str(value).strip().lower() in _TRUE for value in values if value is not None)
+
+
+def setting_names(
+    connection: Mapping[str, Any] | None,
+    stack_config: Mapping[str, Any] | None,
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[str, str]:
+    """Where the URL and the credentials come from, named as a user sets them (``apinizer:url`` ...)."""
+    env = os.environ if environ is None else environ
+    sources = [
+        (_clean(connection), "connection.{}"),
+        (_clean(stack_config), CONFIG_NAMESPACE + ":{}"),
+        (_clean({name: env.get(var) for name, var in ENV_VARS.items()}), "APINIZER_{}"),
+    ]
+
+    def spelt(template: str, name: str) -> str:
+        return template.format(name.upper() if template.startswith("APINIZER_") else name)
+
+    url = next((spelt(template, "url") for found, template in sources if "url" in found), "the URL")
+    creds = next(((found, template) for found, template in sources
+                  if {"token", "username", "password"} & found.keys()), None)
+    if creds is None:
+        return url, "the credentials"
+    found, template = creds
+    if "token" in found:
+        return url, spelt(template, "token")
+    return url, f"{spelt(template, 'username')}/{spelt(template, 'password')}"
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be a gateway's root URL, or None."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as error:
+        return f"is not a URL ({error})"
+    if parsed.scheme not in ("http", "https") or not parsed.host:
+        return "is not an http:// or https:// URL with a host (e.g. https://gateway.example.com)"
+    return None
+
+
+_PROVEN: dict[tuple[str, str], str | None] = {}
+_PROVING: dict[tuple[str, str], threading.Lock] = {}
+_PROVING_LOCK = threading.Lock()
+
+
+def prove_connection(settings: Settings, names: tuple[str, str], probe: tuple[str, str] | None) -> str | None:
+    """The reason why the gateway refuses these settings or cannot be reached; None when it accepts them.
+
+    At most one request per process and connection, whose outcome later calls reuse:
+
+    * username and password: the token request, made through the shared client's own login, so
+      the token it gets is the one the deployment's operations then use (no request added);
+    * a personal token: ``GET`` of the endpoint list of ``probe`` = (project, API proxy), a proxy
+      the resources name. It needs the role the resources need (ROLE_MANAGE_PROXIES), and the
+      deployment lists that proxy anyway; the cheaper documented candidates prove nothing (the
+      health check takes no token, the organization report answers 401 to valid users who are
+      not administrators or analyzers). A missing proxy answers 404 after the token was accepted.
+      With no proxy named (an ``Rlcl`` alone), no request is made and the token is not proven.
+
+    A 401 is a refusal; any other answer (2xx, a 403 for a missing role, a 404) shows the
+    credentials were accepted; no answer at all means the gateway cannot be reached.
+    """
+    key = settings.cache_key
+    if key in _PROVEN:
+        return _PROVEN[key]
+    if settings.token is not None and probe is None:
+        return None
+    with _PROVING_LOCK:
+        lock = _PROVING.setdefault(key, threading.Lock())
+    with lock:
+        if key not in _PROVEN:
+            _PROVEN[key] = _send_proof(settings, names, probe)
+        return _PROVEN[key]
+
+
+def _send_proof(settings: Settings, names: tuple[str, str], probe: tuple[str, str] | None) -> str | None:
+    import httpx
+
+    from apinizer_pulumi.client import ApinizerError, ClientCredentialsAuth, Endpoints
+    from apinizer_pulumi.client._exceptions import redact_secrets
+
+    url_name, credentials_name = names
+    client = client_for(settings)
+    # One request, sent without the client's retries (a retry would be a second request): through
+    # the client's own pooled connection and, for a login, its own token cache.
+    http = client._http
+    login = client._auth if isinstance(client._auth, ClientCredentialsAuth) else None
+    secrets = tuple(s for s in (settings.token, settings.password) if s)
+    flow = login._valid_token(stale=None) if login is not None else None
+    try:
+        if flow is not None:
+            try:
+                request = next(flow)
+            except StopIteration:
+                return None  # a token is held already: an operation proved the login
+        else:
+            assert probe is not None
+            request = http.build_request(
+                "GET", client.base_url + Endpoints._path(*probe),
+                headers={"Authorization": f"Bearer {settings.token}", "Accept": "application/json"},
+                timeout=client.timeout,
+            )
+        response = http.send(request)
+        if flow is not None:
+            with contextlib.suppress(StopIteration):
+                flow.send(response)
+    except httpx.TransportError as error:
+        detail = redact_secrets(f"{type(error).__name__}: {error}", secrets)
+        return (f"cannot reach the gateway at {settings.url} ({url_name}): {detail}; {SKIP_HINT}")
+    except ApinizerError as error:  # a 2xx token answer that holds no token
+        return f"the gateway at {settings.url} ({url_name}) answered the login with no token: {error}"
+    finally:
+        if flow is not None:
+            flow.close()
+    if response.status_code == 401:
+        what = "token request" if login is not None else "token"
+        return (f"the gateway at {settings.url} refused {credentials_name} (401 on the {what}): "
+                "check the credentials, or which gateway the URL names")
+    return None
+
+
+def forget_proven_connections() -> None:
+    """Forget every check's outcome (tests; a long-lived process whose credentials were fixed)."""
+    with _PROVING_LOCK:
+        _PROVEN.clear()
+        _PROVING.clear()

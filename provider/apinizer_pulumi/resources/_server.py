@@ -1,4 +1,9 @@
-"""The SDK's dynamic provider server runs at most 4 calls at once; let it run what the engine sends.
+"""Two reaches into the SDK's dynamic provider server, each documented, kill-switched and inert elsewhere.
+
+1. :func:`widen_provider_server`: let the server run what the engine sends (below).
+2. :func:`checking_urn`: the URN of the resource whose Check is being served (at the end).
+
+The SDK's dynamic provider server runs at most 4 calls at once; let it run what the engine sends.
 
 ``python -m pulumi.dynamic`` serves the engine's gRPC calls from a ``ThreadPoolExecutor`` with
 ``max_workers=4``, while the engine sends up to ``--parallel`` calls at once (4 per CPU by
@@ -21,6 +26,7 @@ import contextlib
 import os
 import sys
 import threading
+import types
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import thread as pool_threads
 
@@ -59,3 +65,36 @@ def widen_provider_server(workers: int = WORKERS) -> None:
         with contextlib.suppress(Exception):
             for _ in range(min(queue.qsize(), workers - limit)):
                 start_one()
+
+
+# -- the URN of the resource being checked -------------------------------------------------------
+#
+# The engine's CheckRequest carries the resource's URN, but the SDK's server hands a dynamic
+# provider's ``check`` only the old and new inputs. Two resources of a program that manage the
+# same gateway object can only be told apart by their URNs, so :func:`checking_urn` looks for the
+# server's ``Check`` frame above the calling thread's and reads ``request.urn`` from it. Anywhere
+# else (a program, a test calling a provider directly), or if a later SDK serves Check another way
+# or renames its arguments, it finds nothing and answers None: the checks that need the URN are
+# then skipped, never wrong. ``APINIZER_SAME_OBJECT_CHECK=0`` turns the lookup off.
+
+#: ``APINIZER_SAME_OBJECT_CHECK=0`` turns off the check that two resources do not manage one object.
+SAME_OBJECT_CHECK = os.environ.get("APINIZER_SAME_OBJECT_CHECK", "1").strip() != "0"
+#: How many frames up the server's Check may be from the provider's check (a decorator or two).
+_MAX_DEPTH = 12
+
+
+def checking_urn() -> str | None:
+    """The URN of the resource whose Check the provider server is serving in this thread, or None."""
+    if not SAME_OBJECT_CHECK:
+        return None
+    frame: types.FrameType | None = sys._getframe(1)
+    for _ in range(_MAX_DEPTH):
+        if frame is None:
+            return None
+        if frame.f_code.co_name == "Check":
+            spec = frame.f_globals.get("__spec__")
+            if getattr(spec, "name", None) == PROVIDER_SERVER:
+                urn = getattr(frame.f_locals.get("request"), "urn", None)
+                return urn if isinstance(urn, str) and urn else None
+        frame = frame.f_back
+    return None

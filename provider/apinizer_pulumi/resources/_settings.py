@@ -21,6 +21,7 @@ from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import translated
 from ._reads import live_endpoint
+from ._types import HttpMethodName, HttpMethodValue
 from .endpoint import endpoint_id, identity, subject
 
 IDENTIFIERS = ("project_name", "api_proxy_name", "endpoint_name", "endpoint_http_method")
@@ -113,7 +114,7 @@ class EndpointSettingsResource(dyn.Resource):
     """The API proxy that holds the endpoint."""
     endpoint_name: pulumi.Output[str]
     """The endpoint's path (or, on a SOAP proxy, its operation name)."""
-    endpoint_http_method: pulumi.Output[str]
+    endpoint_http_method: pulumi.Output[HttpMethodName]
     """The endpoint's HTTP method."""
     connection: pulumi.Output[dict[str, Any] | None]
     """The connection input, stored as a secret."""
@@ -122,7 +123,9 @@ class EndpointSettingsResource(dyn.Resource):
         self,
         provider: EndpointSettingsProvider,
         resource_name: str,
-        identifiers: tuple[pulumi.Input[str], pulumi.Input[str], pulumi.Input[str], pulumi.Input[str]],
+        identifiers: tuple[
+            pulumi.Input[str], pulumi.Input[str], pulumi.Input[str], pulumi.Input[HttpMethodValue]
+        ],
         settings: Any,
         connection: ConnectionArgs | Mapping[str, Any] | None,
         opts: pulumi.ResourceOptions | None,

@@ -18,6 +18,7 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, container_gone, translated
+from ._types import HttpMethodName, HttpMethodValue
 
 if TYPE_CHECKING:
     # Imported where used: a program declaring endpoints needs neither (docs/performance.md).
@@ -311,11 +312,11 @@ class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
     """The REST API proxy that holds the endpoint."""
     name: pulumi.Output[str]
     """The endpoint's path, e.g. ``/api/users``."""
-    http_method: pulumi.Output[str]
+    http_method: pulumi.Output[HttpMethodName]
     """The endpoint's HTTP method (GET, POST, ... or ALL)."""
     backend_resource_url: pulumi.Output[str]
     """The backend resource: a relative path or an absolute URL."""
-    backend_http_method: pulumi.Output[str]
+    backend_http_method: pulumi.Output[HttpMethodName]
     """The HTTP method of the backend call."""
     description: pulumi.Output[str | None]
     """Free text."""
@@ -335,9 +336,9 @@ class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
         project_name: pulumi.Input[str],
         api_proxy_name: pulumi.Input[str],
         name: pulumi.Input[str],
-        http_method: pulumi.Input[str],
+        http_method: pulumi.Input[HttpMethodValue],
         backend_resource_url: pulumi.Input[str],
-        backend_http_method: pulumi.Input[str],
+        backend_http_method: pulumi.Input[HttpMethodValue],
         description: pulumi.Input[str] | None = None,
         active: pulumi.Input[bool] | None = None,
         adopt: pulumi.Input[bool] | None = None,

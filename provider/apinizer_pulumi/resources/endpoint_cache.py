@@ -18,6 +18,7 @@ from apinizer_pulumi.models import CacheSettings
 from ._args import VariableArgs
 from ._connection import ConnectionArgs
 from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
+from ._types import CacheHandlingActionValue, CacheKeyTypeValue, CacheStorageTypeValue, HttpMethodValue
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -29,12 +30,12 @@ class CacheSettingsArgs:
     """
 
     name: pulumi.Input[str]
-    handling_action: pulumi.Input[str]
+    handling_action: pulumi.Input[CacheHandlingActionValue]
     description: pulumi.Input[str] | None = None
     cache_active: pulumi.Input[bool] | None = None
     cache_only_http_get_requests: pulumi.Input[bool] | None = None
-    cache_key_type: pulumi.Input[str] | None = None
-    cache_storage_type: pulumi.Input[str] | None = None
+    cache_key_type: pulumi.Input[CacheKeyTypeValue] | None = None
+    cache_storage_type: pulumi.Input[CacheStorageTypeValue] | None = None
     capacity: pulumi.Input[int] | None = None
     ttl: pulumi.Input[int] | None = None
     invalidation_requires_authn: pulumi.Input[bool] | None = None
@@ -89,7 +90,7 @@ class EndpointCache(EndpointSettingsResource, module="apinizer", name="EndpointC
         project_name: pulumi.Input[str],
         api_proxy_name: pulumi.Input[str],
         endpoint_name: pulumi.Input[str],
-        endpoint_http_method: pulumi.Input[str],
+        endpoint_http_method: pulumi.Input[HttpMethodValue],
         cache_settings: pulumi.Input[CacheSettingsArgs | Mapping[str, Any]],
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,

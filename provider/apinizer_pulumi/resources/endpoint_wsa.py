@@ -17,6 +17,7 @@ from apinizer_pulumi.models import WsaSettings
 
 from ._connection import ConnectionArgs
 from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
+from ._types import HttpMethodValue, WsaMustUnderstandValue, WsaVersionValue
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -28,8 +29,8 @@ class WsaSettingsArgs:
     """
 
     wsa_enabled: pulumi.Input[bool] | None = None
-    wsa_must_understand: pulumi.Input[str] | None = None
-    wsa_version: pulumi.Input[str] | None = None
+    wsa_must_understand: pulumi.Input[WsaMustUnderstandValue] | None = None
+    wsa_version: pulumi.Input[WsaVersionValue] | None = None
     wsa_add_default_action: pulumi.Input[bool] | None = None
     wsa_action: pulumi.Input[str] | None = None
     wsa_add_default_to: pulumi.Input[bool] | None = None
@@ -87,7 +88,7 @@ class EndpointWsa(EndpointSettingsResource, module="apinizer", name="EndpointWsa
         project_name: pulumi.Input[str],
         api_proxy_name: pulumi.Input[str],
         endpoint_name: pulumi.Input[str],
-        endpoint_http_method: pulumi.Input[str],
+        endpoint_http_method: pulumi.Input[HttpMethodValue],
         wsa_settings: pulumi.Input[WsaSettingsArgs | Mapping[str, Any]],
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,

@@ -25,6 +25,14 @@ from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
 from ._errors import ApinizerResourceError, container_gone, translated
+from ._types import (
+    CacheErrorHandlingTypeName,
+    CacheErrorHandlingTypeValue,
+    ExecutionOrderName,
+    ExecutionOrderValue,
+    IntervalWindowTypeName,
+    IntervalWindowTypeValue,
+)
 from .endpoint import FORCED
 
 # The documented answers: "An RLCL with same name (X) already exists in project!" (create) and
@@ -152,13 +160,13 @@ class Rlcl(dyn.Resource, module="apinizer", name="Rlcl"):
     """The RLCL's description."""
     enabled: pulumi.Output[bool]
     """Whether the RLCL is enabled."""
-    execution_order: pulumi.Output[str]
+    execution_order: pulumi.Output[ExecutionOrderName]
     """FIRST (before the other RLCLs) or LAST."""
     cache_connection_timeout_in_seconds: pulumi.Output[int]
     """Cache connection timeout, seconds."""
-    cache_error_handling_type: pulumi.Output[str]
+    cache_error_handling_type: pulumi.Output[CacheErrorHandlingTypeName]
     """FAIL or CONTINUE on a cache error."""
-    time_interval_window_type: pulumi.Output[str]
+    time_interval_window_type: pulumi.Output[IntervalWindowTypeName]
     """FIXED or SLIDING."""
     show_rate_limit_statistics_in_response_header: pulumi.Output[bool]
     """Whether rate-limit statistics go into the response header."""
@@ -177,10 +185,10 @@ class Rlcl(dyn.Resource, module="apinizer", name="Rlcl"):
         name: pulumi.Input[str],
         description: pulumi.Input[str] | None = None,
         enabled: pulumi.Input[bool] | None = None,
-        execution_order: pulumi.Input[str] | None = None,
+        execution_order: pulumi.Input[ExecutionOrderValue] | None = None,
         cache_connection_timeout_in_seconds: pulumi.Input[int] | None = None,
-        cache_error_handling_type: pulumi.Input[str] | None = None,
-        time_interval_window_type: pulumi.Input[str] | None = None,
+        cache_error_handling_type: pulumi.Input[CacheErrorHandlingTypeValue] | None = None,
+        time_interval_window_type: pulumi.Input[IntervalWindowTypeValue] | None = None,
         show_rate_limit_statistics_in_response_header: pulumi.Input[bool] | None = None,
         target_variable: pulumi.Input[VariableArgs | Mapping[str, Any]] | None = None,
         adopt: pulumi.Input[bool] | None = None,

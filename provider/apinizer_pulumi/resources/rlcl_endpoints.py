@@ -21,6 +21,12 @@ from ._args import VariableArgs, connection_props, resource_options, resource_pr
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import container_gone, translated
+from ._types import (
+    CacheErrorHandlingTypeValue,
+    HttpMethodValue,
+    IntervalWindowTypeValue,
+    RateLimitTimeIntervalValue,
+)
 from .rlcl import rlcl_identity, rlcl_not_found, rlcl_subject
 
 
@@ -35,12 +41,12 @@ class EndpointRateLimitArgs:
     api_proxy_name: pulumi.Input[str]
     permitted_message_count: pulumi.Input[int]
     time_interval_period_length: pulumi.Input[int]
-    time_interval: pulumi.Input[str]
+    time_interval: pulumi.Input[RateLimitTimeIntervalValue]
     cache_connection_timeout_in_seconds: pulumi.Input[int]
-    cache_error_handling_type: pulumi.Input[str]
-    time_interval_window_type: pulumi.Input[str]
+    cache_error_handling_type: pulumi.Input[CacheErrorHandlingTypeValue]
+    time_interval_window_type: pulumi.Input[IntervalWindowTypeValue]
     endpoint_name: pulumi.Input[str] | None = None
-    endpoint_http_method: pulumi.Input[str] | None = None
+    endpoint_http_method: pulumi.Input[HttpMethodValue] | None = None
     target_variable: pulumi.Input[VariableArgs | Mapping[str, Any]] | None = None
     target_identity_value: pulumi.Input[str] | None = None
     show_rate_limit_statistics_in_response_header: pulumi.Input[bool] | None = None

@@ -1,0 +1,117 @@
+"""The enumerated inputs are ``Literal`` types: mypy flags a value outside them where it is written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from enum import StrEnum
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from apinizer_pulumi import models
+from apinizer_pulumi.resources import _types
+
+ROOT = Path(__file__).resolve().parents[2]
+MYPY = (sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
+        "--hide-error-context", "--show-error-codes")
+
+
+def mypy(*paths: Path) -> subprocess.CompletedProcess[str]:
+    # Run from the repository root so the project's mypy cache (pulumi, pydantic) is reused.
+    return subprocess.run([*MYPY, *map(str, paths)], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+@pytest.mark.parametrize("enum_name", sorted(_types.PAIRS))
+def test_each_literal_holds_exactly_its_enums_values(enum_name: str) -> None:
+    enum: type[StrEnum] = getattr(models, enum_name)
+    assert get_args(_types.PAIRS[enum_name]) == tuple(member.value for member in enum)
+
+
+GOOD = """
+    import pulumi
+
+    import apinizer_pulumi as apinizer
+    from apinizer_pulumi.models import CacheStorageType, HttpMethod
+
+    ep = apinizer.Endpoint("e", project_name="Demo", api_proxy_name="PetStore", name="/x",
+                           http_method="GET", backend_resource_url="/x", backend_http_method=HttpMethod.POST)
+    apinizer.EndpointCache(
+        "c", project_name="Demo", api_proxy_name="PetStore", endpoint_name=ep.name,
+        endpoint_http_method=ep.http_method,  # an Output of the endpoint flows in
+        cache_settings=apinizer.CacheSettingsArgs(
+            name="c", handling_action="STOP", cache_key_type="CUSTOM",
+            cache_storage_type=CacheStorageType.LOCAL,
+            variable_list=[apinizer.VariableArgs(name="v", type="PARAMETER", param_type="QUERY",
+                                                 param_name="q")],
+        ),
+    )
+    apinizer.EndpointWsa("w", project_name="Demo", api_proxy_name="Calculator", endpoint_name="Add",
+                         endpoint_http_method=pulumi.Output.from_input("POST"),
+                         wsa_settings=apinizer.WsaSettingsArgs(wsa_must_understand="TRUE",
+                                                               wsa_version="V200408"))
+    apinizer.Rlcl("r", project_name="Demo", name="Gold", execution_order="LAST",
+                  cache_error_handling_type="CONTINUE", time_interval_window_type="SLIDING")
+    apinizer.RlclEndpoints("l", project_name="Demo", rlcl_name="Gold", endpoints=[
+        apinizer.EndpointRateLimitArgs(
+            api_proxy_name="PetStore", endpoint_name="ALL", endpoint_http_method="ALL",
+            permitted_message_count=5,
+            time_interval_period_length=1, time_interval="ONE_MINUTE", cache_connection_timeout_in_seconds=3,
+            cache_error_handling_type="FAIL", time_interval_window_type="FIXED",
+            target_variable=apinizer.VariableArgs(name="t", type="CONTEXT_VALUES",
+                                                  context_value="DATETIME_HOUR", zone_id="UTC"),
+        ),
+    ])
+"""
+
+#: Each line is a wrong value of one enumerated input, and the argument mypy must name.
+BAD = {
+    'http_method="FETCH"': "http_method",
+    'backend_http_method="get"': "backend_http_method",
+    'cache_storage_type="REDIS"': "cache_storage_type",
+    'handling_action="SKIP"': "handling_action",
+    'time_interval="ONE_WEEK"': "time_interval",
+    'type="COOKIE"': "type",
+    'wsa_version="2008"': "wsa_version",
+    'execution_order="MIDDLE"': "execution_order",
+}
+
+
+def test_mypy_flags_a_value_outside_the_enumeration_and_passes_the_right_ones(tmp_path: Path) -> None:
+    good = tmp_path / "good" / "__main__.py"
+    good.parent.mkdir()
+    good.write_text(textwrap.dedent(GOOD))
+    bad = tmp_path / "bad" / "__main__.py"
+    bad.parent.mkdir()
+    source = textwrap.dedent(GOOD)
+    bad.write_text(source.replace('http_method="GET"', 'http_method="FETCH"')
+                   .replace("backend_http_method=HttpMethod.POST", 'backend_http_method="get"')
+                   .replace("cache_storage_type=CacheStorageType.LOCAL", 'cache_storage_type="REDIS"')
+                   .replace('handling_action="STOP"', 'handling_action="SKIP"')
+                   .replace('time_interval="ONE_MINUTE"', 'time_interval="ONE_WEEK"')
+                   .replace('type="PARAMETER"', 'type="COOKIE"')
+                   .replace('wsa_version="V200408"', 'wsa_version="2008"')
+                   .replace('execution_order="LAST"', 'execution_order="MIDDLE"'))
+
+    passed = mypy(good)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+
+    flagged = mypy(bad)
+    assert flagged.returncode == 1, flagged.stdout + flagged.stderr
+    errors = [line for line in flagged.stdout.splitlines() if ": error: " in line]
+    for argument in BAD.values():
+        assert any(f'Argument "{argument}" to ' in line and "[arg-type]" in line for line in errors), (
+            argument, flagged.stdout)
+    assert len(errors) == len(BAD), flagged.stdout
+
+
+PROGRAMS = sorted(str(path.relative_to(ROOT)) for path in [
+    ROOT / "infra" / "__main__.py", *ROOT.glob("examples/*/__main__.py")])
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_the_shipped_programs_type_check(program: str) -> None:
+    result = mypy(ROOT / program)
+    assert result.returncode == 0, result.stdout + result.stderr
