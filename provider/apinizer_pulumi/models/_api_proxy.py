@@ -1,0 +1,275 @@
+"""API proxies: what their create, update, list, get, delete and deployment operations send and answer.
+
+Sources (each page read whole):
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/deployment/index.md
+
+Where the pages disagree with one another, these models accept every documented shape
+(``docs/docs-disagreements.md`` lists each place):
+
+- ``clientRoute`` names its hosts ``virtualHostList`` (URL pages, get) or ``hostList`` (file pages);
+  :class:`ClientRoute` reads both and :attr:`ClientRoute.hosts` gives whichever came.
+- ``sharingType`` is PROJECT/ORGANIZATION/PUBLIC on the get page and EXTERNAL/INTERNAL/BOTH/NONE
+  in the report; :attr:`ApiProxy.sharing_type` takes either set.
+- ``deploymentResult`` comes in three shapes (``deploymentResults``; ``message`` with
+  ``environmentResults``; ``responseTime`` with per-pod ``detailList``);
+  :meth:`DeploymentResult.per_environment` reads all three alike.
+- The routing algorithm values differ between the create and update file pages; the enum holds both.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from ._base import ApiModel
+from ._enums import HttpMethod, SharingType
+from ._project import ResultEnvelope
+
+
+class ApiProxySpecType(StrEnum):
+    """EnumApiProxySpecType, the ``apiProxyCreationType`` of create and update."""
+
+    OPEN_API = "OPEN_API"
+    SWAGGER = "SWAGGER"
+    WSDL = "WSDL"
+    REVERSE_PROXY = "REVERSE_PROXY"
+
+
+class ApiType(StrEnum):
+    """EnumApiType. The pages show REST and SOAP; the enum reference adds GRPC and WEBSOCKET."""
+
+    REST = "REST"
+    SOAP = "SOAP"
+    GRPC = "GRPC"
+    WEBSOCKET = "WEBSOCKET"
+
+
+class ApiProxySharingType(StrEnum):
+    """``sharingType`` as the get page lists it (the report uses :class:`SharingType`)."""
+
+    PROJECT = "PROJECT"
+    ORGANIZATION = "ORGANIZATION"
+    PUBLIC = "PUBLIC"
+
+
+class RoutingAlgorithm(StrEnum):
+    """EnumRoutingAlgorithm: the create page's five values and the update page's two others."""
+
+    ROUND_ROBIN = "ROUND_ROBIN"
+    LRU = "LRU"
+    WEIGHTED = "WEIGHTED"
+    RANDOM = "RANDOM"
+    PICK_FIRST = "PICK_FIRST"
+    WEIGHTED_ROUND_ROBIN = "WEIGHTED_ROUND_ROBIN"
+    LEAST_CONNECTIONS = "LEAST_CONNECTIONS"
+
+
+class SoapApiPortType(StrEnum):
+    """EnumSoapApiPortType: the SOAP version of a routing address."""
+
+    SOAP11 = "SOAP11"
+    SOAP12 = "SOAP12"
+
+
+class ClientRoute(ApiModel):
+    """How clients reach the proxy. ``relative_path_list`` must hold at least one path on create.
+
+    Hosts arrive as ``virtualHostList`` or ``hostList``; both are kept as given.
+    """
+
+    relative_path_list: list[str] | None = None
+    virtual_host_list: list[str] | None = None
+    host_list: list[str] | None = None
+    method_list: list[HttpMethod] | None = None
+    header_list: list[Any] | None = None
+    buffer_request: bool | None = None
+    buffer_response: bool | None = None
+
+    @property
+    def hosts(self) -> list[str]:
+        """The virtual hosts, whichever of the two names carried them (``virtualHostList`` first)."""
+        return list(self.virtual_host_list or self.host_list or [])
+
+
+class RoutingAddress(ApiModel):
+    """One backend address. ``weight`` defaults to 100 on the URL pages and to 1 on the file
+    page, so no default is assumed here: the gateway's own applies when it is left out."""
+
+    address: str = Field(min_length=1)
+    weight: int | None = None
+    health_check_enabled: bool | None = None
+    soap_type: SoapApiPortType | None = None
+
+
+class RoutingInfo(ApiModel):
+    """``routingInfo`` of create and update, ``routing`` of the get answer.
+
+    The URL pages show ``routingEnabled`` (default true) and ``mirrorEnabled`` (default false); the
+    file pages the algorithm, timeouts (seconds) and retries. Every field is optional, and one
+    left out is left to the gateway (on update: kept as it is).
+    """
+
+    routing_address_list: list[RoutingAddress] | None = None
+    routing_enabled: bool | None = None
+    mirror_enabled: bool | None = None
+    load_balance_algorithm: RoutingAlgorithm | None = None
+    connect_timeout: int | None = Field(default=None, ge=0)
+    read_timeout: int | None = Field(default=None, ge=0)
+    retry_count: int | None = Field(default=None, ge=0)
+    failover_retry_count: int | None = Field(default=None, ge=0)
+    ignore_routing_error: bool | None = None
+
+
+class MaintenanceModeSetting(ApiModel):
+    """Maintenance mode: an answer the gateway gives instead of calling the backend."""
+
+    enabled: bool = False
+    http_status_code: int = Field(default=503, ge=100, le=599)
+    content_type: str = "application/json"
+    message: str | None = None
+
+
+class SpecAuthorizationValue(ApiModel):
+    """A header sent when the gateway fetches ``specUrl``. The value is a credential: kept out of reprs."""
+
+    header_name: str = Field(min_length=1)
+    header_value: str = Field(repr=False)
+
+
+class ApiProxyRequest(ApiModel):
+    """The JSON body of create and update from a URL, and the ``metadata`` part of the file uploads.
+
+    ``spec_url`` belongs to the URL operations (not needed for ``REVERSE_PROXY``); the file
+    operations send the spec as the ``specFile`` part instead. ``re_parse`` is false on create
+    and true on update.
+    """
+
+    api_proxy_name: str = Field(min_length=1)
+    api_proxy_description: str | None = None
+    api_proxy_creation_type: ApiProxySpecType
+    spec_url: str | None = None
+    client_route: ClientRoute | None = None
+    routing_info: RoutingInfo | None = None
+    deploy: bool = False
+    deploy_target_environment_name_list: list[str] = Field(default_factory=list)
+    re_parse: bool = False
+    soap_to_rest: bool = False
+    enable_wsa: bool = Field(default=False, alias="enableWSA")
+    enable_wsrm: bool = Field(default=False, alias="enableWSRM")
+    backend_api_version: str | None = None
+    maintenance_mode_setting: MaintenanceModeSetting | None = None
+    spec_authorization_value_list: list[SpecAuthorizationValue] = Field(default_factory=list)
+
+
+class ApiProxySummary(ApiModel):
+    """One item of ``GET .../apiProxies/``. ``relative_path`` is the client route's first path."""
+
+    name: str
+    description: str | None = None
+    type: ApiType | None = None
+    relative_path: str | None = None
+    soap_to_rest: bool | None = None
+
+
+class ApiProxyList(ResultEnvelope):
+    """``GET /apiops/projects/{projectName}/apiProxies/``: the project's proxies, ordered by name."""
+
+    result_list: list[ApiProxySummary] = Field(default_factory=list)
+    result_count: int = 0
+
+
+class ProxyDeployment(ApiModel):
+    """One environment's line of a proxy's ``deploymentList``."""
+
+    environment_name: str
+    deployed: bool = False
+    redeploy_required: bool = False
+
+    @field_validator("deployed", "redeploy_required", mode="before")
+    @classmethod
+    def _null_is_false(cls, value: Any) -> Any:
+        return False if value is None else value
+
+
+class ApiProxy(ApiModel):
+    """``GET .../apiProxies/{apiProxyName}/``: the proxy with its route, routing and deployments."""
+
+    name: str
+    description: str | None = None
+    api_type: ApiType | None = None
+    category_list: list[str] = Field(default_factory=list)
+    sharing_type: ApiProxySharingType | SharingType | None = None
+    client_route: ClientRoute | None = None
+    routing: RoutingInfo | None = None
+    deployment_list: list[ProxyDeployment] = Field(default_factory=list)
+
+    def deployment(self, environment: str) -> ProxyDeployment | None:
+        """The deployment line of ``environment``, or None when the proxy was never deployed there."""
+        return next((d for d in self.deployment_list if d.environment_name == environment), None)
+
+
+class EnvironmentDeploymentResult(ApiModel):
+    """The outcome in one environment (``deploymentResults`` and ``environmentResults`` items)."""
+
+    environment_name: str
+    success: bool
+    message: str | None = None
+
+
+class PodDeploymentResult(ApiModel):
+    """The outcome on one pod (``detailList`` items of the policy pages' shape)."""
+
+    env_name: str
+    pod_name: str | None = None
+    pod_ip: str | None = None
+    success: bool
+    response_time: int | None = None
+
+
+class DeploymentResult(ApiModel):
+    """``deploymentResult`` in any of its three documented shapes."""
+
+    success: bool | None = None
+    message: str | None = None
+    response_time: int | None = None
+    deployment_results: list[EnvironmentDeploymentResult] | None = None
+    environment_results: list[EnvironmentDeploymentResult] | None = None
+    detail_list: list[PodDeploymentResult] | None = None
+
+    def per_environment(self) -> list[EnvironmentDeploymentResult]:
+        """One result per environment, whatever the shape: the pods of an environment succeed
+        together or the environment failed (its message then names the failed pods)."""
+        if self.deployment_results is not None:
+            return list(self.deployment_results)
+        if self.environment_results is not None:
+            return list(self.environment_results)
+        by_env: dict[str, list[PodDeploymentResult]] = {}
+        for pod in self.detail_list or []:
+            by_env.setdefault(pod.env_name, []).append(pod)
+        results = []
+        for env, pods in by_env.items():
+            failed = [p.pod_name or p.pod_ip or "?" for p in pods if not p.success]
+            message = f"failed on pod(s) {', '.join(failed)}" if failed else None
+            results.append(
+                EnvironmentDeploymentResult(environment_name=env, success=not failed, message=message)
+            )
+        return results
+
+    def failures(self) -> list[EnvironmentDeploymentResult]:
+        """The environments where the operation did not succeed."""
+        return [r for r in self.per_environment() if not r.success]
+
+    @property
+    def ok(self) -> bool:
+        """False when the overall flag or any environment says it failed."""
+        return self.success is not False and not self.failures()
+
+
+class DeploymentResponse(ResultEnvelope):
+    """The answer of create, update, delete, deploy and undeploy: ``success`` and, where the
+    operation deployed or undeployed, ``deploymentResult``."""
+
+    deployment_result: DeploymentResult | None = None
