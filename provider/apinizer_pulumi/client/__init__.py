@@ -13,6 +13,7 @@ See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
 
 # First: the modules below import httpx, and this imports it without its CLI.
 from . import _httpx  # noqa: F401  # isort: skip
+from ._api_proxies import ApiProxies, DeploymentFailedError
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
@@ -33,6 +34,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
 from ._transport_pool import close_all as close_pooled_clients
 
@@ -44,6 +46,7 @@ __all__ = [
     "APIResponseValidationError",
     "APIStatusError",
     "APITimeoutError",
+    "ApiProxies",
     "ApinizerClient",
     "ApinizerError",
     "AuthenticationError",
@@ -52,11 +55,14 @@ __all__ = [
     "ClientCredentialsAuth",
     "ConfigurationError",
     "ConflictError",
+    "DeploymentFailedError",
     "Endpoints",
+    "Environments",
     "InternalServerError",
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",
+    "Projects",
     "RateLimitError",
     "Reports",
     "Rlcl",

@@ -1,0 +1,331 @@
+"""API proxies and their deployment: ``client.api_proxies``.
+
+Create and update send :class:`~apinizer_pulumi.models.ApiProxyRequest`: as the JSON body of
+the URL operations, or as the ``metadata`` part of the multipart upload of the file operations,
+beside the ``specFile`` part (a ZIP for a WSDL with many XSDs: pass a directory and it is zipped).
+
+What is retried (see :mod:`._retry`): reads, the PUT updates (a re-parse of the same spec twice
+leaves the same proxy) and deploy (the documentation says a deploy of a deployed proxy
+redeploys it) are idempotent. Create, delete and undeploy are not: a repeat answers "already
+exist" or "not found", which would turn a success into an error, so they are repeated only when
+the request never reached the server.
+
+Sources: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
+and https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/deployment/index.md
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .. import models
+from ._exceptions import ApinizerError, APIResponseValidationError, APIStatusError
+from ._resources import _coerce, _Resource, _segment
+
+__all__ = [
+    "API_PROXIES_PATH",
+    "API_PROXY_DEPLOYMENT_PATH",
+    "API_PROXY_FILE_PATH",
+    "API_PROXY_PATH",
+    "API_PROXY_URL_PATH",
+    "ApiProxies",
+    "DeploymentFailedError",
+    "SpecFile",
+    "read_spec_file",
+]
+
+API_PROXIES_PATH = "/apiops/projects/{project}/apiProxies/"
+API_PROXY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/"
+API_PROXY_URL_PATH = "/apiops/projects/{project}/apiProxies/url/"
+API_PROXY_FILE_PATH = "/apiops/projects/{project}/apiProxies/file/"
+API_PROXY_DEPLOYMENT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/environments/{environment}/"
+
+#: A spec: its bytes, or a path to a file, or a path to a directory (zipped, for a WSDL and its XSDs).
+SpecFile = bytes | str | os.PathLike[str]
+
+_CONTENT_TYPES = {
+    ".json": "application/json",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".wsdl": "text/xml",
+    ".xml": "text/xml",
+    ".xsd": "text/xml",
+    ".zip": "application/zip",
+}
+#: Fixed entry times make a directory's ZIP depend only on its files, so equal specs give equal bytes.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+class DeploymentFailedError(ApinizerError):
+    """A 2xx answer whose ``deploymentResult`` says the (un)deployment failed in some environment.
+
+    ``failures`` holds ``(environment, message)`` pairs, as the gateway named them.
+    """
+
+    def __init__(self, method: str, path: str, failures: Sequence[tuple[str, str | None]]) -> None:
+        self.method = method
+        self.path = path
+        self.failures = [(env, message) for env, message in failures]
+        parts = [f"{env}: {message or 'no message'}" for env, message in self.failures] or ["no detail"]
+        super().__init__(f"{method} {path} -> deployment failed in {'; '.join(parts)}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.method, self.path, self.failures))
+
+
+# Shown (and pickled) under the path users import it from, as every other client error.
+DeploymentFailedError.__module__ = "apinizer_pulumi.client"
+
+
+def read_spec_file(spec_file: SpecFile, filename: str | None = None) -> tuple[str, bytes, str]:
+    """``(filename, content, content type)`` of a spec given as bytes, a file or a directory.
+
+    A directory becomes a ZIP of its files (paths relative to it, sorted, with fixed times), the
+    documented way to upload a WSDL together with the XSDs it imports.
+    """
+    if isinstance(spec_file, bytes | bytearray):
+        name = filename or "spec"
+        content = bytes(spec_file)
+    else:
+        path = Path(spec_file)
+        if path.is_dir():
+            name = filename or f"{path.name or 'spec'}.zip"
+            content = _zip_directory(path)
+        else:
+            try:
+                content = path.read_bytes()
+            except OSError as exc:
+                raise ValueError(f"spec_file cannot be read: {exc.strerror} ({path})") from None
+            name = filename or path.name
+    if not content:
+        raise ValueError("spec_file is empty")
+    suffix = Path(name).suffix.lower()
+    content_type = _CONTENT_TYPES.get(suffix) or _sniff(content)
+    return name, content, content_type
+
+
+def _zip_directory(directory: Path) -> bytes:
+    files = sorted(p for p in directory.rglob("*") if p.is_file())
+    if not files:
+        raise ValueError(f"spec_file directory {directory} holds no files")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in files:
+            info = zipfile.ZipInfo(file.relative_to(directory).as_posix(), date_time=_ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, file.read_bytes())
+    return buffer.getvalue()
+
+
+def _sniff(content: bytes) -> str:
+    head = content.lstrip()[:1]
+    if content[:4] == b"PK\x03\x04":
+        return "application/zip"
+    if head in (b"{", b"["):
+        return "application/json"
+    if head == b"<":
+        return "text/xml"
+    return "application/yaml"
+
+
+class ApiProxies(_Resource):
+    """API proxies of a project: list, get, create and update (from a URL or a file), delete,
+    and deploy to or undeploy from an environment."""
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def list(self, project: str) -> list[models.ApiProxySummary]:
+        """``GET .../apiProxies/``: the project's proxies, ordered by name."""
+        path = API_PROXIES_PATH.format(project=_segment(project))
+        response = self._client._request("GET", path, idempotent=True)
+        return self._client._parse(models.ApiProxyList, response, "GET", path).result_list
+
+    def get(self, project: str, name: str) -> models.ApiProxy:
+        """``GET .../apiProxies/{apiProxyName}/``: the proxy with its routes and deployments.
+
+        An unknown proxy is :class:`NotFoundError` (404 ``ApiProxy (name: <name>) was not found!``).
+        """
+        path = API_PROXY_PATH.format(project=_segment(project), proxy=_segment(name))
+        response = self._client._request("GET", path, idempotent=True)
+        return self._client._parse(models.ApiProxy, response, "GET", path)
+
+    def find(self, project: str, name: str) -> models.ApiProxy | None:
+        """Like :meth:`get`, but None when the proxy does not exist; a missing project still raises."""
+        try:
+            return self.get(project, name)
+        except APIStatusError as exc:
+            if exc.status_code == 404 and exc.error_description.startswith("ApiProxy (name:"):
+                return None
+            raise
+
+    # -- create and update -----------------------------------------------------------------------
+
+    def create_from_url(
+        self, project: str, request: models.ApiProxyRequest | Mapping[str, Any]
+    ) -> models.DeploymentResponse:
+        """``POST .../apiProxies/url/``: a new proxy from the spec at ``spec_url`` (the gateway
+        fetches it), or a reverse proxy. ``re_parse`` is sent false.
+
+        A taken name is :class:`BadRequestError` (``ApiProxy (name: <name>) is already exist!``).
+        With ``deploy=True`` a deployment that failed raises :class:`DeploymentFailedError`.
+        """
+        body = self._url_request(request, re_parse=False)
+        return self._send_json("POST", API_PROXY_URL_PATH, project, body, idempotent=False)
+
+    def update(
+        self, project: str, request: models.ApiProxyRequest | Mapping[str, Any]
+    ) -> models.DeploymentResponse:
+        """``PUT .../apiProxies/url/`` with ``request`` as given (``re_parse`` included).
+
+        An empty description keeps the stored one; a left-out ``client_route`` or
+        ``routing_info`` keeps the stored route or routing. The creation type cannot change.
+        """
+        body = _coerce(models.ApiProxyRequest, request)
+        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=True)
+
+    def update_from_url(
+        self, project: str, request: models.ApiProxyRequest | Mapping[str, Any]
+    ) -> models.DeploymentResponse:
+        """``PUT .../apiProxies/url/`` with ``re_parse`` true: re-parse the spec at ``spec_url``;
+        endpoints follow the spec, their policies and settings stay."""
+        body = self._url_request(request, re_parse=True)
+        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=True)
+
+    def create_from_file(
+        self,
+        project: str,
+        request: models.ApiProxyRequest | Mapping[str, Any],
+        spec_file: SpecFile | None,
+        *,
+        filename: str | None = None,
+    ) -> models.DeploymentResponse:
+        """``POST .../apiProxies/file/`` (multipart: ``metadata`` JSON and ``specFile``).
+
+        ``spec_file`` is the spec's bytes, a path to it, or a directory (sent as a ZIP: a WSDL
+        with the XSDs it imports). ``None`` only for a ``REVERSE_PROXY``.
+        """
+        metadata = _coerce(models.ApiProxyRequest, request).model_copy(update={"re_parse": False})
+        return self._send_file("POST", project, metadata, spec_file, filename, idempotent=False)
+
+    def update_from_file(
+        self,
+        project: str,
+        request: models.ApiProxyRequest | Mapping[str, Any],
+        spec_file: SpecFile | None,
+        *,
+        filename: str | None = None,
+    ) -> models.DeploymentResponse:
+        """``PUT .../apiProxies/file/`` with ``re_parse`` true: re-parse the proxy from a new file."""
+        metadata = _coerce(models.ApiProxyRequest, request).model_copy(update={"re_parse": True})
+        return self._send_file("PUT", project, metadata, spec_file, filename, idempotent=True)
+
+    # -- delete and deployment ---------------------------------------------------------------------
+
+    def delete(self, project: str, name: str) -> models.DeploymentResponse:
+        """``DELETE .../apiProxies/{apiProxyName}/``: permanent; the proxy is undeployed from every
+        environment first. Needs ROLE_MANAGE_PROXIES and ROLE_DEPLOY_UNDEPLOY_PROXIES."""
+        path = API_PROXY_PATH.format(project=_segment(project), proxy=_segment(name))
+        return self._answer("DELETE", path, idempotent=False)
+
+    def deploy(self, project: str, name: str, environment: str) -> models.DeploymentResponse:
+        """``POST .../apiProxies/{apiProxyName}/environments/{environmentName}/``: deploy, or
+        redeploy when already deployed. A failure in the environment raises
+        :class:`DeploymentFailedError` naming it and the gateway's message."""
+        return self._answer("POST", self._deployment_path(project, name, environment), idempotent=True)
+
+    def undeploy(self, project: str, name: str, environment: str) -> models.DeploymentResponse:
+        """``DELETE .../apiProxies/{apiProxyName}/environments/{environmentName}/``."""
+        return self._answer("DELETE", self._deployment_path(project, name, environment), idempotent=False)
+
+    # -- the plumbing ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _deployment_path(project: str, name: str, environment: str) -> str:
+        return API_PROXY_DEPLOYMENT_PATH.format(
+            project=_segment(project), proxy=_segment(name), environment=_segment(environment)
+        )
+
+    @staticmethod
+    def _url_request(
+        request: models.ApiProxyRequest | Mapping[str, Any], *, re_parse: bool
+    ) -> models.ApiProxyRequest:
+        body = _coerce(models.ApiProxyRequest, request).model_copy(update={"re_parse": re_parse})
+        if body.api_proxy_creation_type is not models.ApiProxySpecType.REVERSE_PROXY and not body.spec_url:
+            raise ValueError(
+                f"spec_url is required for an {body.api_proxy_creation_type.value} proxy "
+                "(only REVERSE_PROXY goes without a spec)"
+            )
+        return body
+
+    def _send_json(
+        self, method: str, template: str, project: str, body: models.ApiProxyRequest, *, idempotent: bool
+    ) -> models.DeploymentResponse:
+        path = template.format(project=_segment(project))
+        response = self._client._request(method, path, body=body.to_api(), idempotent=idempotent)
+        return self._result(response, method, path)
+
+    def _send_file(
+        self,
+        method: str,
+        project: str,
+        metadata: models.ApiProxyRequest,
+        spec_file: SpecFile | None,
+        filename: str | None,
+        *,
+        idempotent: bool,
+    ) -> models.DeploymentResponse:
+        path = API_PROXY_FILE_PATH.format(project=_segment(project))
+        files: list[tuple[str, tuple[str | None, bytes, str]]] = [
+            (
+                "metadata",
+                (None, json.dumps(metadata.to_api(), ensure_ascii=False).encode(), "application/json"),
+            )
+        ]
+        if spec_file is None:
+            if metadata.api_proxy_creation_type is not models.ApiProxySpecType.REVERSE_PROXY:
+                raise ValueError(
+                    f"spec_file is required for an {metadata.api_proxy_creation_type.value} proxy "
+                    "(only REVERSE_PROXY goes without a spec)"
+                )
+        else:
+            files.append(("specFile", read_spec_file(spec_file, filename)))
+        client = self._client
+        url = client._url(path)
+
+        def build() -> httpx.Request:
+            # Built afresh per attempt: a multipart body is a stream that one send consumes.
+            return client._http.build_request(
+                method, url, files=files, headers={"Accept": "application/json"}, timeout=client.timeout
+            )
+
+        response = client._send(build, method, path, idempotent=idempotent, auth=client._auth)
+        return self._result(response, method, path)
+
+    def _answer(self, method: str, path: str, *, idempotent: bool) -> models.DeploymentResponse:
+        response = self._client._request(method, path, idempotent=idempotent)
+        return self._result(response, method, path)
+
+    def _result(self, response: httpx.Response, method: str, path: str) -> models.DeploymentResponse:
+        """The answer, after a check that neither the envelope nor any environment says it failed."""
+        if not response.content.strip():
+            return models.DeploymentResponse(success=True)
+        result = self._client._parse(models.DeploymentResponse, response, method, path)
+        deployment = result.deployment_result
+        if deployment is not None and not deployment.ok:
+            failures = [(r.environment_name, r.message) for r in deployment.failures()]
+            if not failures and deployment.message:
+                failures = [("every environment", deployment.message)]
+            raise DeploymentFailedError(method, path, failures)
+        if not result.ok:
+            raise APIResponseValidationError(
+                method, path, response.status_code, "the gateway answered success: false"
+            )
+        return result
