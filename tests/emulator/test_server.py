@@ -49,6 +49,18 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/projects/{projectName}/rlcl/{rlclName}/": {"put", "delete"},
         "/apiops/test/healthcheck": {"get"},
         "/apiops/test/hello/{name}": {"get"},
+        # The API proxy family (test_api_proxies.py covers its operations).
+        "/apiops/projects/": {"get"},
+        "/apiops/environments/": {"get"},
+        "/apiops/environments/{projectName}": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/url/": {"post", "put"},
+        "/apiops/projects/{projectName}/apiProxies/file/": {"post", "put"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/": {"get", "delete"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environments/{environmentName}/": {
+            "post",
+            "delete",
+        },
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]

@@ -1,0 +1,581 @@
+"""API proxies themselves, their projects, environments and deployments: state and rules.
+
+The family's part of the emulator, beside the endpoint operations of :mod:`backend`. Functions
+take a store connection inside the caller's transaction (writes run on the app's writer thread,
+each one transaction, so a create with its endpoints and deployments is all or nothing) and
+raise the typed errors below. Messages are the product documentation's where it shows one:
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
+
+State beyond the ``proxies`` table: ``proxy_details`` (the proxy's description, creation type,
+client route, routing and the other documented fields, as JSON), ``environments``,
+``project_details`` (a project's description) and ``deployments`` (per proxy and environment:
+deployed or not, and the fingerprint of the configuration that was deployed). A deployed proxy
+whose configuration (details, endpoints, their settings and policies) no longer has that
+fingerprint answers ``redeployRequired: true``, however the change was made.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from typing import TYPE_CHECKING, Any
+
+from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType
+
+from .errors import BadRequestError, NotFoundError, UnauthorizedError
+from .fixtures import Fixture
+from .models import new_id, stable_id
+
+if TYPE_CHECKING:
+    # The spec parsers are imported by the routes, when a spec is read, not by the store.
+    from .specs import SpecEndpoint
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS environments (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL UNIQUE,
+    description TEXT,
+    type TEXT,
+    status TEXT NOT NULL,
+    access_url TEXT
+);
+CREATE TABLE IF NOT EXISTS project_details (
+    project TEXT PRIMARY KEY REFERENCES projects(name) ON DELETE CASCADE,
+    description TEXT
+);
+CREATE TABLE IF NOT EXISTS proxy_details (
+    proxy_id TEXT PRIMARY KEY REFERENCES proxies(id) ON DELETE CASCADE,
+    body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deployments (
+    proxy_id TEXT NOT NULL REFERENCES proxies(id) ON DELETE CASCADE,
+    environment TEXT NOT NULL REFERENCES environments(name) ON DELETE CASCADE,
+    deployed INTEGER NOT NULL,
+    fingerprint TEXT,
+    PRIMARY KEY (proxy_id, environment)
+);
+"""
+#: The family's tables, children first (the order a wipe deletes them in).
+TABLES = ("deployments", "proxy_details", "project_details", "environments")
+
+#: The get page's sharingType values for the report's (the pages use two sets; see docs-disagreements).
+SHARING_ON_GET = {"EXTERNAL": "PUBLIC", "BOTH": "PUBLIC", "INTERNAL": "ORGANIZATION", "NONE": "PROJECT"}
+#: What the gateway is said to need for a deployment to go through.
+PUBLISHED = "PUBLISHED"
+
+
+# -- errors -----------------------------------------------------------------------------------------
+
+
+class ProjectAccessError(NotFoundError):
+    """The API proxy pages' unknown project."""
+
+    def __init__(self, project: str) -> None:
+        super().__init__(f"Project ({project}) is not found or user does not have privilege to access it!")
+
+
+class EnvironmentProjectError(BadRequestError):
+    """The environments-by-project page's unknown project (a 400 there)."""
+
+    def __init__(self, project: str) -> None:
+        super().__init__(f"Project not found for name: ({project}) or user has not privilege to access it!")
+
+
+class AdminOnlyError(UnauthorizedError):
+    """The list of every environment, asked by someone who is not an administrator."""
+
+    def __init__(self) -> None:
+        super().__init__("Invalid token or insufficient permissions")
+
+
+class ApiProxyExistsError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"ApiProxy (name: {name}) is already exist!")
+
+
+class ApiProxyGetNotFoundError(NotFoundError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"ApiProxy (name: {name}) was not found!")
+
+
+class ApiProxyDeleteNotFoundError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Api Proxy ({name}) is not found!")
+
+
+class ReparseNotFoundError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"ApiProxy (name: {name}) can not be reparsed because it is not exist. First create it!"
+        )
+
+
+class DeploymentTargetError(BadRequestError):
+    """An unknown proxy or environment in deploy and undeploy (the one message both pages show)."""
+
+    def __init__(self, name: str, environment: str) -> None:
+        super().__init__(
+            f"ApiProxy with name ({name}) can not be deployed to Environment({environment})"
+            " because it is not exist!"
+        )
+
+
+class NotDeployedError(BadRequestError):
+    """Undeploy from an environment the proxy is not deployed to (a documented cause; our wording)."""
+
+    def __init__(self, name: str, environment: str) -> None:
+        super().__init__(f"ApiProxy with name ({name}) is not deployed to Environment({environment})!")
+
+
+class CreationTypeChangeError(BadRequestError):
+    def __init__(self, name: str, old: str, new: str) -> None:
+        super().__init__(
+            f"ApiProxy (name: {name}) was created as {old}; its type can not be changed to {new}!"
+        )
+
+
+class SoapToRestChangeError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"ApiProxy (name: {name}) was not created with soapToRest; it can not be enabled on update!"
+        )
+
+
+class ClientRouteError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__(
+            "clientRoute.relativePathList must contain at least one path, and the first can not be empty!"
+        )
+
+
+# -- fixture ------------------------------------------------------------------------------------------
+
+
+def load_fixture(db: sqlite3.Connection, fixture: Fixture) -> None:
+    """Environments, project descriptions, and the details and deployments of the fixture's proxies."""
+    for env in fixture.environments:
+        db.execute(
+            "INSERT INTO environments (name, description, type, status, access_url) VALUES (?, ?, ?, ?, ?)",
+            (
+                env.name,
+                env.description,
+                env.type.value if env.type else None,
+                env.status.value,
+                env.access_url,
+            ),
+        )
+    for project in fixture.projects:
+        db.execute(
+            "INSERT INTO project_details (project, description) VALUES (?, ?)",
+            (project.name, project.description),
+        )
+        for px in project.api_proxies:
+            proxy_id = stable_id(project.name, px.name)
+            details = {
+                "description": px.description,
+                "creationType": "WSDL" if px.type == "SOAP" else "OPEN_API",
+                "clientRoute": {"relativePathList": [px.relative_path or f"/{px.name}"]},
+                "routing": {},
+                "soapToRest": False,
+            }
+            db.execute(
+                "INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)", (proxy_id, json.dumps(details))
+            )
+            for environment in px.deployed_to:
+                if _environment(db, environment) is None:
+                    raise ValueError(f"proxy {px.name!r} is deployed to unknown environment {environment!r}")
+                _record_deployment(db, proxy_id, environment, deployed=True)
+
+
+# -- reads --------------------------------------------------------------------------------------------
+
+
+def list_projects(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    rows = db.execute(
+        "SELECT p.name, d.description FROM projects p"
+        " LEFT JOIN project_details d ON d.project = p.name ORDER BY p.seq"
+    )
+    return [{"name": r["name"], "description": r["description"]} for r in rows]
+
+
+def list_environments(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    return [_environment_json(r) for r in db.execute("SELECT * FROM environments ORDER BY seq")]
+
+
+def environments_for_project(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
+    """Every environment is reachable from every project in the emulator (it has no associations)."""
+    if not _project_exists(db, project):
+        raise EnvironmentProjectError(project)
+    return list_environments(db)
+
+
+def require_project(db: sqlite3.Connection, project: str) -> None:
+    if not _project_exists(db, project):
+        raise ProjectAccessError(project)
+
+
+def list_proxies(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
+    require_project(db, project)
+    rows = db.execute(
+        "SELECT p.*, d.body FROM proxies p LEFT JOIN proxy_details d ON d.proxy_id = p.id"
+        " WHERE p.project = ? ORDER BY p.name",
+        (project,),
+    ).fetchall()
+    result = []
+    for row in rows:
+        details = _details_of(row)
+        paths = details.get("clientRoute", {}).get("relativePathList") or [None]
+        result.append(
+            {
+                "name": row["name"],
+                "description": details.get("description"),
+                "type": row["type"],
+                "relativePath": paths[0],
+                "soapToRest": bool(details.get("soapToRest", False)),
+            }
+        )
+    return result
+
+
+def get_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+    """The get page's shape: hosts as ``virtualHostList``, sharingType in the get page's values."""
+    require_project(db, project)
+    row = _proxy_row(db, project, name)
+    if row is None:
+        raise ApiProxyGetNotFoundError(name)
+    details = _details_of(row)
+    route = details.get("clientRoute", {})
+    routing = details.get("routing", {})
+    current = fingerprint(db, row["id"])
+    deployments = db.execute(
+        "SELECT d.environment, d.deployed, d.fingerprint FROM deployments d"
+        " JOIN environments e ON e.name = d.environment WHERE d.proxy_id = ? ORDER BY e.seq",
+        (row["id"],),
+    ).fetchall()
+    return {
+        "name": row["name"],
+        "description": details.get("description"),
+        "apiType": row["type"],
+        "categoryList": details.get("categoryList", []),
+        "sharingType": SHARING_ON_GET.get(row["sharing_type"], row["sharing_type"]),
+        "clientRoute": {
+            "relativePathList": route.get("relativePathList", []),
+            "virtualHostList": route.get("virtualHostList") or route.get("hostList") or [],
+        },
+        "routing": {
+            "routingEnabled": routing.get("routingEnabled", True),
+            "routingAddressList": [
+                {
+                    "address": a["address"],
+                    "weight": a.get("weight", 100),
+                    "healthCheckEnabled": a.get("healthCheckEnabled", False),
+                }
+                for a in routing.get("routingAddressList", [])
+            ],
+        },
+        "deploymentList": [
+            {
+                "environmentName": d["environment"],
+                "deployed": bool(d["deployed"]),
+                "redeployRequired": bool(d["deployed"]) and d["fingerprint"] != current,
+            }
+            for d in deployments
+        ],
+    }
+
+
+def proxy_exists(db: sqlite3.Connection, project: str, name: str) -> bool:
+    return _proxy_row(db, project, name) is not None
+
+
+# -- writes -------------------------------------------------------------------------------------------
+
+
+def save_proxy(
+    db: sqlite3.Connection,
+    project: str,
+    request: ApiProxyRequest,
+    endpoints: list[SpecEndpoint] | None,
+    method: str,
+) -> dict[str, Any]:
+    """Create or re-parse a proxy (``method`` POST or PUT), then deploy it where asked; the answer.
+
+    ``endpoints`` is None when the spec was not read (a reverse proxy, or a PUT without reParse).
+    POST creates, or re-parses an existing proxy when ``reParse`` is true; PUT only updates.
+    """
+    require_project(db, project)
+    name = request.api_proxy_name
+    row = _proxy_row(db, project, name)
+    if row is None and method == "PUT":
+        raise ReparseNotFoundError(name)
+    if row is not None and method == "POST" and not request.re_parse:
+        raise ApiProxyExistsError(name)
+    targets = list(dict.fromkeys(request.deploy_target_environment_name_list)) if request.deploy else []
+    for environment in targets:
+        if _environment(db, environment) is None:
+            raise DeploymentTargetError(name, environment)
+    if row is None:
+        proxy_id = _create(db, project, request, endpoints or [])
+    else:
+        proxy_id = row["id"]
+        _update(db, row, request, endpoints)
+    answer: dict[str, Any] = {"success": True}
+    if request.deploy:
+        answer["deploymentResult"] = _deploy_all(db, proxy_id, name, targets, "Deployment successful")
+        answer["success"] = answer["deploymentResult"]["success"]
+    return answer
+
+
+def _create(
+    db: sqlite3.Connection, project: str, request: ApiProxyRequest, endpoints: list[SpecEndpoint]
+) -> str:
+    route = request.client_route
+    paths = route.relative_path_list if route is not None else None
+    if not paths or not paths[0].strip():
+        raise ClientRouteError()
+    kind = request.api_proxy_creation_type
+    api_type = "SOAP" if kind is ApiProxySpecType.WSDL and not request.soap_to_rest else "REST"
+    proxy_id = new_id()
+    db.execute(
+        "INSERT INTO proxies (id, project, name, type, sharing_type, access_list)"
+        " VALUES (?, ?, ?, ?, 'NONE', '[]')",
+        (proxy_id, project, request.api_proxy_name, api_type),
+    )
+    details = {
+        "description": request.api_proxy_description,
+        "creationType": kind.value,
+        "categoryList": [],
+        **_settings_of(request),
+    }
+    db.execute("INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)", (proxy_id, json.dumps(details)))
+    _insert_endpoints(db, proxy_id, endpoints)
+    return proxy_id
+
+
+def _update(
+    db: sqlite3.Connection, row: sqlite3.Row, request: ApiProxyRequest, endpoints: list[SpecEndpoint] | None
+) -> None:
+    """Documented update rules: same creation type; soapToRest only if it was set at creation; an
+    empty description, a missing clientRoute or routingInfo keep what is stored. Re-parsing adds
+    the spec's new endpoints and removes those it no longer has; the ones it keeps stay as they are
+    (their policies and settings too)."""
+    details = _details_of(row)
+    name = request.api_proxy_name
+    old_kind, new_kind = details.get("creationType"), request.api_proxy_creation_type.value
+    if old_kind != new_kind:
+        raise CreationTypeChangeError(name, str(old_kind), new_kind)
+    if request.soap_to_rest and not details.get("soapToRest", False):
+        raise SoapToRestChangeError(name)
+    settings = _settings_of(request)
+    if request.client_route is None:
+        settings.pop("clientRoute")
+    else:
+        paths = request.client_route.relative_path_list
+        if not paths or not paths[0].strip():
+            raise ClientRouteError()
+    if request.routing_info is None:
+        settings.pop("routing")
+    if request.maintenance_mode_setting is None:
+        settings.pop("maintenanceModeSetting")
+    details.update(settings)
+    if request.api_proxy_description:
+        details["description"] = request.api_proxy_description
+    db.execute("UPDATE proxy_details SET body = ? WHERE proxy_id = ?", (json.dumps(details), row["id"]))
+    if endpoints is None:
+        return
+    wanted = {(e.name, e.http_method): e for e in endpoints}
+    existing = {
+        (r["name"], r["http_method"]): r["id"]
+        for r in db.execute("SELECT id, name, http_method FROM endpoints WHERE proxy_id = ?", (row["id"],))
+    }
+    db.executemany(
+        "DELETE FROM endpoints WHERE id = ?", [(i,) for key, i in existing.items() if key not in wanted]
+    )
+    _insert_endpoints(db, row["id"], [e for key, e in wanted.items() if key not in existing])
+
+
+def _settings_of(request: ApiProxyRequest) -> dict[str, Any]:
+    """The request's settings as stored (the API's names; the client route as sent)."""
+    return {
+        "clientRoute": request.client_route.to_api() if request.client_route else {},
+        "routing": request.routing_info.to_api() if request.routing_info else {},
+        "soapToRest": request.soap_to_rest,
+        "enableWSA": request.enable_wsa,
+        "enableWSRM": request.enable_wsrm,
+        "backendApiVersion": request.backend_api_version,
+        "maintenanceModeSetting": (
+            request.maintenance_mode_setting.to_api() if request.maintenance_mode_setting else None
+        ),
+        "specUrl": request.spec_url,
+    }
+
+
+def _insert_endpoints(db: sqlite3.Connection, proxy_id: str, endpoints: list[SpecEndpoint]) -> None:
+    seen: set[tuple[str, str]] = set()
+    rows = []
+    for e in endpoints:
+        if (e.name, e.http_method) in seen:
+            continue
+        seen.add((e.name, e.http_method))
+        rows.append(
+            (
+                new_id(),
+                proxy_id,
+                e.name,
+                e.http_method,
+                e.description,
+                e.backend_resource_url,
+                e.backend_http_method,
+            )
+        )
+    db.executemany(
+        "INSERT INTO endpoints (id, proxy_id, name, http_method, description, active, backend_resource_url,"
+        " backend_http_method) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+        rows,
+    )
+
+
+def delete_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+    """Undeploys from every environment, then removes the proxy with its endpoints and policies."""
+    require_project(db, project)
+    row = _proxy_row(db, project, name)
+    if row is None:
+        raise ApiProxyDeleteNotFoundError(name)
+    deployed = [
+        r["environment"]
+        for r in db.execute(
+            "SELECT d.environment FROM deployments d JOIN environments e ON e.name = d.environment"
+            " WHERE d.proxy_id = ? AND d.deployed ORDER BY e.seq",
+            (row["id"],),
+        )
+    ]
+    results = [
+        {"environmentName": env, "success": True, "message": "Undeployment successful"} for env in deployed
+    ]
+    db.execute("DELETE FROM proxies WHERE id = ?", (row["id"],))
+    return {"success": True, "deploymentResult": {"success": True, "deploymentResults": results}}
+
+
+def deploy(db: sqlite3.Connection, project: str, name: str, environment: str) -> dict[str, Any]:
+    require_project(db, project)
+    row = _proxy_row(db, project, name)
+    if row is None or _environment(db, environment) is None:
+        raise DeploymentTargetError(name, environment)
+    result = _deploy_all(db, row["id"], name, [environment], "Deployment successful")
+    return {"success": result["success"], "deploymentResult": result}
+
+
+def undeploy(db: sqlite3.Connection, project: str, name: str, environment: str) -> dict[str, Any]:
+    require_project(db, project)
+    row = _proxy_row(db, project, name)
+    if row is None or _environment(db, environment) is None:
+        raise DeploymentTargetError(name, environment)
+    state = db.execute(
+        "SELECT deployed FROM deployments WHERE proxy_id = ? AND environment = ?", (row["id"], environment)
+    ).fetchone()
+    if state is None or not state["deployed"]:
+        raise NotDeployedError(name, environment)
+    # Documented: after an undeploy, redeployRequired is false.
+    db.execute(
+        "UPDATE deployments SET deployed = 0, fingerprint = NULL WHERE proxy_id = ? AND environment = ?",
+        (row["id"], environment),
+    )
+    result = {"environmentName": environment, "success": True, "message": "Undeployment successful"}
+    return {"success": True, "deploymentResult": {"success": True, "deploymentResults": [result]}}
+
+
+def _deploy_all(
+    db: sqlite3.Connection, proxy_id: str, name: str, environments: list[str], message: str
+) -> dict[str, Any]:
+    """Deploy to each environment; one that is not published fails alone, recorded nowhere."""
+    results = []
+    for environment in environments:
+        env = _environment(db, environment)
+        assert env is not None
+        if env["status"] != PUBLISHED:
+            results.append(
+                {
+                    "environmentName": environment,
+                    "success": False,
+                    "message": f"Environment ({environment}) is not published (status {env['status']})!",
+                }
+            )
+            continue
+        _record_deployment(db, proxy_id, environment, deployed=True)
+        results.append({"environmentName": environment, "success": True, "message": message})
+    return {"success": all(r["success"] for r in results), "deploymentResults": results}
+
+
+def _record_deployment(db: sqlite3.Connection, proxy_id: str, environment: str, *, deployed: bool) -> None:
+    db.execute(
+        "INSERT INTO deployments (proxy_id, environment, deployed, fingerprint) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (proxy_id, environment) DO UPDATE SET deployed = excluded.deployed,"
+        " fingerprint = excluded.fingerprint",
+        (proxy_id, environment, int(deployed), fingerprint(db, proxy_id) if deployed else None),
+    )
+
+
+def fingerprint(db: sqlite3.Connection, proxy_id: str) -> str:
+    """A digest of everything a deployment carries: the details, the endpoints with their
+    settings, and their policies."""
+    digest = hashlib.sha256()
+    row = db.execute("SELECT body FROM proxy_details WHERE proxy_id = ?", (proxy_id,)).fetchone()
+    digest.update((row["body"] if row else "").encode())
+    for r in db.execute(
+        "SELECT id, name, http_method, description, active, backend_resource_url, backend_http_method,"
+        " cache_settings, wsa_settings FROM endpoints WHERE proxy_id = ? ORDER BY name, http_method",
+        (proxy_id,),
+    ):
+        digest.update(json.dumps(list(r)).encode())
+    for r in db.execute(
+        "SELECT p.endpoint_id, p.pipeline, p.type, p.name, p.description, p.active FROM policies p"
+        " JOIN endpoints e ON e.id = p.endpoint_id WHERE e.proxy_id = ? ORDER BY p.seq",
+        (proxy_id,),
+    ):
+        digest.update(json.dumps(list(r)).encode())
+    return digest.hexdigest()
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def _project_exists(db: sqlite3.Connection, project: str) -> bool:
+    return db.execute("SELECT 1 FROM projects WHERE name = ?", (project,)).fetchone() is not None
+
+
+def _proxy_row(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = db.execute(
+        "SELECT p.*, d.body FROM proxies p LEFT JOIN proxy_details d ON d.proxy_id = p.id"
+        " WHERE p.project = ? AND p.name = ?",
+        (project, name),
+    ).fetchone()
+    return row
+
+
+def _details_of(row: sqlite3.Row) -> dict[str, Any]:
+    """A proxy's stored details; a proxy made before they were kept gets the fixture's defaults."""
+    if row["body"] is not None:
+        details: dict[str, Any] = json.loads(row["body"])
+        return details
+    return {
+        "description": None,
+        "creationType": "WSDL" if row["type"] == "SOAP" else "OPEN_API",
+        "clientRoute": {"relativePathList": [f"/{row['name']}"]},
+        "routing": {},
+    }
+
+
+def _environment(db: sqlite3.Connection, name: str) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = db.execute("SELECT * FROM environments WHERE name = ?", (name,)).fetchone()
+    return row
+
+
+def _environment_json(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "name": row["name"],
+        "description": row["description"],
+        "type": row["type"],
+        "status": row["status"],
+        "accessUrl": row["access_url"],
+    }

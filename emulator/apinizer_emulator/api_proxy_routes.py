@@ -1,0 +1,353 @@
+"""HTTP handlers of projects, environments, API proxies and their deployment, and their routes.
+
+As in :mod:`responses`: parse and authorize, call :mod:`api_proxies` (writes on the app's writer
+thread, each one transaction), serialize what each page documents. A spec is fetched and parsed
+before the write (the fetch awaited on the loop, the parsing in the threadpool), so a spec that
+cannot be read leaves nothing behind.
+
+Roles: the list page names ROLE_MANAGE_PROXIES, and it is asked of every proxy operation; delete,
+deploy and undeploy also need ROLE_DEPLOY_UNDEPLOY_PROXIES, as does a create or update with
+``deploy: true``. Listing every environment is for administrators (others get 401, as
+documented); projects and a project's environments need a valid token only.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from apinizer_pulumi.models import (
+    ApiProxy,
+    ApiProxyList,
+    ApiProxyRequest,
+    ApiProxySpecType,
+    DeploymentResponse,
+    EnvironmentList,
+    ProjectList,
+)
+
+from . import api_proxies, specs
+from .auth import ROLE_ADMIN, ROLE_MANAGE_PROXIES, SYSTEM_ADMIN, Principal
+from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .errors import BadRequestError, FieldRequiredError
+from .responses import (
+    _backend,
+    _principal,
+    _without_nulls,
+    check_json_values,
+    in_writer,
+    json_response,
+    parse_model,
+    read_object,
+)
+from .store import Store
+
+ROLE_DEPLOY_UNDEPLOY_PROXIES = "ROLE_DEPLOY_UNDEPLOY_PROXIES"
+MULTIPART = "multipart/form-data"
+
+R = TypeVar("R")
+Handler = Callable[[Request], Awaitable[Response]]
+
+PROJECTS = "/apiops/projects/"
+ENVIRONMENTS = "/apiops/environments/"
+PROJECT_ENVIRONMENTS = "/apiops/environments/{projectName}"
+PROXIES = "/apiops/projects/{projectName}/apiProxies/"
+PROXIES_URL = PROXIES + "url/"
+PROXIES_FILE = PROXIES + "file/"
+PROXY = PROXIES + "{apiProxyName}/"
+DEPLOYMENT = PROXY + "environments/{environmentName}/"
+
+
+def _transaction(store: Store, call: Callable[..., R], *args: Any) -> R:
+    with store.write() as db:
+        return call(db, *args)
+
+
+async def _write(request: Request, call: Callable[..., R], *args: Any) -> R:
+    return await in_writer(request, _transaction, _backend(request).store, call, *args)
+
+
+def _read(request: Request, call: Callable[..., R], *args: Any) -> R:
+    with _backend(request).store.read() as db:
+        return call(db, *args)
+
+
+def _project(request: Request) -> str:
+    return str(request.path_params["projectName"])
+
+
+def _proxy_manager(request: Request, *, deploys: bool = False) -> Principal:
+    principal = _principal(request, ROLE_MANAGE_PROXIES)
+    if deploys:
+        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+    return principal
+
+
+# -- projects and environments ---------------------------------------------------------------------
+
+
+async def list_projects(request: Request) -> Response:
+    _principal(request)
+    projects = _read(request, api_proxies.list_projects)
+    return json_response({"status": "SUCCESS", "resultList": projects, "resultCount": len(projects)})
+
+
+async def list_environments(request: Request) -> Response:
+    principal = _principal(request)
+    if not (principal.has_role(ROLE_ADMIN) or principal.system_role == SYSTEM_ADMIN):
+        raise api_proxies.AdminOnlyError()
+    return _environments(_read(request, api_proxies.list_environments))
+
+
+async def project_environments(request: Request) -> Response:
+    _principal(request)
+    return _environments(_read(request, api_proxies.environments_for_project, _project(request)))
+
+
+def _environments(items: list[dict[str, Any]]) -> Response:
+    return json_response({"success": True, "resultList": items, "resultCount": len(items)})
+
+
+# -- API proxies: reads ------------------------------------------------------------------------------
+
+
+async def list_api_proxies(request: Request) -> Response:
+    _proxy_manager(request)
+    proxies = _read(request, api_proxies.list_proxies, _project(request))
+    return json_response({"status": "SUCCESS", "resultList": proxies, "resultCount": len(proxies)})
+
+
+async def get_api_proxy(request: Request) -> Response:
+    _proxy_manager(request)
+    name = str(request.path_params["apiProxyName"])
+    return json_response(_read(request, api_proxies.get_proxy, _project(request), name))
+
+
+# -- API proxies: create and update ------------------------------------------------------------------
+
+
+def _proxy_request(data: dict[str, Any]) -> ApiProxyRequest:
+    proxy = parse_model(ApiProxyRequest, _without_nulls(data))
+    if not proxy.api_proxy_name.strip():
+        raise BadRequestError("apiProxyName value can not be empty!")
+    check_text("apiProxyName", proxy.api_proxy_name, max_length=MAX_NAME_LENGTH, single_line=True)
+    check_text(
+        "apiProxyDescription",
+        proxy.api_proxy_description,
+        max_length=MAX_DESCRIPTION_LENGTH,
+        single_line=False,
+    )
+    return proxy
+
+
+def _needs_spec(proxy: ApiProxyRequest, method: str) -> bool:
+    if proxy.api_proxy_creation_type is ApiProxySpecType.REVERSE_PROXY:
+        return False
+    # A PUT without reParse changes the proxy's settings only (the update page's default is true).
+    return method == "POST" or proxy.re_parse
+
+
+def _precheck(db: sqlite3.Connection, project: str, proxy: ApiProxyRequest, method: str) -> None:
+    """The errors that need no spec, before one is fetched (the write checks them again)."""
+    api_proxies.require_project(db, project)
+    exists = api_proxies.proxy_exists(db, project, proxy.api_proxy_name)
+    if method == "PUT" and not exists:
+        raise api_proxies.ReparseNotFoundError(proxy.api_proxy_name)
+    if method == "POST" and exists and not proxy.re_parse:
+        raise api_proxies.ApiProxyExistsError(proxy.api_proxy_name)
+
+
+async def _save(
+    request: Request, proxy: ApiProxyRequest, endpoints: list[specs.SpecEndpoint] | None
+) -> Response:
+    answer = await _write(
+        request, api_proxies.save_proxy, _project(request), proxy, endpoints, request.method
+    )
+    return json_response(answer)
+
+
+def _checked_request(request: Request, principal: Principal, data: dict[str, Any]) -> ApiProxyRequest:
+    """The body (or metadata) validated, the deploy role checked when it deploys, and the errors
+    that need no spec answered before a spec is fetched or parsed."""
+    proxy = _proxy_request(data)
+    if proxy.deploy:
+        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+    _read(request, _precheck, _project(request), proxy, request.method)
+    return proxy
+
+
+async def _parsed(proxy: ApiProxyRequest, content: bytes, filename: str) -> list[specs.SpecEndpoint]:
+    # CPU work (validation of a large spec takes a while): off the event loop.
+    return await run_in_threadpool(specs.parse_spec, proxy.api_proxy_creation_type.value, content, filename)
+
+
+async def save_from_url(request: Request) -> Response:
+    """``POST`` (create) and ``PUT`` (update) of ``.../apiProxies/url/``."""
+    principal = _proxy_manager(request)
+    # The documented WSDL and reverse-proxy examples send "specUrl": null.
+    proxy = _checked_request(request, principal, await read_object(request))
+    endpoints = None
+    if _needs_spec(proxy, request.method):
+        if not proxy.spec_url:
+            raise BadRequestError("specUrl value can not be empty!")
+        headers = {h.header_name: h.header_value for h in proxy.spec_authorization_value_list}
+        endpoints = await _parsed(proxy, *await specs.fetch_spec(proxy.spec_url, headers))
+    return await _save(request, proxy, endpoints)
+
+
+async def save_from_file(request: Request) -> Response:
+    """``POST`` (create) and ``PUT`` (update) of ``.../apiProxies/file/``: ``metadata`` and ``specFile``."""
+    principal = _proxy_manager(request)
+    metadata, spec_file, filename = await _read_multipart(request)
+    proxy = _checked_request(request, principal, metadata)
+    endpoints = None
+    if _needs_spec(proxy, request.method):
+        if spec_file is None:
+            raise FieldRequiredError("specFile")
+        endpoints = await _parsed(proxy, spec_file, filename)
+    return await _save(request, proxy, endpoints)
+
+
+async def _read_multipart(request: Request) -> tuple[dict[str, Any], bytes | None, str]:
+    content_type = request.headers.get("content-type", "")
+    if not content_type.lower().startswith(MULTIPART):
+        raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts metadata and specFile")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > specs.MAX_SPEC_BYTES + (1 << 20):
+        raise BadRequestError(f"specFile is larger than {specs.MAX_SPEC_BYTES} bytes")
+    try:
+        form = await request.form(max_files=4, max_fields=16, max_part_size=1 << 20)
+    except MultiPartException as exc:
+        raise BadRequestError(f"The multipart body cannot be read: {exc.message}") from None
+    try:
+        raw = form.get("metadata")
+        if raw is None:
+            raise FieldRequiredError("metadata")
+        text = (
+            (await raw.read((1 << 20) + 1)).decode("utf-8", "replace") if isinstance(raw, UploadFile) else raw
+        )
+        try:
+            metadata = json.loads(text)
+        except ValueError:
+            raise BadRequestError("metadata is not valid JSON") from None
+        if not isinstance(metadata, dict):
+            raise BadRequestError("metadata must be a JSON object")
+        check_json_values(metadata)
+        upload = form.get("specFile")
+        if upload is None:
+            return metadata, None, ""
+        if not isinstance(upload, UploadFile):
+            raise BadRequestError("specFile must be a file part")
+        content = await upload.read(specs.MAX_SPEC_BYTES + 1)
+        if len(content) > specs.MAX_SPEC_BYTES:
+            raise BadRequestError(f"specFile is larger than {specs.MAX_SPEC_BYTES} bytes")
+        return metadata, content, upload.filename or ""
+    finally:
+        await form.close()
+
+
+# -- delete and deployment --------------------------------------------------------------------------
+
+
+def _deployment_ref(request: Request) -> tuple[str, str, str]:
+    params = request.path_params
+    return _project(request), str(params["apiProxyName"]), str(params["environmentName"])
+
+
+async def delete_api_proxy(request: Request) -> Response:
+    _proxy_manager(request, deploys=True)
+    name = str(request.path_params["apiProxyName"])
+    return json_response(await _write(request, api_proxies.delete_proxy, _project(request), name))
+
+
+async def deploy_api_proxy(request: Request) -> Response:
+    _proxy_manager(request, deploys=True)
+    return json_response(await _write(request, api_proxies.deploy, *_deployment_ref(request)))
+
+
+async def undeploy_api_proxy(request: Request) -> Response:
+    _proxy_manager(request, deploys=True)
+    return json_response(await _write(request, api_proxies.undeploy, *_deployment_ref(request)))
+
+
+# (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
+# The url/ and file/ routes come before the proxy's own: a path is matched to the first template.
+ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
+    ("GET", PROJECTS, list_projects, "List projects", None, ProjectList),
+    (
+        "GET",
+        ENVIRONMENTS,
+        list_environments,
+        "List every environment (administrators)",
+        None,
+        EnvironmentList,
+    ),
+    (
+        "GET",
+        PROJECT_ENVIRONMENTS,
+        project_environments,
+        "List a project's environments",
+        None,
+        EnvironmentList,
+    ),
+    ("GET", PROXIES, list_api_proxies, "List a project's API proxies", None, ApiProxyList),
+    (
+        "POST",
+        PROXIES_URL,
+        save_from_url,
+        "Create an API proxy from a spec URL",
+        ApiProxyRequest,
+        DeploymentResponse,
+    ),
+    (
+        "PUT",
+        PROXIES_URL,
+        save_from_url,
+        "Update an API proxy from a spec URL",
+        ApiProxyRequest,
+        DeploymentResponse,
+    ),
+    (
+        "POST",
+        PROXIES_FILE,
+        save_from_file,
+        "Create an API proxy from a spec file (multipart)",
+        None,
+        DeploymentResponse,
+    ),
+    (
+        "PUT",
+        PROXIES_FILE,
+        save_from_file,
+        "Update an API proxy from a spec file (multipart)",
+        None,
+        DeploymentResponse,
+    ),
+    ("GET", PROXY, get_api_proxy, "Get an API proxy", None, ApiProxy),
+    (
+        "DELETE",
+        PROXY,
+        delete_api_proxy,
+        "Delete an API proxy (undeploys it everywhere)",
+        None,
+        DeploymentResponse,
+    ),
+    ("POST", DEPLOYMENT, deploy_api_proxy, "Deploy an API proxy to an environment", None, DeploymentResponse),
+    (
+        "DELETE",
+        DEPLOYMENT,
+        undeploy_api_proxy,
+        "Undeploy an API proxy from an environment",
+        None,
+        DeploymentResponse,
+    ),
+]
