@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType
 
 from .errors import BadRequestError, NotFoundError, UnauthorizedError
-from .fixtures import Fixture
+from .fixtures import Fixture, FixtureError
 from .models import new_id, stable_id
 
 if TYPE_CHECKING:
@@ -184,7 +184,9 @@ def load_fixture(db: sqlite3.Connection, fixture: Fixture) -> None:
             )
             for environment in px.deployed_to:
                 if _environment(db, environment) is None:
-                    raise ValueError(f"proxy {px.name!r} is deployed to unknown environment {environment!r}")
+                    raise FixtureError(
+                        f"proxy {px.name!r} is deployed to unknown environment {environment!r}"
+                    )
                 _record_deployment(db, proxy_id, environment, deployed=True)
 
 
