@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import posixpath
+import re
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -58,6 +59,9 @@ _SOAP_ADDRESS_NAMESPACES = (
     "http://schemas.xmlsoap.org/wsdl/soap12/",
 )
 _XSD_NS = "http://www.w3.org/2001/XMLSchema"
+#: RFC 9110's token, the characters a header name may hold; a value may not hold line breaks or NUL.
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_HEADER_VALUE_FORBIDDEN = re.compile(r"[\r\n\x00]")
 
 
 class SpecError(BadRequestError):
@@ -83,6 +87,12 @@ async def fetch_spec(url: str, headers: Mapping[str, str]) -> tuple[bytes, str]:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"specUrl must be an http:// or https:// URL, got ({url})")
+    for name, value in headers.items():
+        # The values are credentials: a message names the header, never its value.
+        if not _HEADER_NAME.fullmatch(name):
+            raise SpecError(f"specAuthorizationValueList: ({name[:100]}) is not a valid header name")
+        if _HEADER_VALUE_FORBIDDEN.search(value):
+            raise SpecError(f"specAuthorizationValueList: the value of header ({name}) can not be sent")
     timeout = httpx.Timeout(FETCH_TIMEOUT)
     try:
         async with (
@@ -111,6 +121,9 @@ async def fetch_spec(url: str, headers: Mapping[str, str]) -> tuple[bytes, str]:
         ) from None
     except httpx.HTTPError as exc:
         reason = str(exc) or type(exc).__name__
+        for value in headers.values():
+            if value:
+                reason = reason.replace(value, "***")
         raise SpecError(f"Specification could not be read from URL ({url}): {reason}") from None
     return b"".join(chunks), posixpath.basename(final_path)
 

@@ -645,3 +645,26 @@ def test_delete_undeploys_everywhere(api: Api) -> None:
         api.request("DELETE", f"{PROXIES}PetStore/"), 400, "bad_request", "Api Proxy (PetStore) is not found!"
     )
     assert "PetStore" not in proxy_names(api)
+
+
+def test_spec_authorization_values_never_reach_an_answer(api: Api, served: SpecServer) -> None:
+    url = served.url("/petstore.yaml")
+    bad_value = [{"headerName": "Authorization", "headerValue": "Bearer s3cret\r\nX-Injected: 1"}]
+    response = api.request(
+        "POST", PROXIES + "url/", metadata("Auth", specUrl=url, specAuthorizationValueList=bad_value)
+    )
+    assert_error(
+        response,
+        400,
+        "bad_request",
+        "specAuthorizationValueList: the value of header (Authorization) can not be sent",
+    )
+    assert "s3cret" not in response.text
+    bad_name = [{"headerName": "Bad Name", "headerValue": "s3cret"}]
+    response = api.request(
+        "POST", PROXIES + "url/", metadata("Auth", specUrl=url, specAuthorizationValueList=bad_name)
+    )
+    assert_error(
+        response, 400, "bad_request", "specAuthorizationValueList: (Bad Name) is not a valid header name"
+    )
+    assert "Auth" not in proxy_names(api)
