@@ -178,6 +178,9 @@ async def _save(
 def _checked_request(request: Request, principal: Principal, data: dict[str, Any]) -> ApiProxyRequest:
     """The body (or metadata) validated, the deploy role checked when it deploys, and the errors
     that need no spec answered before a spec is fetched or parsed."""
+    if request.method == "PUT" and data.get("reParse") is None:
+        # The update pages' default; the create pages' is false (the model's).
+        data = {**data, "reParse": True}
     proxy = _proxy_request(data)
     if proxy.deploy:
         principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)

@@ -668,3 +668,27 @@ def test_spec_authorization_values_never_reach_an_answer(api: Api, served: SpecS
         response, 400, "bad_request", "specAuthorizationValueList: (Bad Name) is not a valid header name"
     )
     assert "Auth" not in proxy_names(api)
+
+
+def test_a_put_without_re_parse_re_parses_as_the_update_pages_default(api: Api) -> None:
+    assert upload(api, "POST", metadata("Dflt"), PETSTORE, "p.yaml").status_code == 200
+    response = upload(
+        api, "PUT", {"apiProxyName": "Dflt", "apiProxyCreationType": "OPEN_API"}, CHANGED, "p.yaml"
+    )
+    assert response.status_code == 200, response.text
+    assert ("GET", "/toys") in endpoint_pairs(api, "Dflt")
+    # reParse false: the settings change, the spec is not read (none is needed).
+    response = upload(
+        api,
+        "PUT",
+        {
+            "apiProxyName": "Dflt",
+            "apiProxyCreationType": "OPEN_API",
+            "reParse": False,
+            "apiProxyDescription": "settings only",
+        },
+        None,
+    )
+    assert response.status_code == 200, response.text
+    assert ("GET", "/toys") in endpoint_pairs(api, "Dflt")
+    assert api.request("GET", f"{PROXIES}Dflt/").json()["description"] == "settings only"
