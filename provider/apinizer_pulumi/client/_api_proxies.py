@@ -33,9 +33,13 @@ from ._resources import _coerce, _Resource, _segment
 __all__ = [
     "API_PROXIES_PATH",
     "API_PROXY_DEPLOYMENT_PATH",
+    "API_PROXY_EXPORT_PATH",
     "API_PROXY_FILE_PATH",
+    "API_PROXY_IMPORT_PATH",
+    "API_PROXY_OVERRIDE_PATH",
     "API_PROXY_PATH",
     "API_PROXY_URL_PATH",
+    "EXPORT_FILENAME",
     "ApiProxies",
     "DeploymentFailedError",
     "SpecFile",
@@ -47,7 +51,14 @@ API_PROXY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/"
 API_PROXY_URL_PATH = "/apiops/projects/{project}/apiProxies/url/"
 API_PROXY_FILE_PATH = "/apiops/projects/{project}/apiProxies/file/"
 API_PROXY_DEPLOYMENT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/environments/{environment}/"
+API_PROXY_IMPORT_PATH = "/apiops/projects/{project}/apiProxies/import/"
+API_PROXY_EXPORT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/export/"
+API_PROXY_OVERRIDE_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/import/"
+#: The file name the export page gives its ZIP, and the one an import sends when none is given.
+EXPORT_FILENAME = "apiProxyExportFile.zip"
 
+#: The parts of a multipart body: (field name, (file name or None, content, content type)).
+_Parts = list[tuple[str, tuple[str | None, bytes, str]]]
 #: A spec: its bytes, or a path to a file, or a path to a directory (zipped, for a WSDL and its XSDs).
 SpecFile = bytes | str | os.PathLike[str]
 
@@ -110,6 +121,14 @@ def read_spec_file(spec_file: SpecFile, filename: str | None = None) -> tuple[st
     suffix = Path(name).suffix.lower()
     content_type = _CONTENT_TYPES.get(suffix) or _sniff(content)
     return name, content, content_type
+
+
+def _export_part(export_file: SpecFile) -> tuple[str | None, bytes, str]:
+    """The ``apiProxyExportFile`` part: the gateway wants a file name that ends with ``.zip``."""
+    name, content, _ = read_spec_file(
+        export_file, EXPORT_FILENAME if isinstance(export_file, bytes) else None
+    )
+    return name if name.lower().endswith(".zip") else EXPORT_FILENAME, content, "application/zip"
 
 
 def _zip_directory(directory: Path) -> bytes:
@@ -245,6 +264,41 @@ class ApiProxies(_Resource):
         """``DELETE .../apiProxies/{apiProxyName}/environments/{environmentName}/``."""
         return self._answer("DELETE", self._deployment_path(project, name, environment), idempotent=False)
 
+    # -- export and import ------------------------------------------------------------------------
+
+    def export(self, project: str, name: str) -> bytes:
+        """``GET .../apiProxies/{apiProxyName}/export/``: the proxy as a ZIP (its definition,
+        endpoints, policies and settings), to keep or to import elsewhere."""
+        path = API_PROXY_EXPORT_PATH.format(project=_segment(project), proxy=_segment(name))
+        return self._client._request("GET", path, idempotent=True).content
+
+    def import_proxy(self, project: str, export_file: SpecFile) -> models.DeploymentResponse:
+        """``POST .../apiProxies/import/``: a new proxy from an export ZIP (bytes or a path).
+
+        A name already taken gets a suffix on the gateway; the import is not deployed. Not
+        idempotent: a repeat would import a second copy.
+        """
+        path = API_PROXY_IMPORT_PATH.format(project=_segment(project))
+        files = [("apiProxyExportFile", _export_part(export_file))]
+        return self._send_multipart("POST", path, files, idempotent=False)
+
+    def import_and_override(
+        self,
+        project: str,
+        name: str,
+        export_file: SpecFile,
+        metadata: models.ImportMetadata | Mapping[str, Any] | None = None,
+    ) -> models.DeploymentResponse:
+        """``PUT .../apiProxies/{apiProxyName}/import/``: the proxy ``name`` becomes the export's
+        content, with optional routing, maintenance mode and deployment from ``metadata``."""
+        path = API_PROXY_OVERRIDE_PATH.format(project=_segment(project), proxy=_segment(name))
+        meta = _coerce(models.ImportMetadata, metadata if metadata is not None else {})
+        files = [
+            ("metadata", (None, json.dumps(meta.to_api()).encode(), "application/json")),
+            ("apiProxyExportFile", _export_part(export_file)),
+        ]
+        return self._send_multipart("PUT", path, files, idempotent=True)
+
     # -- the plumbing ------------------------------------------------------------------------------
 
     @staticmethod
@@ -283,7 +337,7 @@ class ApiProxies(_Resource):
         idempotent: bool,
     ) -> models.DeploymentResponse:
         path = API_PROXY_FILE_PATH.format(project=_segment(project))
-        files: list[tuple[str, tuple[str | None, bytes, str]]] = [
+        files: _Parts = [
             (
                 "metadata",
                 (None, json.dumps(metadata.to_api(), ensure_ascii=False).encode(), "application/json"),
@@ -297,6 +351,16 @@ class ApiProxies(_Resource):
                 )
         else:
             files.append(("specFile", read_spec_file(spec_file, filename)))
+        return self._send_multipart(method, path, files, idempotent=idempotent)
+
+    def _send_multipart(
+        self,
+        method: str,
+        path: str,
+        files: _Parts,
+        *,
+        idempotent: bool,
+    ) -> models.DeploymentResponse:
         client = self._client
         url = client._url(path)
 

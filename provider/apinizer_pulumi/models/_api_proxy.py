@@ -56,7 +56,8 @@ class ApiProxySharingType(StrEnum):
 
 
 class RoutingAlgorithm(StrEnum):
-    """EnumRoutingAlgorithm: the create page's five values and the update page's two others."""
+    """EnumRoutingAlgorithm: the create page's five values, the update page's two others and the
+    import page's two others."""
 
     ROUND_ROBIN = "ROUND_ROBIN"
     LRU = "LRU"
@@ -65,6 +66,8 @@ class RoutingAlgorithm(StrEnum):
     PICK_FIRST = "PICK_FIRST"
     WEIGHTED_ROUND_ROBIN = "WEIGHTED_ROUND_ROBIN"
     LEAST_CONNECTIONS = "LEAST_CONNECTIONS"
+    IP_HASH = "IP_HASH"
+    URL_HASH = "URL_HASH"
 
 
 class SoapApiPortType(StrEnum):
@@ -273,3 +276,31 @@ class DeploymentResponse(ResultEnvelope):
     operation deployed or undeployed, ``deploymentResult``."""
 
     deployment_result: DeploymentResult | None = None
+
+
+class ImportRoutingAddress(ApiModel):
+    """A backend address in the import metadata's ``routing.addressList`` (weight: the gateway's
+    default, 1, when left out)."""
+
+    address: str = Field(min_length=1)
+    weight: int | None = None
+    soap_type: SoapApiPortType | None = None
+
+
+class ImportRouting(ApiModel):
+    """``routing`` of the import metadata: its own names (``algorithm``, ``addressList``)."""
+
+    algorithm: RoutingAlgorithm | None = None
+    address_list: list[ImportRoutingAddress] | None = None
+
+
+class ImportMetadata(ApiModel):
+    """The ``metadata`` part of import-and-override: every field optional.
+
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/import-export/import-api-proxy-and-override.md
+    """
+
+    deploy: bool = False
+    deploy_target_environment_name_list: list[str] | None = None
+    routing: ImportRouting | None = None
+    maintenance_mode: bool | None = None
