@@ -19,9 +19,20 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType
+from pydantic import BaseModel, ConfigDict, Field
+
+from apinizer_pulumi.models import (
+    ApiProxyRequest,
+    ApiProxySpecType,
+    CacheSettings,
+    HttpMethod,
+    ImportMetadata,
+    MaintenanceModeSetting,
+    PolicySummary,
+    WsaSettings,
+)
 
 from .errors import BadRequestError, NotFoundError, UnauthorizedError
 from .fixtures import Fixture, FixtureError
@@ -581,3 +592,248 @@ def _environment_json(row: sqlite3.Row) -> dict[str, Any]:
         "status": row["status"],
         "accessUrl": row["access_url"],
     }
+
+
+# -- export and import ------------------------------------------------------------------------------------
+# https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/import-export/export-api-proxy.md
+# The ZIP holds one ``<name>.json``: the proxy's type, sharing, details, endpoints (with their settings and
+# policies) and deployment list, without ids, so that an export imported back exports the same bytes.
+
+EXPORT_FORMAT = 1
+
+
+class ImportProjectError(NotFoundError):
+    """The import and export pages' unknown project (worded apart from the CRUD pages')."""
+
+    def __init__(self, project: str) -> None:
+        super().__init__(f"Project({project}) was not found or user does not have privilege to access it!")
+
+
+class ExportNotFoundError(BadRequestError):
+    def __init__(self, name: str) -> None:
+        super().__init__(f"ApiProxy (name: {name}) was not found!")
+
+
+class ExportedEndpoint(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    httpMethod: HttpMethod  # noqa: N815 (the export's own JSON names)
+    description: str | None = None
+    active: bool = True
+    backendResourceUrl: str | None = None  # noqa: N815
+    backendHttpMethod: HttpMethod | None = None  # noqa: N815
+    cacheSettings: CacheSettings | None = None  # noqa: N815
+    wsaSettings: WsaSettings | None = None  # noqa: N815
+    requestPolicyList: list[PolicySummary] = Field(default_factory=list)  # noqa: N815
+    responsePolicyList: list[PolicySummary] = Field(default_factory=list)  # noqa: N815
+    errorPolicyList: list[PolicySummary] = Field(default_factory=list)  # noqa: N815
+
+
+class ExportedProxy(BaseModel):
+    """What an export ZIP's JSON file must hold to be imported."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    formatVersion: Literal[1]  # noqa: N815
+    name: str = Field(min_length=1)
+    type: Literal["REST", "SOAP"]
+    sharingType: str  # noqa: N815
+    accessList: list[dict[str, Any]] = Field(default_factory=list)  # noqa: N815
+    details: dict[str, Any]
+    endpoints: list[ExportedEndpoint] = Field(default_factory=list)
+    deploymentList: list[dict[str, Any]] = Field(default_factory=list)  # noqa: N815
+
+
+def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+    if not _project_exists(db, project):
+        raise ImportProjectError(project)
+    row = _proxy_row(db, project, name)
+    if row is None:
+        raise ExportNotFoundError(name)
+    endpoints = []
+    for e in db.execute("SELECT * FROM endpoints WHERE proxy_id = ? ORDER BY seq", (row["id"],)).fetchall():
+        item: dict[str, Any] = {
+            "name": e["name"],
+            "httpMethod": e["http_method"],
+            "description": e["description"],
+            "active": bool(e["active"]),
+            "backendResourceUrl": e["backend_resource_url"],
+            "backendHttpMethod": e["backend_http_method"],
+            "cacheSettings": json.loads(e["cache_settings"]) if e["cache_settings"] else None,
+            "wsaSettings": json.loads(e["wsa_settings"]) if e["wsa_settings"] else None,
+        }
+        for pipeline in ("request", "response", "error"):
+            item[f"{pipeline}PolicyList"] = [
+                {
+                    "type": p["type"],
+                    "name": p["name"],
+                    "description": p["description"],
+                    "active": bool(p["active"]),
+                }
+                for p in db.execute(
+                    "SELECT * FROM policies WHERE endpoint_id = ? AND pipeline = ? ORDER BY seq",
+                    (e["id"], pipeline),
+                )
+            ]
+        endpoints.append(item)
+    deployments = [
+        {"environmentName": d["environment"], "deployed": bool(d["deployed"])}
+        for d in db.execute(
+            "SELECT d.environment, d.deployed FROM deployments d"
+            " JOIN environments e ON e.name = d.environment WHERE d.proxy_id = ? ORDER BY e.seq",
+            (row["id"],),
+        )
+    ]
+    return {
+        "formatVersion": EXPORT_FORMAT,
+        "name": row["name"],
+        "type": row["type"],
+        "sharingType": row["sharing_type"],
+        "accessList": json.loads(row["access_list"]),
+        "details": _details_of(row),
+        "endpoints": endpoints,
+        "deploymentList": deployments,
+    }
+
+
+def import_proxy(db: sqlite3.Connection, project: str, exported: ExportedProxy) -> dict[str, Any]:
+    """A new proxy from an export; a taken name (and a taken first relative path) gets a ``_<n>`` suffix.
+    The import is not deployed."""
+    if not _project_exists(db, project):
+        raise ImportProjectError(project)
+    taken = {r["name"] for r in db.execute("SELECT name FROM proxies WHERE project = ?", (project,))}
+    name = _free(exported.name, taken)
+    details = dict(exported.details)
+    route = dict(details.get("clientRoute") or {})
+    paths = list(route.get("relativePathList") or [])
+    if paths:
+        used: set[str] = set()
+        for r in db.execute(
+            "SELECT d.body FROM proxies p JOIN proxy_details d ON d.proxy_id = p.id WHERE p.project = ?",
+            (project,),
+        ):
+            used.update((json.loads(r["body"]).get("clientRoute") or {}).get("relativePathList") or [])
+        paths[0] = _free(paths[0], used)
+        details["clientRoute"] = {**route, "relativePathList": paths}
+    proxy_id = _insert_exported_proxy(db, project, name, exported, details)
+    _insert_exported_endpoints(db, proxy_id, exported.endpoints)
+    return {"status": "SUCCESS"}
+
+
+def override_proxy(
+    db: sqlite3.Connection, project: str, name: str, exported: ExportedProxy, metadata: ImportMetadata
+) -> dict[str, Any]:
+    """The proxy ``name`` becomes the export's content (created when missing; its deployments kept,
+    so a deployed proxy then needs a redeploy), then the metadata's routing, maintenance mode and
+    deployment are applied."""
+    if not _project_exists(db, project):
+        raise ImportProjectError(project)
+    targets = (
+        list(dict.fromkeys(metadata.deploy_target_environment_name_list or [])) if metadata.deploy else []
+    )
+    for environment in targets:
+        if _environment(db, environment) is None:
+            raise DeploymentTargetError(name, environment)
+    details = dict(exported.details)
+    if metadata.routing is not None:
+        routing = dict(details.get("routing") or {})
+        if metadata.routing.algorithm is not None:
+            routing["loadBalanceAlgorithm"] = metadata.routing.algorithm.value
+        if metadata.routing.address_list is not None:
+            routing["routingAddressList"] = [
+                {"address": a.address, "weight": a.weight if a.weight is not None else 1}
+                | ({"soapType": a.soap_type.value} if a.soap_type else {})
+                for a in metadata.routing.address_list
+            ]
+        details["routing"] = routing
+    if metadata.maintenance_mode is not None:
+        setting = details.get("maintenanceModeSetting") or MaintenanceModeSetting().to_api()
+        details["maintenanceModeSetting"] = {**setting, "enabled": metadata.maintenance_mode}
+    row = _proxy_row(db, project, name)
+    if row is None:
+        proxy_id = _insert_exported_proxy(db, project, name, exported, details)
+    else:
+        proxy_id = row["id"]
+        db.execute(
+            "UPDATE proxies SET type = ?, sharing_type = ?, access_list = ? WHERE id = ?",
+            (exported.type, exported.sharingType, json.dumps(exported.accessList), proxy_id),
+        )
+        db.execute(
+            "INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)"
+            " ON CONFLICT (proxy_id) DO UPDATE SET body = excluded.body",
+            (proxy_id, json.dumps(details)),
+        )
+        db.execute("DELETE FROM endpoints WHERE proxy_id = ?", (proxy_id,))
+    _insert_exported_endpoints(db, proxy_id, exported.endpoints)
+    answer: dict[str, Any] = {"status": "SUCCESS"}
+    if metadata.deploy:
+        # The shape this page documents: ``message`` and ``environmentResults``.
+        result = _deploy_all(db, proxy_id, name, targets, "Deployed successfully")
+        answer["deploymentResult"] = {
+            "success": result["success"],
+            "message": "Deployment completed successfully" if result["success"] else "Deployment failed",
+            "environmentResults": result["deploymentResults"],
+        }
+        if not result["success"]:
+            answer["status"] = "FAILURE"
+    return answer
+
+
+def _insert_exported_proxy(
+    db: sqlite3.Connection, project: str, name: str, exported: ExportedProxy, details: dict[str, Any]
+) -> str:
+    proxy_id = new_id()
+    db.execute(
+        "INSERT INTO proxies (id, project, name, type, sharing_type, access_list) VALUES (?, ?, ?, ?, ?, ?)",
+        (proxy_id, project, name, exported.type, exported.sharingType, json.dumps(exported.accessList)),
+    )
+    db.execute("INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)", (proxy_id, json.dumps(details)))
+    return proxy_id
+
+
+def _insert_exported_endpoints(
+    db: sqlite3.Connection, proxy_id: str, endpoints: list[ExportedEndpoint]
+) -> None:
+    seen: set[tuple[str, str]] = set()
+    for e in endpoints:
+        if (e.name, e.httpMethod.value) in seen:
+            continue
+        seen.add((e.name, e.httpMethod.value))
+        endpoint_id = new_id()
+        db.execute(
+            "INSERT INTO endpoints (id, proxy_id, name, http_method, description, active,"
+            " backend_resource_url, backend_http_method, cache_settings, wsa_settings)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                endpoint_id,
+                proxy_id,
+                e.name,
+                e.httpMethod.value,
+                e.description,
+                int(e.active),
+                e.backendResourceUrl,
+                e.backendHttpMethod.value if e.backendHttpMethod else None,
+                json.dumps(e.cacheSettings.to_api()) if e.cacheSettings else None,
+                json.dumps(e.wsaSettings.to_api()) if e.wsaSettings else None,
+            ),
+        )
+        for pipeline, policies in (
+            ("request", e.requestPolicyList),
+            ("response", e.responsePolicyList),
+            ("error", e.errorPolicyList),
+        ):
+            db.executemany(
+                "INSERT INTO policies (endpoint_id, pipeline, type, name, description, active)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(endpoint_id, pipeline, p.type, p.name, p.description, int(p.active)) for p in policies],
+            )
+
+
+def _free(value: str, taken: set[str]) -> str:
+    if value not in taken:
+        return value
+    n = 1
+    while f"{value}_{n}" in taken:
+        n += 1
+    return f"{value}_{n}"

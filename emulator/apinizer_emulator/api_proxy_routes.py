@@ -13,12 +13,15 @@ documented); projects and a project's environments need a valid token only.
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import sqlite3
+import zipfile
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException
@@ -32,6 +35,7 @@ from apinizer_pulumi.models import (
     ApiProxySpecType,
     DeploymentResponse,
     EnvironmentList,
+    ImportMetadata,
     ProjectList,
 )
 
@@ -48,6 +52,7 @@ from .responses import (
     json_response,
     parse_model,
     read_object,
+    validation_message,
 )
 from .store import Store
 
@@ -65,6 +70,15 @@ PROXIES_URL = PROXIES + "url/"
 PROXIES_FILE = PROXIES + "file/"
 PROXY = PROXIES + "{apiProxyName}/"
 DEPLOYMENT = PROXY + "environments/{environmentName}/"
+EXPORT = PROXY + "export/"
+IMPORT = PROXIES + "import/"
+OVERRIDE = PROXY + "import/"
+EXPORT_FILE = "apiProxyExportFile"
+NOT_A_ZIP = f"{EXPORT_FILE} parameter must be in zip file format and must end with zip extension!"
+#: Bounds of an export ZIP: no export needs more.
+MAX_EXPORT_ENTRIES = 100
+#: Fixed entry times: an export's bytes depend only on the proxy.
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def _transaction(store: Store, call: Callable[..., R], *args: Any) -> R:
@@ -221,41 +235,52 @@ async def save_from_file(request: Request) -> Response:
 
 
 async def _read_multipart(request: Request) -> tuple[dict[str, Any], bytes | None, str]:
+    """(metadata, specFile's bytes or None, its file name) of a file create or update."""
+    parts = await _multipart(request, "metadata and specFile", "specFile")
+    if "metadata" not in parts:
+        raise FieldRequiredError("metadata")
+    content, filename = parts.get("specFile", (None, ""))
+    return _metadata(parts["metadata"][0]), content, filename
+
+
+async def _multipart(request: Request, described: str, file_field: str) -> dict[str, tuple[bytes, str]]:
+    """The parts of a multipart body: name -> (bytes, file name); ``file_field`` must be a file part."""
     content_type = request.headers.get("content-type", "")
     if not content_type.lower().startswith(MULTIPART):
-        raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts metadata and specFile")
+        raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts {described}")
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > specs.MAX_SPEC_BYTES + (1 << 20):
-        raise BadRequestError(f"specFile is larger than {specs.MAX_SPEC_BYTES} bytes")
+        raise BadRequestError(f"{file_field} is larger than {specs.MAX_SPEC_BYTES} bytes")
     try:
         form = await request.form(max_files=4, max_fields=16, max_part_size=1 << 20)
     except MultiPartException as exc:
         raise BadRequestError(f"The multipart body cannot be read: {exc.message}") from None
+    parts: dict[str, tuple[bytes, str]] = {}
     try:
-        raw = form.get("metadata")
-        if raw is None:
-            raise FieldRequiredError("metadata")
-        text = (
-            (await raw.read((1 << 20) + 1)).decode("utf-8", "replace") if isinstance(raw, UploadFile) else raw
-        )
-        try:
-            metadata = json.loads(text)
-        except ValueError:
-            raise BadRequestError("metadata is not valid JSON") from None
-        if not isinstance(metadata, dict):
-            raise BadRequestError("metadata must be a JSON object")
-        check_json_values(metadata)
-        upload = form.get("specFile")
-        if upload is None:
-            return metadata, None, ""
-        if not isinstance(upload, UploadFile):
-            raise BadRequestError("specFile must be a file part")
-        content = await upload.read(specs.MAX_SPEC_BYTES + 1)
-        if len(content) > specs.MAX_SPEC_BYTES:
-            raise BadRequestError(f"specFile is larger than {specs.MAX_SPEC_BYTES} bytes")
-        return metadata, content, upload.filename or ""
+        for name, value in form.multi_items():
+            if isinstance(value, UploadFile):
+                content = await value.read(specs.MAX_SPEC_BYTES + 1)
+                if len(content) > specs.MAX_SPEC_BYTES:
+                    raise BadRequestError(f"{name} is larger than {specs.MAX_SPEC_BYTES} bytes")
+                parts[name] = (content, value.filename or "")
+            elif name == file_field:
+                raise BadRequestError(f"{file_field} must be a file part")
+            else:
+                parts[name] = (value.encode(), "")
     finally:
         await form.close()
+    return parts
+
+
+def _metadata(raw: bytes) -> dict[str, Any]:
+    try:
+        metadata = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise BadRequestError("metadata is not valid JSON") from None
+    if not isinstance(metadata, dict):
+        raise BadRequestError("metadata must be a JSON object")
+    check_json_values(metadata)
+    return metadata
 
 
 # -- delete and deployment --------------------------------------------------------------------------
@@ -280,6 +305,78 @@ async def deploy_api_proxy(request: Request) -> Response:
 async def undeploy_api_proxy(request: Request) -> Response:
     _proxy_manager(request, deploys=True)
     return json_response(await _write(request, api_proxies.undeploy, *_deployment_ref(request)))
+
+
+# -- export and import ------------------------------------------------------------------------------
+
+
+async def export_api_proxy(request: Request) -> Response:
+    _proxy_manager(request)
+    name = str(request.path_params["apiProxyName"])
+    definition = _read(request, api_proxies.export_proxy, _project(request), name)
+    entry = re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".json"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        info = zipfile.ZipInfo(entry, date_time=_ZIP_TIME)
+        info.compress_type = zipfile.ZIP_DEFLATED
+        archive.writestr(info, json.dumps(definition, indent=2, sort_keys=True, ensure_ascii=False))
+    return Response(
+        buffer.getvalue(),
+        media_type="application/octet-stream",
+        headers={"Content-Disposition": f'attachment; filename="{EXPORT_FILE}.zip"'},
+    )
+
+
+def _exported(content: bytes, filename: str) -> api_proxies.ExportedProxy:
+    """The proxy an export ZIP holds; what is not one is a 400 that says why."""
+    if not filename.lower().endswith(".zip") or content[:4] != b"PK\x03\x04":
+        raise BadRequestError(NOT_A_ZIP)
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            infos = [i for i in archive.infolist() if i.filename.lower().endswith(".json")]
+            if len(archive.infolist()) > MAX_EXPORT_ENTRIES or len(infos) != 1:
+                raise BadRequestError(f"{EXPORT_FILE} does not hold an API Proxy export (one .json file)")
+            if infos[0].file_size > specs.MAX_ZIP_CONTENT_BYTES:
+                raise BadRequestError(f"{EXPORT_FILE} holds more than {specs.MAX_ZIP_CONTENT_BYTES} bytes")
+            data = json.loads(archive.read(infos[0]).decode("utf-8"))
+    except (zipfile.BadZipFile, OSError, RuntimeError):
+        raise BadRequestError(NOT_A_ZIP) from None
+    except (UnicodeDecodeError, ValueError):
+        raise BadRequestError(
+            f"{EXPORT_FILE} does not hold an API Proxy export (its .json is not JSON)"
+        ) from None
+    try:
+        return api_proxies.ExportedProxy.model_validate(data)
+    except ValidationError as exc:
+        reason = validation_message(exc)
+        raise BadRequestError(f"{EXPORT_FILE} does not hold a valid API Proxy export: {reason}") from None
+
+
+async def import_api_proxy(request: Request) -> Response:
+    _proxy_manager(request)
+    parts = await _multipart(request, EXPORT_FILE, EXPORT_FILE)
+    content, filename = parts.get(EXPORT_FILE, (b"", ""))
+    if not content:
+        raise BadRequestError(f"{EXPORT_FILE} value can not be empty!")
+    exported = _exported(content, filename)
+    return json_response(await _write(request, api_proxies.import_proxy, _project(request), exported))
+
+
+async def override_api_proxy(request: Request) -> Response:
+    principal = _proxy_manager(request)
+    parts = await _multipart(request, f"metadata and {EXPORT_FILE}", EXPORT_FILE)
+    if "metadata" not in parts:
+        raise FieldRequiredError("metadata")
+    metadata = parse_model(ImportMetadata, _without_nulls(_metadata(parts["metadata"][0])))
+    if metadata.deploy:
+        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+    content, filename = parts.get(EXPORT_FILE, (b"", ""))
+    if not content:
+        raise BadRequestError(f"{EXPORT_FILE} parameter can not be empty!")
+    exported = _exported(content, filename)
+    name = str(request.path_params["apiProxyName"])
+    answer = await _write(request, api_proxies.override_proxy, _project(request), name, exported, metadata)
+    return json_response(answer)
 
 
 # (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
@@ -335,6 +432,14 @@ ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseMode
         None,
         DeploymentResponse,
     ),
+    (
+        "POST",
+        IMPORT,
+        import_api_proxy,
+        "Import an API proxy from an export ZIP (multipart)",
+        None,
+        DeploymentResponse,
+    ),
     ("GET", PROXY, get_api_proxy, "Get an API proxy", None, ApiProxy),
     (
         "DELETE",
@@ -350,6 +455,15 @@ ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseMode
         DEPLOYMENT,
         undeploy_api_proxy,
         "Undeploy an API proxy from an environment",
+        None,
+        DeploymentResponse,
+    ),
+    ("GET", EXPORT, export_api_proxy, "Export an API proxy as a ZIP", None, None),
+    (
+        "PUT",
+        OVERRIDE,
+        override_api_proxy,
+        "Import an export ZIP over an API proxy (multipart)",
         None,
         DeploymentResponse,
     ),

@@ -1,9 +1,12 @@
-"""A small HTTP server on 127.0.0.1 that serves spec documents to the emulator's spec-URL fetches."""
+"""Helpers of the API proxy tests: a small HTTP server on 127.0.0.1 that serves spec documents to the
+emulator's spec-URL fetches, and ZIPs made in memory."""
 
 from __future__ import annotations
 
+import io
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -63,3 +66,12 @@ def spec_server() -> Iterator[SpecServer]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    """A ZIP of ``files`` (name -> content), made in memory."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()

@@ -5,9 +5,7 @@ specs and URLs refused with nothing half created, and deployment state per envir
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,7 @@ import pytest
 
 from apinizer_emulator import specs
 
-from ._spec_server import Served, SpecServer, spec_server
+from ._spec_server import Served, SpecServer, spec_server, zip_of
 from .conftest import Api, assert_error, endpoints_path
 
 SPECS = Path(__file__).parent / "specs"
@@ -357,20 +355,12 @@ def test_create_from_file_openapi_and_wsdl(api: Api) -> None:
     assert endpoint_pairs(api, "Soap") == [("POST", "Add"), ("POST", "Multiply")]
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
-
-
 def test_a_zip_holds_a_wsdl_with_its_xsds(api: Api) -> None:
-    complete = _zip({"service/calculator.wsdl": CALCULATOR, "service/xsd/types.xsd": TYPES_XSD})
+    complete = zip_of({"service/calculator.wsdl": CALCULATOR, "service/xsd/types.xsd": TYPES_XSD})
     response = upload(api, "POST", metadata("Zipped", "WSDL"), complete, "calc.zip")
     assert response.status_code == 200, response.text
     assert endpoint_pairs(api, "Zipped") == [("POST", "Add"), ("POST", "Multiply")]
-    incomplete = _zip({"calculator.wsdl": CALCULATOR})
+    incomplete = zip_of({"calculator.wsdl": CALCULATOR})
     assert_error(
         upload(api, "POST", metadata("Half", "WSDL"), incomplete, "calc.zip"),
         400,
@@ -378,7 +368,7 @@ def test_a_zip_holds_a_wsdl_with_its_xsds(api: Api) -> None:
         "Invalid specification: calculator.wsdl imports (xsd/types.xsd), which the ZIP does not hold",
     )
     assert_error(
-        upload(api, "POST", metadata("Half", "WSDL"), _zip({"a.xsd": TYPES_XSD}), "x.zip"),
+        upload(api, "POST", metadata("Half", "WSDL"), zip_of({"a.xsd": TYPES_XSD}), "x.zip"),
         400,
         "bad_request",
         "Invalid specification: the ZIP holds no .wsdl file",

@@ -53,6 +53,8 @@ class Route:
     guard: str
     json: dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
+    #: Send Orders' export as ``apiProxyExportFile``.
+    export: bool = False
 
 
 ROUTES = (
@@ -68,6 +70,16 @@ ROUTES = (
     Route("DELETE", api_proxy_routes.PROXY, PROXIES + "PetStore/", "deploys"),
     Route("POST", api_proxy_routes.DEPLOYMENT, PROXIES + "PetStore/environments/test/", "deploys"),
     Route("DELETE", api_proxy_routes.DEPLOYMENT, PROXIES + "PetStore/environments/test/", "deploys"),
+    Route("GET", api_proxy_routes.EXPORT, PROXIES + "Orders/export/", "proxies"),
+    Route("POST", api_proxy_routes.IMPORT, PROXIES + "import/", "proxies", export=True),
+    Route(
+        "PUT",
+        api_proxy_routes.OVERRIDE,
+        PROXIES + "PetStore/import/",
+        "proxies",
+        metadata={"deploy": False},
+        export=True,
+    ),
 )
 
 
@@ -98,8 +110,15 @@ def _snapshot(http: httpx.Client) -> Any:
 
 
 def _send(http: httpx.Client, route: Route, headers: dict[str, str]) -> httpx.Response:
-    if route.metadata is not None:
-        files = {"metadata": (None, json.dumps(route.metadata), "application/json")}
+    if route.metadata is not None or route.export:
+        files: dict[str, Any] = {}
+        if route.metadata is not None:
+            files["metadata"] = (None, json.dumps(route.metadata), "application/json")
+        if route.export:
+            admin = {"Authorization": "Bearer dev-admin-token"}
+            exported = http.get(PROXIES + "Orders/export/", headers=admin)
+            exported.raise_for_status()
+            files["apiProxyExportFile"] = ("apiProxyExportFile.zip", exported.content, "application/zip")
         return http.request(route.method, route.path, files=files, headers=headers)
     return http.request(route.method, route.path, json=route.json, headers=headers)
 

@@ -61,6 +61,9 @@ def test_openapi_document_lists_every_operation(emulator_url):
             "post",
             "delete",
         },
+        "/apiops/projects/{projectName}/apiProxies/import/": {"post"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,8 @@ import yaml
 
 from apinizer_emulator import specs
 from apinizer_emulator.specs import SpecError, parse_spec
+
+from ._spec_server import zip_of
 
 SPECS = Path(__file__).parent / "specs"
 CALCULATOR = (SPECS / "calculator.wsdl").read_bytes()
@@ -93,25 +93,17 @@ def test_a_wsdl_without_operations_or_of_another_kind() -> None:
         parse_spec("WSDL", b'<description xmlns="http://www.w3.org/ns/wsdl"/>', "v2.wsdl")
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, content in files.items():
-            archive.writestr(name, content)
-    return buffer.getvalue()
-
-
 def test_the_zip_entry_is_the_wsdl_that_declares_a_service() -> None:
     imported = (
         b'<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"><portType name="P">'
         b'<operation name="Only"/></portType></definitions>'
     )
-    content = _zip({"a/aaa.wsdl": imported, "b/main.wsdl": CALCULATOR, "b/xsd/types.xsd": b"<x/>"})
+    content = zip_of({"a/aaa.wsdl": imported, "b/main.wsdl": CALCULATOR, "b/xsd/types.xsd": b"<x/>"})
     assert [e.name for e in parse_spec("WSDL", content)] == ["Add", "Multiply"]
 
 
 def test_zip_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    content = _zip({"main.wsdl": CALCULATOR, "xsd/types.xsd": b"<x/>" * 1000})
+    content = zip_of({"main.wsdl": CALCULATOR, "xsd/types.xsd": b"<x/>" * 1000})
     monkeypatch.setattr(specs, "MAX_ZIP_CONTENT_BYTES", 1000)
     with pytest.raises(SpecError, match="the ZIP's files hold more than 1000 bytes"):
         parse_spec("WSDL", content)
