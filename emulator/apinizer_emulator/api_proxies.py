@@ -837,3 +837,40 @@ def _free(value: str, taken: set[str]) -> str:
     while f"{value}_{n}" in taken:
         n += 1
     return f"{value}_{n}"
+
+
+# -- the API proxies report ------------------------------------------------------------------------------
+
+
+def api_proxies_report(db: sqlite3.Connection, include_endpoints: bool) -> list[dict[str, Any]]:
+    """Every proxy of every project, by project and name; endpoints as ``"<METHOD> <path>"`` when asked.
+
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/14-reports/api-report.md
+    """
+    rows = db.execute(
+        "SELECT p.*, d.body FROM proxies p LEFT JOIN proxy_details d ON d.proxy_id = p.id"
+        " ORDER BY p.project, p.name"
+    ).fetchall()
+    report = []
+    for row in rows:
+        item: dict[str, Any] = {
+            "id": row["id"],
+            "name": row["name"],
+            "description": _details_of(row).get("description"),
+            "type": row["type"],
+        }
+        if include_endpoints:
+            item["endpoints"] = [
+                {
+                    "id": e["id"],
+                    "name": f"{e['http_method']} {e['name']}",
+                    "method": e["http_method"],
+                    "path": e["name"],
+                }
+                for e in db.execute(
+                    "SELECT id, name, http_method FROM endpoints WHERE proxy_id = ? ORDER BY seq",
+                    (row["id"],),
+                )
+            ]
+        report.append(item)
+    return report

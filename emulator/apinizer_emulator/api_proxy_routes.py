@@ -29,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from apinizer_pulumi.models import (
+    ApiProxiesReport,
     ApiProxy,
     ApiProxyList,
     ApiProxyRequest,
@@ -73,6 +74,7 @@ DEPLOYMENT = PROXY + "environments/{environmentName}/"
 EXPORT = PROXY + "export/"
 IMPORT = PROXIES + "import/"
 OVERRIDE = PROXY + "import/"
+REPORT = "/apiops/reports/api-proxies"
 EXPORT_FILE = "apiProxyExportFile"
 NOT_A_ZIP = f"{EXPORT_FILE} parameter must be in zip file format and must end with zip extension!"
 #: Bounds of an export ZIP: no export needs more.
@@ -379,10 +381,30 @@ async def override_api_proxy(request: Request) -> Response:
     return json_response(answer)
 
 
+# -- the API proxies report ----------------------------------------------------------------------------
+
+
+async def api_proxies_report(request: Request) -> Response:
+    _principal(request).require_report_access()
+    flag = request.query_params.get("includeEndpoints", "false").lower()
+    if flag not in ("true", "false"):
+        raise BadRequestError("includeEndpoints must be true or false")
+    items = _read(request, api_proxies.api_proxies_report, flag == "true")
+    return json_response({"success": True, "resultList": items, "resultCount": len(items)})
+
+
 # (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
 # The url/ and file/ routes come before the proxy's own: a path is matched to the first template.
 ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
     ("GET", PROJECTS, list_projects, "List projects", None, ProjectList),
+    (
+        "GET",
+        REPORT,
+        api_proxies_report,
+        "API proxies report (system administrators and analyzers)",
+        None,
+        ApiProxiesReport,
+    ),
     (
         "GET",
         ENVIRONMENTS,

@@ -682,3 +682,36 @@ def test_a_put_without_re_parse_re_parses_as_the_update_pages_default(api: Api) 
     assert response.status_code == 200, response.text
     assert ("GET", "/toys") in endpoint_pairs(api, "Dflt")
     assert api.request("GET", f"{PROXIES}Dflt/").json()["description"] == "settings only"
+
+
+def test_api_proxies_report(api: Api) -> None:
+    plain = api.request("GET", "/apiops/reports/api-proxies").json()
+    assert plain["success"] is True and plain["resultCount"] == 3
+    assert [(p["name"], p["type"]) for p in plain["resultList"]] == [
+        ("Calculator", "SOAP"),
+        ("Orders", "REST"),
+        ("PetStore", "REST"),
+    ]
+    assert set(plain["resultList"][0]) == {"id", "name", "description", "type"}
+    full = api.request("GET", "/apiops/reports/api-proxies?includeEndpoints=true").json()
+    pets = full["resultList"][2]["endpoints"]
+    assert [(e["name"], e["method"], e["path"]) for e in pets] == [
+        ("GET /pets", "GET", "/pets"),
+        ("POST /pets", "POST", "/pets"),
+        ("GET /pets/{id}", "GET", "/pets/{id}"),
+    ]
+    assert pets[0]["id"] == api.get("/pets", "GET").json()["id"]
+    assert_error(
+        api.request("GET", "/apiops/reports/api-proxies?includeEndpoints=maybe"),
+        400,
+        "bad_request",
+        "includeEndpoints must be true or false",
+    )
+    analyst = api.as_user("dev-analyst-token").request("GET", "/apiops/reports/api-proxies")
+    assert analyst.status_code == 200
+    assert_error(
+        api.as_user("dev-developer-token").request("GET", "/apiops/reports/api-proxies"),
+        401,
+        "unauthorized_client",
+        "Unauthorized API Access!",
+    )

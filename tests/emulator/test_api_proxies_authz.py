@@ -49,7 +49,7 @@ class Route:
     method: str
     template: str
     path: str
-    #: "token", "admin", "proxies" or "deploys"
+    #: "token", "report" (system administrator or analyzer), "admin", "proxies" or "deploys"
     guard: str
     json: dict[str, Any] | None = None
     metadata: dict[str, Any] | None = None
@@ -59,6 +59,7 @@ class Route:
 
 ROUTES = (
     Route("GET", api_proxy_routes.PROJECTS, "/apiops/projects/", "token"),
+    Route("GET", api_proxy_routes.REPORT, "/apiops/reports/api-proxies?includeEndpoints=true", "report"),
     Route("GET", api_proxy_routes.ENVIRONMENTS, "/apiops/environments/", "admin"),
     Route("GET", api_proxy_routes.PROJECT_ENVIRONMENTS, "/apiops/environments/Demo", "token"),
     Route("GET", api_proxy_routes.PROXIES, PROXIES, "proxies"),
@@ -92,6 +93,12 @@ def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None
         return 401, "unauthorized_client", "Invalid token"
     if route.guard == "token":
         return 200, None, None
+    if route.guard == "report":
+        return (
+            (200, None, None)
+            if principal in ("admin", "analyst")
+            else (401, "unauthorized_client", "Unauthorized API Access!")
+        )
     if route.guard == "admin":
         return (
             (200, None, None)

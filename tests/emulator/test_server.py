@@ -62,6 +62,7 @@ def test_openapi_document_lists_every_operation(emulator_url):
             "delete",
         },
         "/apiops/projects/{projectName}/apiProxies/import/": {"post"},
+        "/apiops/reports/api-proxies": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
     }

@@ -481,3 +481,31 @@ def test_import_and_override_sends_metadata_and_reads_the_deployment(
     }
     client.api_proxies.import_and_override("Demo", "Orders", ZIP_BYTES)
     assert json.loads(_parts(gateway.last)["metadata"][2]) == {"deploy": False}
+
+
+# -- the API proxies report --------------------------------------------------------------------------
+
+
+def test_api_proxies_report_with_and_without_endpoints(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script(
+        "GET",
+        "/apiops/reports/api-proxies",
+        httpx.Response(200, json=_doc("api-report.md")),
+        httpx.Response(
+            200, json={"success": True, "resultList": [{"name": "A", "type": "SOAP"}], "resultCount": 1}
+        ),
+    )
+    report = client.reports.api_proxies(include_endpoints=True)
+    assert gateway.last.url.query == b"includeEndpoints=true"
+    assert report[0].endpoints is not None
+    assert [(e.method, e.path, e.name) for e in report[0].endpoints] == [("GET", "/users", "GET /users")]
+    plain = client.reports.api_proxies()
+    assert gateway.last.url.query == b"" and plain[0].endpoints is None and plain[0].type == "SOAP"
+
+
+def test_api_proxies_report_for_others_is_401(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script(
+        "GET", "/apiops/reports/api-proxies", error(401, "unauthorized_client", "Unauthorized API Access!")
+    )
+    with pytest.raises(AuthenticationError, match="Unauthorized API Access!"):
+        client.reports.api_proxies()

@@ -13,7 +13,7 @@ See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
 
 # First: the modules below import httpx, and this imports it without its CLI.
 from . import _httpx  # noqa: F401  # isort: skip
-from ._api_proxies import ApiProxies, DeploymentFailedError
+from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
@@ -47,6 +47,7 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "ApiProxies",
+    "ApiProxyReports",
     "ApinizerClient",
     "ApinizerError",
     "AuthenticationError",

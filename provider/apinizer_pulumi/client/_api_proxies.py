@@ -28,10 +28,11 @@ import httpx
 
 from .. import models
 from ._exceptions import ApinizerError, APIResponseValidationError, APIStatusError
-from ._resources import _coerce, _Resource, _segment
+from ._resources import Reports, _coerce, _Resource, _segment
 
 __all__ = [
     "API_PROXIES_PATH",
+    "API_PROXIES_REPORT_PATH",
     "API_PROXY_DEPLOYMENT_PATH",
     "API_PROXY_EXPORT_PATH",
     "API_PROXY_FILE_PATH",
@@ -41,6 +42,7 @@ __all__ = [
     "API_PROXY_URL_PATH",
     "EXPORT_FILENAME",
     "ApiProxies",
+    "ApiProxyReports",
     "DeploymentFailedError",
     "SpecFile",
     "read_spec_file",
@@ -51,6 +53,7 @@ API_PROXY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/"
 API_PROXY_URL_PATH = "/apiops/projects/{project}/apiProxies/url/"
 API_PROXY_FILE_PATH = "/apiops/projects/{project}/apiProxies/file/"
 API_PROXY_DEPLOYMENT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/environments/{environment}/"
+API_PROXIES_REPORT_PATH = "/apiops/reports/api-proxies"
 API_PROXY_IMPORT_PATH = "/apiops/projects/{project}/apiProxies/import/"
 API_PROXY_EXPORT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/export/"
 API_PROXY_OVERRIDE_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/import/"
@@ -393,3 +396,15 @@ class ApiProxies(_Resource):
                 method, path, response.status_code, "the gateway answered success: false"
             )
         return result
+
+
+class ApiProxyReports(Reports):
+    """``client.reports``: the organization access report, and the API proxies report of this family."""
+
+    def api_proxies(self, *, include_endpoints: bool = False) -> list[models.ApiProxyReportItem]:
+        """``GET /apiops/reports/api-proxies``: every API proxy, with its endpoints when
+        ``include_endpoints``. Needs a system administrator or analyzer; others get
+        :class:`AuthenticationError` (401 ``Unauthorized API Access!``)."""
+        path = API_PROXIES_REPORT_PATH + ("?includeEndpoints=true" if include_endpoints else "")
+        response = self._client._request("GET", path, idempotent=True)
+        return self._client._parse(models.ApiProxiesReport, response, "GET", path).result_list

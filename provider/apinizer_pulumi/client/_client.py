@@ -25,7 +25,7 @@ import httpx
 import pydantic
 
 from .. import models
-from ._api_proxies import ApiProxies
+from ._api_proxies import ApiProxies, ApiProxyReports
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
 from ._constants import (
     DEFAULT_MAX_RETRIES,
@@ -47,7 +47,7 @@ from ._exceptions import (
     redact_secrets,
 )
 from ._projects import Environments, Projects
-from ._resources import Endpoints, Reports, Rlcl
+from ._resources import Endpoints, Rlcl
 from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
 
@@ -193,7 +193,7 @@ class ApinizerClient:
         self._random: Callable[[], float] = random.random
         self.endpoints = Endpoints(self)
         self.rlcl = Rlcl(self)
-        self.reports = Reports(self)
+        self.reports = ApiProxyReports(self)
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)

@@ -6,8 +6,10 @@ keywords or from the API's JSON (``Model.model_validate(json)``) and gives the J
 """
 
 from ._api_proxy import (
+    ApiProxiesReport,
     ApiProxy,
     ApiProxyList,
+    ApiProxyReportItem,
     ApiProxyRequest,
     ApiProxySharingType,
     ApiProxySpecType,
@@ -23,6 +25,7 @@ from ._api_proxy import (
     MaintenanceModeSetting,
     PodDeploymentResult,
     ProxyDeployment,
+    ReportEndpoint,
     RoutingAddress,
     RoutingAlgorithm,
     RoutingInfo,
@@ -75,8 +78,10 @@ __all__ = [
     "AccessReportResult",
     "ApiErrorBody",
     "ApiModel",
+    "ApiProxiesReport",
     "ApiProxy",
     "ApiProxyList",
+    "ApiProxyReportItem",
     "ApiProxyRequest",
     "ApiProxySharingType",
     "ApiProxySpecType",
@@ -126,6 +131,7 @@ __all__ = [
     "PublishStatus",
     "RateLimitTimeInterval",
     "RateLimitVariable",
+    "ReportEndpoint",
     "ResponseStatus",
     "ResultEnvelope",
     "RlclSpec",

@@ -304,3 +304,32 @@ class ImportMetadata(ApiModel):
     deploy_target_environment_name_list: list[str] | None = None
     routing: ImportRouting | None = None
     maintenance_mode: bool | None = None
+
+
+class ReportEndpoint(ApiModel):
+    """An endpoint in the API proxies report: ``name`` is ``"<METHOD> <path>"``."""
+
+    id: str | None = None
+    name: str
+    method: HttpMethod | None = None
+    path: str | None = None
+
+
+class ApiProxyReportItem(ApiModel):
+    """One proxy of ``GET /apiops/reports/api-proxies``; ``endpoints`` only with ``includeEndpoints=true``.
+
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/14-reports/api-report.md
+    """
+
+    id: str | None = None
+    name: str
+    description: str | None = None
+    type: ApiType | None = None
+    endpoints: list[ReportEndpoint] | None = None
+
+
+class ApiProxiesReport(ResultEnvelope):
+    """The API proxies report (system administrators and analyzers)."""
+
+    result_list: list[ApiProxyReportItem] = Field(default_factory=list)
+    result_count: int = 0
