@@ -874,3 +874,86 @@ def api_proxies_report(db: sqlite3.Connection, include_endpoints: bool) -> list[
             ]
         report.append(item)
     return report
+
+
+# -- settings -----------------------------------------------------------------------------------------------
+# https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/settings/index.md
+# Each changes the proxy's stored configuration, so a deployed proxy then needs a redeploy.
+
+
+class ClientRouteSettingsError(BadRequestError):
+    def __init__(self, detail: str | None = None) -> None:
+        text = "Client route must have at least one valid route configuration"
+        super().__init__(f"{text}: {detail}" if detail else text)
+
+
+def _settings_target(db: sqlite3.Connection, project: str, name: str) -> tuple[sqlite3.Row, dict[str, Any]]:
+    require_project(db, project)
+    row = _proxy_row(db, project, name)
+    if row is None:
+        raise ApiProxyGetNotFoundError(name)
+    return row, _details_of(row)
+
+
+def _store_details(db: sqlite3.Connection, proxy_id: str, details: dict[str, Any]) -> None:
+    db.execute(
+        "INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)"
+        " ON CONFLICT (proxy_id) DO UPDATE SET body = excluded.body",
+        (proxy_id, json.dumps(details)),
+    )
+
+
+def set_routing_addresses(
+    db: sqlite3.Connection, project: str, name: str, addresses: list[dict[str, Any]]
+) -> None:
+    """The addresses, whole; a SOAP proxy's address without ``soapType`` is SOAP11 (the page's default)."""
+    row, details = _settings_target(db, project, name)
+    if row["type"] == "SOAP":
+        addresses = [{"soapType": "SOAP11", **a} for a in addresses]
+    details["routing"] = {**(details.get("routing") or {}), "routingAddressList": addresses}
+    _store_details(db, row["id"], details)
+
+
+def set_routing_status(db: sqlite3.Connection, project: str, name: str, status: dict[str, Any]) -> None:
+    row, details = _settings_target(db, project, name)
+    details["routing"] = {**(details.get("routing") or {}), **status}
+    _store_details(db, row["id"], details)
+
+
+def set_client_route(db: sqlite3.Connection, project: str, name: str, route: dict[str, Any]) -> None:
+    """The page's rules: one of the four lists not empty; every relative path 2 characters or more."""
+    if not any(route.get(key) for key in ("relativePathList", "methodList", "hostList", "headerList")):
+        raise ClientRouteSettingsError()
+    short = [p for p in route.get("relativePathList") or [] if len(p) < 2]
+    if short:
+        raise ClientRouteSettingsError(f"relative paths must be at least 2 characters long ({short[0]!r})")
+    row, details = _settings_target(db, project, name)
+    details["clientRoute"] = route
+    _store_details(db, row["id"], details)
+
+
+def update_metadata(db: sqlite3.Connection, project: str, name: str, changes: dict[str, Any]) -> None:
+    """Rename (unique in the project), describe, categorize, share; only the fields given change."""
+    if not changes:
+        raise BadRequestError(
+            "At least one of name, description, categoryList and sharingType must be provided!"
+        )
+    row, details = _settings_target(db, project, name)
+    new_name = changes.get("name")
+    if new_name is not None and new_name != name:
+        if _proxy_row(db, project, new_name) is not None:
+            raise ApiProxyExistsError(new_name)
+        db.execute("UPDATE proxies SET name = ? WHERE id = ?", (new_name, row["id"]))
+    if "sharingType" in changes:
+        db.execute("UPDATE proxies SET sharing_type = ? WHERE id = ?", (changes["sharingType"], row["id"]))
+    if "description" in changes:
+        details["description"] = changes["description"]
+    if "categoryList" in changes:
+        details["categoryList"] = changes["categoryList"]
+    _store_details(db, row["id"], details)
+
+
+def set_cors(db: sqlite3.Connection, project: str, name: str, cors: dict[str, Any]) -> None:
+    row, details = _settings_target(db, project, name)
+    details["cors"] = cors
+    _store_details(db, row["id"], details)

@@ -34,10 +34,16 @@ from apinizer_pulumi.models import (
     ApiProxyList,
     ApiProxyRequest,
     ApiProxySpecType,
+    ClientRoute,
+    CorsSettings,
     DeploymentResponse,
     EnvironmentList,
     ImportMetadata,
+    MetadataUpdate,
     ProjectList,
+    RoutingAddressesUpdate,
+    RoutingStatusUpdate,
+    SuccessResponse,
 )
 
 from . import api_proxies, specs
@@ -53,6 +59,7 @@ from .responses import (
     json_response,
     parse_model,
     read_object,
+    success,
     validation_message,
 )
 from .store import Store
@@ -61,6 +68,7 @@ ROLE_DEPLOY_UNDEPLOY_PROXIES = "ROLE_DEPLOY_UNDEPLOY_PROXIES"
 MULTIPART = "multipart/form-data"
 
 R = TypeVar("R")
+M = TypeVar("M", bound=BaseModel)
 Handler = Callable[[Request], Awaitable[Response]]
 
 PROJECTS = "/apiops/projects/"
@@ -75,6 +83,7 @@ EXPORT = PROXY + "export/"
 IMPORT = PROXIES + "import/"
 OVERRIDE = PROXY + "import/"
 REPORT = "/apiops/reports/api-proxies"
+SETTINGS = PROXY + "settings/"
 EXPORT_FILE = "apiProxyExportFile"
 NOT_A_ZIP = f"{EXPORT_FILE} parameter must be in zip file format and must end with zip extension!"
 #: Bounds of an export ZIP: no export needs more.
@@ -381,6 +390,78 @@ async def override_api_proxy(request: Request) -> Response:
     return json_response(answer)
 
 
+# -- settings --------------------------------------------------------------------------------------------
+
+
+def _proxy_name(request: Request) -> str:
+    return str(request.path_params["apiProxyName"])
+
+
+async def _settings(request: Request, model: type[M], problem: str | None = None) -> M:
+    """The settings body validated; ``problem`` replaces the validator's text where the page shows one."""
+    _proxy_manager(request)
+    body = await read_object(request)
+    try:
+        return parse_model(model, _without_nulls(body))
+    except BadRequestError as exc:
+        raise BadRequestError(f"{problem}: {exc.description}" if problem else exc.description) from None
+
+
+async def set_routing_addresses(request: Request) -> Response:
+    _proxy_manager(request)
+    body = await read_object(request)
+    items = body.get("routingAddressList")
+    if isinstance(items, list) and any(not isinstance(i, dict) or not i.get("address") for i in items):
+        raise BadRequestError("Address is required")  # the page's message
+    update = parse_model(RoutingAddressesUpdate, body)
+    addresses = [a.to_api() for a in update.routing_address_list]
+    await _write(
+        request, api_proxies.set_routing_addresses, _project(request), _proxy_name(request), addresses
+    )
+    return success()
+
+
+async def set_routing_status(request: Request) -> Response:
+    update = await _settings(request, RoutingStatusUpdate, "Invalid routing status")
+    await _write(
+        request, api_proxies.set_routing_status, _project(request), _proxy_name(request), update.to_api()
+    )
+    return success()
+
+
+async def set_client_route(request: Request) -> Response:
+    route = await _settings(request, ClientRoute)
+    await _write(
+        request, api_proxies.set_client_route, _project(request), _proxy_name(request), route.to_api()
+    )
+    return success()
+
+
+async def update_metadata(request: Request) -> Response:
+    _proxy_manager(request)
+    body = _without_nulls(await read_object(request))
+    changes = parse_model(MetadataUpdate, body)
+    check_text("name", changes.name, max_length=MAX_NAME_LENGTH, single_line=True)
+    await _write(
+        request,
+        api_proxies.update_metadata,
+        _project(request),
+        _proxy_name(request),
+        changes.model_dump(mode="json", by_alias=True, exclude_unset=True),
+    )
+    return success()
+
+
+async def set_cors(request: Request) -> Response:
+    cors = await _settings(request, CorsSettings, "Invalid CORS settings")
+    if "*" in cors.allow_origin_list and cors.allow_credentials == "true":
+        raise BadRequestError(
+            'Invalid CORS settings: allowOriginList "*" can not be used with allowCredentials "true"'
+        )
+    await _write(request, api_proxies.set_cors, _project(request), _proxy_name(request), cors.to_api())
+    return success()
+
+
 # -- the API proxies report ----------------------------------------------------------------------------
 
 
@@ -479,6 +560,46 @@ ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseMode
         "Undeploy an API proxy from an environment",
         None,
         DeploymentResponse,
+    ),
+    (
+        "PATCH",
+        SETTINGS + "addresses/",
+        set_routing_addresses,
+        "Set an API proxy's routing addresses",
+        RoutingAddressesUpdate,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        SETTINGS + "routing-status/",
+        set_routing_status,
+        "Turn routing and mirroring on or off",
+        RoutingStatusUpdate,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        SETTINGS + "client-route/",
+        set_client_route,
+        "Set an API proxy's client route",
+        ClientRoute,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        SETTINGS + "metadata/",
+        update_metadata,
+        "Rename, describe, categorize or share an API proxy",
+        MetadataUpdate,
+        SuccessResponse,
+    ),
+    (
+        "PATCH",
+        SETTINGS + "cors/",
+        set_cors,
+        "Set an API proxy's CORS settings",
+        CorsSettings,
+        SuccessResponse,
     ),
     ("GET", EXPORT, export_api_proxy, "Export an API proxy as a ZIP", None, None),
     (

@@ -63,6 +63,10 @@ def test_openapi_document_lists_every_operation(emulator_url):
         },
         "/apiops/projects/{projectName}/apiProxies/import/": {"post"},
         "/apiops/reports/api-proxies": {"get"},
+        **{
+            f"/apiops/projects/{{projectName}}/apiProxies/{{apiProxyName}}/settings/{page}/": {"patch"}
+            for page in ("addresses", "routing-status", "client-route", "metadata", "cors")
+        },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
     }

@@ -509,3 +509,47 @@ def test_api_proxies_report_for_others_is_401(gateway: FakeGateway, client: Apin
     )
     with pytest.raises(AuthenticationError, match="Unauthorized API Access!"):
         client.reports.api_proxies()
+
+
+# -- settings -------------------------------------------------------------------------------------------
+
+SETTINGS = PROXIES + "Orders/settings/"
+
+
+def test_settings_send_the_documented_bodies(gateway: FakeGateway, client: ApinizerClient) -> None:
+    client.api_proxies.set_routing_addresses(
+        "Demo", "Orders", [{"address": "https://b1", "weight": 100, "soap_type": "SOAP11"}]
+    )
+    assert (gateway.last.method, gateway.last.url.path) == ("PATCH", SETTINGS + "addresses/")
+    assert body(gateway.last) == {
+        "routingAddressList": [{"address": "https://b1", "weight": 100, "soapType": "SOAP11"}]
+    }
+    client.api_proxies.set_routing_status("Demo", "Orders", mirror_enabled=False)
+    assert body(gateway.last) == {"mirrorEnabled": False}
+    client.api_proxies.set_client_route("Demo", "Orders", _doc("update-client-route.md", 2))
+    assert gateway.last.url.path == SETTINGS + "client-route/"
+    assert body(gateway.last) == {k: v for k, v in _doc("update-client-route.md", 2).items() if v is not None}
+    client.api_proxies.update_metadata("Demo", "Orders", _doc("update-metadata.md", 0))
+    assert body(gateway.last) == _doc("update-metadata.md", 0)
+    client.api_proxies.set_cors("Demo", "Orders", _doc("update-cors-settings.md", 0))
+    assert body(gateway.last) == _doc("update-cors-settings.md", 0)
+    with pytest.raises(TypeError, match="sequence of RoutingAddress"):
+        client.api_proxies.set_routing_addresses("Demo", "Orders", {"address": "x"})  # type: ignore[arg-type]
+
+
+def test_a_rename_is_not_retried_but_other_metadata_is(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script(
+        "PATCH", SETTINGS + "metadata/", httpx.Response(503), httpx.Response(200, json={"success": True})
+    )
+    client.api_proxies.update_metadata("Demo", "Orders", {"description": "x"})
+    assert len(gateway.api_requests) == 2
+    gateway.script("PATCH", SETTINGS + "metadata/", httpx.Response(503))
+    with pytest.raises(Exception, match="503"):
+        client.api_proxies.update_metadata("Demo", "Orders", {"name": "Orders-v2"})
+    assert len(gateway.api_requests) == 3
+
+
+def test_settings_success_false_is_an_error(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("PATCH", SETTINGS + "cors/", httpx.Response(200, json={"success": False}))
+    with pytest.raises(APIResponseValidationError, match="success: false"):
+        client.api_proxies.set_cors("Demo", "Orders", {"name": "c"})

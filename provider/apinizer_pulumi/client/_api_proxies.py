@@ -39,6 +39,7 @@ __all__ = [
     "API_PROXY_IMPORT_PATH",
     "API_PROXY_OVERRIDE_PATH",
     "API_PROXY_PATH",
+    "API_PROXY_SETTINGS_PATH",
     "API_PROXY_URL_PATH",
     "EXPORT_FILENAME",
     "ApiProxies",
@@ -53,6 +54,8 @@ API_PROXY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/"
 API_PROXY_URL_PATH = "/apiops/projects/{project}/apiProxies/url/"
 API_PROXY_FILE_PATH = "/apiops/projects/{project}/apiProxies/file/"
 API_PROXY_DEPLOYMENT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/environments/{environment}/"
+#: The settings pages' operations: ``PATCH .../apiProxies/{apiProxyName}/settings/<suffix>``.
+API_PROXY_SETTINGS_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/settings/{suffix}"
 API_PROXIES_REPORT_PATH = "/apiops/reports/api-proxies"
 API_PROXY_IMPORT_PATH = "/apiops/projects/{project}/apiProxies/import/"
 API_PROXY_EXPORT_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/export/"
@@ -266,6 +269,64 @@ class ApiProxies(_Resource):
     def undeploy(self, project: str, name: str, environment: str) -> models.DeploymentResponse:
         """``DELETE .../apiProxies/{apiProxyName}/environments/{environmentName}/``."""
         return self._answer("DELETE", self._deployment_path(project, name, environment), idempotent=False)
+
+    # -- settings (the pages under settings/ of the documentation) ------------------------------
+
+    def _patch_settings(
+        self, project: str, name: str, suffix: str, body: dict[str, Any], *, idempotent: bool = True
+    ) -> None:
+        path = API_PROXY_SETTINGS_PATH.format(project=_segment(project), proxy=_segment(name), suffix=suffix)
+        response = self._client._request("PATCH", path, body=body, idempotent=idempotent)
+        self._client._expect_success(response, "PATCH", path)
+
+    def set_routing_addresses(
+        self,
+        project: str,
+        name: str,
+        addresses: Sequence[models.RoutingAddress | Mapping[str, Any]],
+    ) -> None:
+        """``PATCH .../settings/addresses/``: the backend addresses become exactly ``addresses``."""
+        if isinstance(addresses, Mapping | str | bytes):
+            raise TypeError("addresses must be a sequence of RoutingAddress")
+        body = models.RoutingAddressesUpdate(
+            routing_address_list=[_coerce(models.RoutingAddress, a) for a in addresses]
+        )
+        self._patch_settings(project, name, "addresses/", body.to_api())
+
+    def set_routing_status(
+        self,
+        project: str,
+        name: str,
+        *,
+        routing_enabled: bool | None = None,
+        mirror_enabled: bool | None = None,
+    ) -> None:
+        """``PATCH .../settings/routing-status/``: routing and mirroring on or off (only what is given)."""
+        body = models.RoutingStatusUpdate(routing_enabled=routing_enabled, mirror_enabled=mirror_enabled)
+        self._patch_settings(project, name, "routing-status/", body.to_api())
+
+    def set_client_route(
+        self, project: str, name: str, client_route: models.ClientRoute | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/client-route/``: paths, methods, hosts (``host_list``) and headers."""
+        self._patch_settings(
+            project, name, "client-route/", _coerce(models.ClientRoute, client_route).to_api()
+        )
+
+    def update_metadata(
+        self, project: str, name: str, metadata: models.MetadataUpdate | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/metadata/``: rename, describe, categorize or share the proxy.
+
+        A rename is not retried once it may have arrived: its repeat would address a name that
+        is gone.
+        """
+        body = _coerce(models.MetadataUpdate, metadata)
+        self._patch_settings(project, name, "metadata/", body.to_api(), idempotent=body.name in (None, name))
+
+    def set_cors(self, project: str, name: str, cors: models.CorsSettings | Mapping[str, Any]) -> None:
+        """``PATCH .../settings/cors/``: the proxy's CORS settings, whole."""
+        self._patch_settings(project, name, "cors/", _coerce(models.CorsSettings, cors).to_api())
 
     # -- export and import ------------------------------------------------------------------------
 

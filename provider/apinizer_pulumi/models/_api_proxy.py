@@ -20,7 +20,7 @@ Where the pages disagree with one another, these models accept every documented 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
@@ -77,6 +77,13 @@ class SoapApiPortType(StrEnum):
     SOAP12 = "SOAP12"
 
 
+class HeaderMatch(ApiModel):
+    """A header a client route matches (``headerList`` items of the client-route page)."""
+
+    name: str = Field(min_length=1)
+    value: str
+
+
 class ClientRoute(ApiModel):
     """How clients reach the proxy. ``relative_path_list`` must hold at least one path on create.
 
@@ -87,7 +94,7 @@ class ClientRoute(ApiModel):
     virtual_host_list: list[str] | None = None
     host_list: list[str] | None = None
     method_list: list[HttpMethod] | None = None
-    header_list: list[Any] | None = None
+    header_list: list[HeaderMatch] | None = None
     buffer_request: bool | None = None
     buffer_response: bool | None = None
 
@@ -333,3 +340,51 @@ class ApiProxiesReport(ResultEnvelope):
 
     result_list: list[ApiProxyReportItem] = Field(default_factory=list)
     result_count: int = 0
+
+
+# -- settings pages: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/settings/index.md
+
+
+class RoutingAddressesUpdate(ApiModel):
+    """``PATCH .../settings/addresses/``: the backend addresses, replaced as a whole."""
+
+    routing_address_list: list[RoutingAddress]
+
+
+class RoutingStatusUpdate(ApiModel):
+    """``PATCH .../settings/routing-status/``: only the fields given change."""
+
+    routing_enabled: bool | None = None
+    mirror_enabled: bool | None = None
+
+
+class MetadataUpdate(ApiModel):
+    """``PATCH .../settings/metadata/``: name, description, categories and sharing, each optional.
+
+    ``sharing_type`` takes the report's values (EXTERNAL, INTERNAL, BOTH, NONE), as this page lists them.
+    """
+
+    name: str | None = Field(default=None, min_length=1)
+    description: str | None = None
+    category_list: list[str] | None = None
+    sharing_type: SharingType | None = None
+
+
+class CorsSettings(ApiModel):
+    """``PATCH .../settings/cors/``. ``allow_credentials`` is the string ``"true"`` or ``"false"``,
+    as the page insists; a boolean is read as its string."""
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    cors_active: bool = False
+    allow_origin_list: list[str] = Field(default_factory=list)
+    allow_method_list: list[HttpMethod] = Field(default_factory=list)
+    allow_header_list: list[str] = Field(default_factory=list)
+    expose_header_list: list[str] = Field(default_factory=list)
+    allow_credentials: Literal["true", "false"] = "false"
+    max_age: int = Field(default=3600, ge=0)
+
+    @field_validator("allow_credentials", mode="before")
+    @classmethod
+    def _boolean_as_string(cls, value: Any) -> Any:
+        return str(value).lower() if isinstance(value, bool) else value
