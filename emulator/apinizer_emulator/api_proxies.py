@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -957,3 +958,34 @@ def set_cors(db: sqlite3.Connection, project: str, name: str, cors: dict[str, An
     row, details = _settings_target(db, project, name)
     details["cors"] = cors
     _store_details(db, row["id"], details)
+
+
+def store_setting(
+    db: sqlite3.Connection,
+    project: str,
+    name: str,
+    key: str,
+    values: Any,
+    merge: bool,
+    check: Callable[[sqlite3.Connection, Any], None] | None,
+) -> None:
+    """One settings page's values under ``details[key]``: merged into what is stored (the pages that
+    change "only the fields given") or replacing it; ``check`` sees the result before it is stored."""
+    row, details = _settings_target(db, project, name)
+    stored = details.get(key)
+    result = (
+        {**stored, **values} if merge and isinstance(stored, dict) and isinstance(values, dict) else values
+    )
+    if check is not None:
+        check(db, result)
+    details[key] = result
+    _store_details(db, row["id"], details)
+
+
+def check_traffic_log(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
+    for item in settings.get("apiProxyTrafficLogSettingsList") or []:
+        environment = item.get("environmentName")
+        if not environment or not str(environment).strip():
+            raise BadRequestError("environmentName value can not be empty in traffic log settings!")
+        if _environment(db, environment) is None:
+            raise BadRequestError(f"Environment ({environment}) in traffic log settings is not found!")

@@ -21,6 +21,8 @@ import zipfile
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import defusedxml.ElementTree as SafeXml
+from defusedxml import DefusedXmlException
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
@@ -29,21 +31,33 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from apinizer_pulumi.models import (
+    ApiKeysUpdate,
+    ApiModel,
     ApiProxiesReport,
     ApiProxy,
     ApiProxyList,
     ApiProxyRequest,
     ApiProxySpecType,
+    CacheSettings,
+    CircuitBreakerSettings,
     ClientRoute,
+    ConnectionSettings,
     CorsSettings,
     DeploymentResponse,
     EnvironmentList,
+    ForwardedIpHeaderSettings,
     ImportMetadata,
+    JsonErrorTemplate,
     MetadataUpdate,
+    MtlsSettings,
+    NtlmSettings,
     ProjectList,
+    ProxyServerSettings,
     RoutingAddressesUpdate,
     RoutingStatusUpdate,
     SuccessResponse,
+    TrafficLogSettings,
+    XmlErrorTemplate,
 )
 
 from . import api_proxies, specs
@@ -462,6 +476,211 @@ async def set_cors(request: Request) -> Response:
     return success()
 
 
+Check = Callable[[sqlite3.Connection, Any], None]
+Route = tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]
+
+
+def _setting_route(
+    suffix: str,
+    model: type[ApiModel],
+    key: str,
+    summary: str,
+    *,
+    merge: bool = True,
+    problem: str | None = None,
+    check: Check | None = None,
+) -> Route:
+    """The route of one settings page, stored under ``details[key]`` (:func:`api_proxies.store_setting`)."""
+
+    async def handler(request: Request) -> Response:
+        values = (await _settings(request, model, problem)).to_api()
+        await _write(
+            request,
+            api_proxies.store_setting,
+            _project(request),
+            _proxy_name(request),
+            key,
+            values,
+            merge,
+            check,
+        )
+        return success()
+
+    return ("PATCH", SETTINGS + suffix, handler, summary, model, SuccessResponse)
+
+
+def _requires(message: str, *fields: str, when: Callable[[dict[str, Any]], bool]) -> Check:
+    """A check: when ``when(settings)``, every one of ``fields`` must be set."""
+
+    def check(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
+        if when(settings) and any(settings.get(f) in (None, "") for f in fields):
+            raise BadRequestError(message)
+
+    return check
+
+
+async def set_api_keys(request: Request) -> Response:
+    keys = (await _settings(request, ApiKeysUpdate)).to_api()
+    if not keys:
+        raise BadRequestError("At least one key (publicKey or secretKey) must be provided")
+    for field, value in keys.items():
+        if not value.strip():
+            raise BadRequestError(f"{field} must not be blank")
+    await _write(
+        request,
+        api_proxies.store_setting,
+        _project(request),
+        _proxy_name(request),
+        "apiKeys",
+        keys,
+        True,
+        None,
+    )
+    return success()
+
+
+def _json_template(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
+    if settings.get("jsonValue") is not None:
+        try:
+            json.loads(settings["jsonValue"])
+        except ValueError:
+            raise BadRequestError("Invalid JSON template") from None
+
+
+def _xml_template(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
+    if settings.get("xmlValue") is not None:
+        try:
+            SafeXml.fromstring(settings["xmlValue"])
+        except (SafeXml.ParseError, DefusedXmlException):
+            raise BadRequestError("Invalid XML template") from None
+
+
+def _proxy_server(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
+    _requires(
+        "Proxy host and port are required when proxy is enabled",
+        "proxyHost",
+        "proxyPort",
+        when=lambda s: bool(s.get("proxyEnabled")) and not s.get("proxyFromHeaderEnabled"),
+    )(db, settings)
+    _requires(
+        "Proxy username and password are required when proxy authorization is needed",
+        "proxyUsername",
+        "proxyPassword",
+        when=lambda s: bool(s.get("proxyAuthorizationNeeded")),
+    )(db, settings)
+
+
+async def set_hide_spec_file(request: Request) -> Response:
+    _proxy_manager(request)
+    flag = str(request.path_params["hideSpecFile"]).lower()
+    if flag not in ("true", "false"):
+        raise BadRequestError("Invalid hideSpecFile parameter")
+    await _write(
+        request,
+        api_proxies.store_setting,
+        _project(request),
+        _proxy_name(request),
+        "hideSpecFile",
+        flag == "true",
+        False,
+        None,
+    )
+    return success()
+
+
+SETTING_ROUTES: list[Route] = [
+    ("PATCH", SETTINGS + "keys/", set_api_keys, "Set an API proxy's keys", ApiKeysUpdate, SuccessResponse),
+    _setting_route("cache/", CacheSettings, "cache", "Set an API proxy's cache settings", merge=False),
+    _setting_route(
+        "circuit-breaker/",
+        CircuitBreakerSettings,
+        "circuitBreaker",
+        "Set the circuit breaker",
+        problem="Invalid circuit breaker settings",
+    ),
+    _setting_route(
+        "connection/",
+        ConnectionSettings,
+        "connection",
+        "Set the backend connection settings",
+        check=_requires(
+            "Custom connection pool size is required when connectionPoolManagementType is CUSTOM",
+            "customConnectionPoolSize",
+            when=lambda s: s.get("connectionPoolManagementType") == "CUSTOM",
+        ),
+    ),
+    _setting_route(
+        "forwarded-ip-header/",
+        ForwardedIpHeaderSettings,
+        "forwardedIpHeader",
+        "Set the forwarded IP header",
+        problem="Invalid forwarded IP header settings",
+    ),
+    (
+        "PATCH",
+        SETTINGS + "hide-spec-file/{hideSpecFile}/",
+        set_hide_spec_file,
+        "Hide the spec file, or not",
+        None,
+        SuccessResponse,
+    ),
+    _setting_route(
+        "json-error-template/",
+        JsonErrorTemplate,
+        "jsonErrorTemplate",
+        "Set the JSON error template",
+        problem="Invalid JSON template",
+        check=_json_template,
+    ),
+    _setting_route(
+        "xml-error-template/",
+        XmlErrorTemplate,
+        "xmlErrorTemplate",
+        "Set the XML error template",
+        problem="Invalid XML template",
+        check=_xml_template,
+    ),
+    _setting_route(
+        "mtls/",
+        MtlsSettings,
+        "mtls",
+        "Set the backend mTLS settings",
+        check=_requires(
+            "KeyStore ID is required when mTLS is enabled",
+            "keyStoreId",
+            when=lambda s: bool(s.get("enabled")),
+        ),
+    ),
+    _setting_route(
+        "ntlm/",
+        NtlmSettings,
+        "ntlm",
+        "Set the backend NTLM settings",
+        check=_requires(
+            "Domain, username, and password are required when NTLM is enabled",
+            "domain",
+            "username",
+            "password",
+            when=lambda s: bool(s.get("enabled")),
+        ),
+    ),
+    _setting_route(
+        "proxy-server/",
+        ProxyServerSettings,
+        "proxyServer",
+        "Set the outbound proxy server",
+        check=_proxy_server,
+    ),
+    _setting_route(
+        "traffic-log/",
+        TrafficLogSettings,
+        "trafficLog",
+        "Set the traffic log settings",
+        check=api_proxies.check_traffic_log,
+    ),
+]
+
+
 # -- the API proxies report ----------------------------------------------------------------------------
 
 
@@ -476,7 +695,7 @@ async def api_proxies_report(request: Request) -> Response:
 
 # (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
 # The url/ and file/ routes come before the proxy's own: a path is matched to the first template.
-ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
+ROUTES: list[Route] = [
     ("GET", PROJECTS, list_projects, "List projects", None, ProjectList),
     (
         "GET",
@@ -610,4 +829,5 @@ ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseMode
         None,
         DeploymentResponse,
     ),
+    *SETTING_ROUTES,
 ]

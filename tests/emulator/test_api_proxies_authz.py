@@ -57,7 +57,37 @@ class Route:
     export: bool = False
 
 
+_SETTINGS = {
+    "keys/": {"publicKey": "pk-authz"},
+    "cache/": {"name": "authz", "handlingAction": "STOP"},
+    "circuit-breaker/": {"circuitBreakerEnabled": False},
+    "connection/": {"retryCount": 1},
+    "forwarded-ip-header/": {"forwardedIpHeaderParamActive": True},
+    "json-error-template/": {"contentType": "application/json"},
+    "xml-error-template/": {"contentType": "text/xml"},
+    "mtls/": {"enabled": False},
+    "ntlm/": {"enabled": False},
+    "proxy-server/": {"proxyEnabled": False},
+    "traffic-log/": {"enabledTraceLog": True},
+}
+
 ROUTES = (
+    *(
+        Route(
+            "PATCH",
+            api_proxy_routes.SETTINGS + suffix,
+            f"{PROXIES}PetStore/settings/{suffix}",
+            "proxies",
+            json=body,
+        )
+        for suffix, body in _SETTINGS.items()
+    ),
+    Route(
+        "PATCH",
+        api_proxy_routes.SETTINGS + "hide-spec-file/{hideSpecFile}/",
+        PROXIES + "PetStore/settings/hide-spec-file/true/",
+        "proxies",
+    ),
     Route("GET", api_proxy_routes.PROJECTS, "/apiops/projects/", "token"),
     Route("GET", api_proxy_routes.REPORT, "/apiops/reports/api-proxies?includeEndpoints=true", "report"),
     Route("GET", api_proxy_routes.ENVIRONMENTS, "/apiops/environments/", "admin"),

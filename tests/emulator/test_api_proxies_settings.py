@@ -173,3 +173,132 @@ def test_routing_refusals(api: Api) -> None:
     response = api.request("PATCH", path + "routing-status/", {"routingEnabled": "yes"})
     assert_error(response, 400, "bad_request")
     assert response.json()["error_description"].startswith("Invalid routing status: routingEnabled")
+
+
+# -- the other settings pages: stored (seen in the export), merged where the page says "only the fields
+# given", and each page's refusals ------------------------------------------------------------------------
+
+
+def _details(client: ApinizerClient, proxy: str = "PetStore") -> dict[str, Any]:
+    details: dict[str, Any] = _exported(client.api_proxies.export("Demo", proxy))["details"]
+    return details
+
+
+def test_partial_settings_merge_and_whole_ones_replace(client: ApinizerClient) -> None:
+    client.api_proxies.set_connection("Demo", "PetStore", {"connect_timeout": 5, "retry_count": 2})
+    client.api_proxies.set_connection("Demo", "PetStore", {"retry_count": 3})
+    assert _details(client)["connection"] == {"connectTimeout": 5, "retryCount": 3}
+    client.api_proxies.set_cache("Demo", "PetStore", {"name": "a", "handling_action": "STOP", "ttl": 30})
+    client.api_proxies.set_cache("Demo", "PetStore", {"name": "b", "handling_action": "CONTINUE"})
+    cache = _details(client)["cache"]
+    assert cache["name"] == "b" and "ttl" not in cache and cache["cacheStorageType"] == "DISTRIBUTED"
+
+
+def test_every_settings_page_is_stored(client: ApinizerClient) -> None:
+    client.api_proxies.deploy("Demo", "PetStore", "test")
+    client.api_proxies.set_api_keys("Demo", "PetStore", {"public_key": "pk-1"})
+    client.api_proxies.set_circuit_breaker(
+        "Demo",
+        "PetStore",
+        {"circuit_breaker_enabled": True, "error_window": 60, "enum_error_threshold_type": "PERCENT"},
+    )
+    client.api_proxies.set_forwarded_ip_header(
+        "Demo", "PetStore", {"forwarded_ip_header_param_active": True, "xff_order": "LAST"}
+    )
+    client.api_proxies.set_hide_spec_file("Demo", "PetStore", True)
+    client.api_proxies.set_json_error_template("Demo", "PetStore", {"json_value": '{"fault": "#FAULTCODE#"}'})
+    client.api_proxies.set_xml_error_template("Demo", "PetStore", {"xml_value": "<fault>#FAULTCODE#</fault>"})
+    client.api_proxies.set_mtls(
+        "Demo", "PetStore", {"enabled": True, "key_store_id": "ks-1", "supported_protocol_list": ["TLS_1_3"]}
+    )
+    client.api_proxies.set_ntlm(
+        "Demo", "PetStore", {"enabled": True, "domain": "D", "username": "u", "password": "p"}
+    )
+    client.api_proxies.set_proxy_server(
+        "Demo", "PetStore", {"proxy_enabled": True, "proxy_host": "px.example", "proxy_port": 3128}
+    )
+    client.api_proxies.set_traffic_log(
+        "Demo",
+        "PetStore",
+        {"enabled_trace_log": True, "api_proxy_traffic_log_settings_list": [{"environment_name": "test"}]},
+    )
+    details = _details(client)
+    assert details["apiKeys"] == {"publicKey": "pk-1"}
+    assert details["circuitBreaker"]["enumErrorThresholdType"] == "PERCENT"
+    assert details["forwardedIpHeader"] == {"forwardedIpHeaderParamActive": True, "xffOrder": "LAST"}
+    assert details["hideSpecFile"] is True
+    assert details["jsonErrorTemplate"] == {"jsonValue": '{"fault": "#FAULTCODE#"}'}
+    assert details["mtls"]["supportedProtocolList"] == ["TLS_1_3"]
+    assert details["proxyServer"]["proxyPort"] == 3128
+    assert details["trafficLog"]["apiProxyTrafficLogSettingsList"][0]["logBodyRequestFromClient"] is True
+    deployed = client.api_proxies.get("Demo", "PetStore").deployment("test")
+    assert deployed is not None and deployed.redeploy_required
+
+
+@pytest.mark.parametrize(
+    ("suffix", "body", "message"),
+    [
+        ("keys/", {}, "At least one key (publicKey or secretKey) must be provided"),
+        ("keys/", {"secretKey": "  "}, "secretKey must not be blank"),
+        ("cache/", {"name": "c"}, "handlingAction is required"),
+        (
+            "connection/",
+            {"connectionPoolManagementType": "CUSTOM"},
+            "Custom connection pool size is required when connectionPoolManagementType is CUSTOM",
+        ),
+        ("mtls/", {"enabled": True}, "KeyStore ID is required when mTLS is enabled"),
+        (
+            "ntlm/",
+            {"enabled": True, "domain": "D"},
+            "Domain, username, and password are required when NTLM is enabled",
+        ),
+        (
+            "proxy-server/",
+            {"proxyEnabled": True, "proxyHost": "px"},
+            "Proxy host and port are required when proxy is enabled",
+        ),
+        (
+            "proxy-server/",
+            {"proxyAuthorizationNeeded": True, "proxyUsername": "u"},
+            "Proxy username and password are required when proxy authorization is needed",
+        ),
+        ("json-error-template/", {"jsonValue": "{not json"}, "Invalid JSON template"),
+        ("xml-error-template/", {"xmlValue": "<open>"}, "Invalid XML template"),
+        (
+            "traffic-log/",
+            {"apiProxyTrafficLogSettingsList": [{"environmentName": ""}]},
+            "environmentName value can not be empty in traffic log settings!",
+        ),
+        (
+            "traffic-log/",
+            {"apiProxyTrafficLogSettingsList": [{"environmentName": "nowhere"}]},
+            "Environment (nowhere) in traffic log settings is not found!",
+        ),
+        ("hide-spec-file/maybe/", None, "Invalid hideSpecFile parameter"),
+    ],
+)
+def test_settings_refusals(api: Api, client: ApinizerClient, suffix: str, body: Any, message: str) -> None:
+    before = _details(client)
+    assert_error(
+        api.request("PATCH", f"{PROXIES}PetStore/settings/{suffix}", body), 400, "bad_request", message
+    )
+    assert _details(client) == before
+
+
+def test_prefixed_messages_name_the_field(api: Api) -> None:
+    response = api.request("PATCH", f"{PROXIES}PetStore/settings/circuit-breaker/", {"sleepWindow": -1})
+    assert_error(response, 400, "bad_request")
+    assert response.json()["error_description"].startswith("Invalid circuit breaker settings: sleepWindow")
+    response = api.request("PATCH", f"{PROXIES}PetStore/settings/forwarded-ip-header/", {"xffOrder": "SIXTH"})
+    assert response.json()["error_description"].startswith("Invalid forwarded IP header settings: xffOrder")
+
+
+def test_credentials_of_settings_stay_out_of_reprs() -> None:
+    from apinizer_pulumi.models import ApiKeysUpdate, NtlmSettings, ProxyServerSettings
+
+    shown = (
+        repr(ApiKeysUpdate(public_key="pk-secret", secret_key="sk-secret"))
+        + repr(NtlmSettings(password="ntlm-secret"))
+        + repr(ProxyServerSettings(proxy_password="proxy-secret"))
+    )
+    assert not any(s in shown for s in ("pk-secret", "sk-secret", "ntlm-secret", "proxy-secret"))

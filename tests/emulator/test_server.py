@@ -65,7 +65,11 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/reports/api-proxies": {"get"},
         **{
             f"/apiops/projects/{{projectName}}/apiProxies/{{apiProxyName}}/settings/{page}/": {"patch"}
-            for page in ("addresses", "routing-status", "client-route", "metadata", "cors")
+            for page in (
+                "addresses", "routing-status", "client-route", "metadata", "cors", "keys", "cache",
+                "circuit-breaker", "connection", "forwarded-ip-header", "hide-spec-file/{hideSpecFile}",
+                "json-error-template", "xml-error-template", "mtls", "ntlm", "proxy-server", "traffic-log",
+            )
         },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},

@@ -553,3 +553,39 @@ def test_settings_success_false_is_an_error(gateway: FakeGateway, client: Apiniz
     gateway.script("PATCH", SETTINGS + "cors/", httpx.Response(200, json={"success": False}))
     with pytest.raises(APIResponseValidationError, match="success: false"):
         client.api_proxies.set_cors("Demo", "Orders", {"name": "c"})
+
+
+@pytest.mark.parametrize(
+    ("call", "suffix", "page"),
+    [
+        ("set_api_keys", "keys/", "update-api-keys.md"),
+        ("set_cache", "cache/", "update-cache-settings.md"),
+        ("set_circuit_breaker", "circuit-breaker/", "update-circuit-breaker-settings.md"),
+        ("set_connection", "connection/", "update-connection-settings.md"),
+        ("set_forwarded_ip_header", "forwarded-ip-header/", "update-forwarded-ip-header.md"),
+        ("set_json_error_template", "json-error-template/", "update-json-error-template.md"),
+        ("set_xml_error_template", "xml-error-template/", "update-xml-error-template.md"),
+        ("set_mtls", "mtls/", "update-mtls-settings.md"),
+        ("set_ntlm", "ntlm/", "update-ntlm-settings.md"),
+        ("set_proxy_server", "proxy-server/", "update-proxy-server-settings.md"),
+        ("set_traffic_log", "traffic-log/", "update-traffic-log-settings.md"),
+    ],
+)
+def test_each_settings_page_sends_its_documented_example(
+    gateway: FakeGateway, client: ApinizerClient, call: str, suffix: str, page: str
+) -> None:
+    example = _doc(page, 0)
+    getattr(client.api_proxies, call)("Demo", "Orders", example)
+    assert (gateway.last.method, gateway.last.url.path) == ("PATCH", SETTINGS + suffix)
+    sent = body(gateway.last)
+    for key, value in example.items():
+        assert sent[key] == value, key
+
+
+def test_hide_spec_file_is_a_path_flag(gateway: FakeGateway, client: ApinizerClient) -> None:
+    client.api_proxies.set_hide_spec_file("Demo", "Orders", True)
+    assert gateway.last.url.path == SETTINGS + "hide-spec-file/true/" and gateway.last.content == b""
+    client.api_proxies.set_hide_spec_file("Demo", "Orders", False)
+    assert gateway.last.url.path == SETTINGS + "hide-spec-file/false/"
+    with pytest.raises(TypeError, match="hide must be a boolean"):
+        client.api_proxies.set_hide_spec_file("Demo", "Orders", "yes")  # type: ignore[arg-type]

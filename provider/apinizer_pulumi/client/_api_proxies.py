@@ -328,6 +328,82 @@ class ApiProxies(_Resource):
         """``PATCH .../settings/cors/``: the proxy's CORS settings, whole."""
         self._patch_settings(project, name, "cors/", _coerce(models.CorsSettings, cors).to_api())
 
+    def set_api_keys(self, project: str, name: str, keys: models.ApiKeysUpdate | Mapping[str, Any]) -> None:
+        """``PATCH .../settings/keys/``: the proxy's public and/or secret key."""
+        self._patch_settings(project, name, "keys/", _coerce(models.ApiKeysUpdate, keys).to_api())
+
+    def set_cache(self, project: str, name: str, cache: models.CacheSettings | Mapping[str, Any]) -> None:
+        """``PATCH .../settings/cache/``: the proxy-level cache (endpoints may override it)."""
+        self._patch_settings(project, name, "cache/", _coerce(models.CacheSettings, cache).to_api())
+
+    def set_circuit_breaker(
+        self, project: str, name: str, settings: models.CircuitBreakerSettings | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/circuit-breaker/`` (only the fields given change)."""
+        body = _coerce(models.CircuitBreakerSettings, settings).to_api()
+        self._patch_settings(project, name, "circuit-breaker/", body)
+
+    def set_connection(
+        self, project: str, name: str, settings: models.ConnectionSettings | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/connection/`` (only the fields given change)."""
+        self._patch_settings(
+            project, name, "connection/", _coerce(models.ConnectionSettings, settings).to_api()
+        )
+
+    def set_forwarded_ip_header(
+        self, project: str, name: str, settings: models.ForwardedIpHeaderSettings | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/forwarded-ip-header/`` (only the fields given change)."""
+        body = _coerce(models.ForwardedIpHeaderSettings, settings).to_api()
+        self._patch_settings(project, name, "forwarded-ip-header/", body)
+
+    def set_hide_spec_file(self, project: str, name: str, hide: bool) -> None:
+        """``PATCH .../settings/hide-spec-file/{true|false}/``: hide the spec from public access, or not."""
+        if not isinstance(hide, bool):
+            raise TypeError(f"hide must be a boolean, got {hide!r}")
+        path = API_PROXY_SETTINGS_PATH.format(
+            project=_segment(project), proxy=_segment(name), suffix=f"hide-spec-file/{str(hide).lower()}/"
+        )
+        response = self._client._request("PATCH", path, idempotent=True)
+        self._client._expect_success(response, "PATCH", path)
+
+    def set_json_error_template(
+        self, project: str, name: str, template: models.JsonErrorTemplate | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/json-error-template/`` (only the fields given change)."""
+        body = _coerce(models.JsonErrorTemplate, template).to_api()
+        self._patch_settings(project, name, "json-error-template/", body)
+
+    def set_xml_error_template(
+        self, project: str, name: str, template: models.XmlErrorTemplate | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/xml-error-template/`` (only the fields given change)."""
+        body = _coerce(models.XmlErrorTemplate, template).to_api()
+        self._patch_settings(project, name, "xml-error-template/", body)
+
+    def set_mtls(self, project: str, name: str, settings: models.MtlsSettings | Mapping[str, Any]) -> None:
+        """``PATCH .../settings/mtls/`` (only the fields given change)."""
+        self._patch_settings(project, name, "mtls/", _coerce(models.MtlsSettings, settings).to_api())
+
+    def set_ntlm(self, project: str, name: str, settings: models.NtlmSettings | Mapping[str, Any]) -> None:
+        """``PATCH .../settings/ntlm/`` (only the fields given change)."""
+        self._patch_settings(project, name, "ntlm/", _coerce(models.NtlmSettings, settings).to_api())
+
+    def set_proxy_server(
+        self, project: str, name: str, settings: models.ProxyServerSettings | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/proxy-server/`` (only the fields given change)."""
+        body = _coerce(models.ProxyServerSettings, settings).to_api()
+        self._patch_settings(project, name, "proxy-server/", body)
+
+    def set_traffic_log(
+        self, project: str, name: str, settings: models.TrafficLogSettings | Mapping[str, Any]
+    ) -> None:
+        """``PATCH .../settings/traffic-log/`` (only the fields given change)."""
+        body = _coerce(models.TrafficLogSettings, settings).to_api()
+        self._patch_settings(project, name, "traffic-log/", body)
+
     # -- export and import ------------------------------------------------------------------------
 
     def export(self, project: str, name: str) -> bytes:

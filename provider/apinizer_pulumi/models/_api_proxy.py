@@ -388,3 +388,181 @@ class CorsSettings(ApiModel):
     @classmethod
     def _boolean_as_string(cls, value: Any) -> Any:
         return str(value).lower() if isinstance(value, bool) else value
+
+
+class ApiKeysUpdate(ApiModel):
+    """``PATCH .../settings/keys/``: at least one key; a key given must not be blank. Both are
+    credentials, kept out of reprs."""
+
+    public_key: str | None = Field(default=None, repr=False)
+    secret_key: str | None = Field(default=None, repr=False)
+
+
+class ErrorThresholdType(StrEnum):
+    """EnumErrorThresholdType of the circuit breaker."""
+
+    COUNT = "COUNT"
+    PERCENT = "PERCENT"
+
+
+class CircuitBreakerSettings(ApiModel):
+    """``PATCH .../settings/circuit-breaker/``: only the fields given change (windows in seconds)."""
+
+    circuit_breaker_enabled: bool | None = None
+    error_window: int | None = Field(default=None, ge=0)
+    error_threshold_value: int | None = Field(default=None, ge=0)
+    enum_error_threshold_type: ErrorThresholdType | None = None
+    sleep_window: int | None = Field(default=None, ge=0)
+    half_open_enabled: bool | None = None
+
+
+class ConnectionPoolManagementType(StrEnum):
+    """EnumConnectionPoolManagementType."""
+
+    GENERAL = "GENERAL"
+    CUSTOM = "CUSTOM"
+    NONE = "NONE"
+
+
+class ConnectionSettings(ApiModel):
+    """``PATCH .../settings/connection/``: only the fields given change (timeouts in seconds).
+    ``custom_connection_pool_size`` is needed with ``connection_pool_management_type`` CUSTOM."""
+
+    connection_settings_enabled: bool | None = None
+    connect_timeout: int | None = Field(default=None, ge=0)
+    read_timeout: int | None = Field(default=None, ge=0)
+    connection_request_timeout: int | None = Field(default=None, ge=0)
+    redirects_enabled: bool | None = None
+    max_redirects: int | None = Field(default=None, ge=0)
+    relative_redirects_allowed: bool | None = None
+    disable_content_compression: bool | None = None
+    enable_streaming: bool | None = None
+    retry_count: int | None = Field(default=None, ge=0)
+    failover_retry_count: int | None = Field(default=None, ge=0)
+    ignore_routing_error: bool | None = None
+    connection_pool_management_type: ConnectionPoolManagementType | None = None
+    custom_connection_pool_size: int | None = Field(default=None, gt=0)
+
+
+class XffOrder(StrEnum):
+    """EnumPolicyXFFOrder: which address of X-Forwarded-For is the client's."""
+
+    FIRST = "FIRST"
+    SECOND = "SECOND"
+    THIRD = "THIRD"
+    FOURTH = "FOURTH"
+    FIFTH = "FIFTH"
+    LAST = "LAST"
+
+
+class ForwardedIpHeaderSettings(ApiModel):
+    """``PATCH .../settings/forwarded-ip-header/`` (defaults on the gateway: off, X-Forwarded-For,
+    FIRST); only the fields given change."""
+
+    forwarded_ip_header_param_active: bool | None = None
+    value: str | None = Field(default=None, min_length=1)
+    xff_order: XffOrder | None = None
+
+
+class JsonErrorTemplate(ApiModel):
+    """``PATCH .../settings/json-error-template/``: ``json_value`` must be JSON (with the
+    ``#CORRELATIONID#``-style placeholders inside its strings)."""
+
+    json_error_response_template_active: bool | None = None
+    json_value: str | None = None
+    content_type: str | None = None
+    permit_special_chars: bool | None = None
+
+
+class XmlErrorTemplate(ApiModel):
+    """``PATCH .../settings/xml-error-template/``: ``xml_value`` must be well-formed XML."""
+
+    xml_error_response_template_active: bool | None = None
+    xml_value: str | None = None
+    content_type: str | None = None
+    permit_special_chars: bool | None = None
+
+
+class SslProtocol(StrEnum):
+    """EnumSSLContextProtocolType."""
+
+    TLS_1_3 = "TLS_1_3"
+    TLS_1_2 = "TLS_1_2"
+    TLS_1_1 = "TLS_1_1"
+    TLS_1_0 = "TLS_1_0"
+    SSL_3_0 = "SSL_3_0"
+
+
+class HostnameVerifierType(StrEnum):
+    """EnumHostnameVerifierType."""
+
+    NOOP = "NOOP"
+    DEFAULT = "DEFAULT"
+    STRICT = "STRICT"
+    BROWSER_COMPAT = "BROWSER_COMPAT"
+
+
+class MtlsSettings(ApiModel):
+    """``PATCH .../settings/mtls/``: a key store is needed once mTLS is enabled."""
+
+    enabled: bool | None = None
+    key_store_id: str | None = None
+    trust_store_id: str | None = None
+    supported_protocol_list: list[SslProtocol] | None = None
+    hostname_verifier_type: HostnameVerifierType | None = None
+
+
+class NtlmSettings(ApiModel):
+    """``PATCH .../settings/ntlm/``: domain, username and password once enabled; the password is
+    kept out of reprs."""
+
+    enabled: bool | None = None
+    domain: str | None = None
+    username: str | None = None
+    password: str | None = Field(default=None, repr=False)
+    workstation: str | None = None
+
+
+class ProxyServerSettings(ApiModel):
+    """``PATCH .../settings/proxy-server/``: an outbound proxy; the password is kept out of reprs."""
+
+    proxy_enabled: bool | None = None
+    proxy_from_header_enabled: bool | None = None
+    proxy_host: str | None = None
+    proxy_port: int | None = Field(default=None, gt=0, le=65535)
+    proxy_authorization_needed: bool | None = None
+    proxy_username: str | None = None
+    proxy_password: str | None = Field(default=None, repr=False)
+
+
+class TrafficLogEnvironmentSettings(ApiModel):
+    """What is logged, and where it is sent, in one environment."""
+
+    environment_name: str
+    log_param_request_from_client: bool = True
+    log_header_request_from_client: bool = True
+    log_body_request_from_client: bool = True
+    log_param_request_to_target: bool = True
+    log_header_request_to_target: bool = True
+    log_body_request_to_target: bool = True
+    log_header_response_from_target: bool = True
+    log_body_response_from_target: bool = True
+    log_header_response_to_client: bool = True
+    log_body_response_to_client: bool = True
+    enable_database_connector: bool = False
+    enable_elasticsearch_connector: bool = False
+    enable_syslog_connector: bool = False
+    enable_webhook_connector: bool = False
+    enable_rabbit_mq_connector: bool = False
+    enable_active_mq_connector: bool = False
+    enable_kafka_connector: bool = False
+    enable_graylog_connector: bool = False
+    enable_logback_connector: bool = False
+
+
+class TrafficLogSettings(ApiModel):
+    """``PATCH .../settings/traffic-log/``: only the fields given change."""
+
+    enabled_trace_log: bool | None = None
+    enabled_application_log: bool | None = None
+    api_proxy_traffic_log_settings_list: list[TrafficLogEnvironmentSettings] | None = None
