@@ -36,7 +36,7 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from . import inspection
+from . import api_proxy_routes, inspection
 from . import responses as r
 from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
@@ -148,6 +148,9 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
     ),
     ("GET", HELLO_PATH, r.hello, "Secure hello (any valid token, text/plain)", None, None),
 ]
+
+# Projects, environments, API proxies and their deployment (their own module, as their rules are).
+API_ROUTES.extend(api_proxy_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

@@ -33,7 +33,7 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from . import auth
+from . import api_proxies, auth
 from .errors import (
     BadCredentialsError,
     BadRequestError,
@@ -162,6 +162,7 @@ class Backend:
                     db.execute(f"DELETE FROM {table}")
                 self._offset = 0.0
                 self._load_fixture(db)
+                api_proxies.load_fixture(db, self.fixture)
                 db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialized', '1')")
         except sqlite3.IntegrityError as exc:  # the fixture declares something twice
             raise FixtureError(f"the fixture declares an object twice ({exc})") from exc

@@ -15,7 +15,15 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from apinizer_pulumi.models import CacheSettings, EndpointRateLimit, HttpMethod, SharingType, WsaSettings
+from apinizer_pulumi.models import (
+    CacheSettings,
+    EndpointRateLimit,
+    EnvironmentType,
+    HttpMethod,
+    PublishStatus,
+    SharingType,
+    WsaSettings,
+)
 
 DEFAULT_FIXTURE = "default_fixture.yaml"
 
@@ -84,6 +92,21 @@ class ProxyFixture(_Strict):
     sharing_type: SharingType = SharingType.INTERNAL
     access_list: list[dict[str, Any]] = Field(default_factory=list)
     endpoints: list[EndpointFixture] = Field(default_factory=list)
+    description: str | None = None
+    #: The client route's first path; ``/<name>`` when not given.
+    relative_path: str | None = None
+    #: Environments the proxy is deployed to (the fixture's state as deployed).
+    deployed_to: list[str] = Field(default_factory=list)
+
+
+class EnvironmentFixture(_Strict):
+    """A deployment target. A deployment to an environment that is not PUBLISHED fails."""
+
+    name: str = Field(min_length=1)
+    description: str | None = None
+    type: EnvironmentType | None = None
+    status: PublishStatus = PublishStatus.PUBLISHED
+    access_url: str | None = None
 
 
 class RlclFixture(_Strict):
@@ -93,6 +116,7 @@ class RlclFixture(_Strict):
 
 class ProjectFixture(_Strict):
     name: str = Field(min_length=1)
+    description: str | None = None
     api_proxies: list[ProxyFixture] = Field(default_factory=list)
     rlcls: list[RlclFixture] = Field(default_factory=list)
 
@@ -103,6 +127,7 @@ class Fixture(_Strict):
     users: list[UserFixture] = Field(default_factory=list)
     tokens: list[TokenFixture] = Field(default_factory=list)
     projects: list[ProjectFixture] = Field(default_factory=list)
+    environments: list[EnvironmentFixture] = Field(default_factory=list)
     data_model_list: list[dict[str, Any]] = Field(default_factory=list)
 
     @field_validator("tokens")

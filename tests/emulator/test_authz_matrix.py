@@ -26,6 +26,7 @@ from typing import Any
 import httpx
 import pytest
 
+from apinizer_emulator import api_proxy_routes
 from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
@@ -117,7 +118,11 @@ ROUTES = (
 
 
 def test_the_matrix_covers_every_apiops_route() -> None:
-    assert {(r.method, r.template) for r in ROUTES} == {(method, path) for method, path, *_ in API_ROUTES}
+    # The API proxy family's routes have their matrix in test_api_proxies_authz.py.
+    family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
+    assert {(r.method, r.template) for r in ROUTES} == {
+        (method, path) for method, path, *_ in API_ROUTES
+    } - family
 
 
 def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None]:

@@ -49,6 +49,30 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/projects/{projectName}/rlcl/{rlclName}/": {"put", "delete"},
         "/apiops/test/healthcheck": {"get"},
         "/apiops/test/hello/{name}": {"get"},
+        # The API proxy family (test_api_proxies.py covers its operations).
+        "/apiops/projects/": {"get"},
+        "/apiops/environments/": {"get"},
+        "/apiops/environments/{projectName}": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/url/": {"post", "put"},
+        "/apiops/projects/{projectName}/apiProxies/file/": {"post", "put"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/": {"get", "delete"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environments/{environmentName}/": {
+            "post",
+            "delete",
+        },
+        "/apiops/projects/{projectName}/apiProxies/import/": {"post"},
+        "/apiops/reports/api-proxies": {"get"},
+        **{
+            f"/apiops/projects/{{projectName}}/apiProxies/{{apiProxyName}}/settings/{page}/": {"patch"}
+            for page in (
+                "addresses", "routing-status", "client-route", "metadata", "cors", "keys", "cache",
+                "circuit-breaker", "connection", "forwarded-ip-header", "hide-spec-file/{hideSpecFile}",
+                "json-error-template", "xml-error-template", "mtls", "ntlm", "proxy-server", "traffic-log",
+            )
+        },
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]

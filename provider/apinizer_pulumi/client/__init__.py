@@ -13,6 +13,7 @@ See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
 
 # First: the modules below import httpx, and this imports it without its CLI.
 from . import _httpx  # noqa: F401  # isort: skip
+from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
@@ -35,6 +36,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
 from ._transport_pool import close_all as close_pooled_clients
 
@@ -46,6 +48,8 @@ __all__ = [
     "APIResponseValidationError",
     "APIStatusError",
     "APITimeoutError",
+    "ApiProxies",
+    "ApiProxyReports",
     "ApinizerClient",
     "ApinizerError",
     "AuthenticationError",
@@ -54,13 +58,16 @@ __all__ = [
     "ClientCredentialsAuth",
     "ConfigurationError",
     "ConflictError",
+    "DeploymentFailedError",
     "Endpoints",
+    "Environments",
     "InternalServerError",
     "InvalidArgumentError",
     "InvalidArgumentTypeError",
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",
+    "Projects",
     "RateLimitError",
     "Reports",
     "Rlcl",

@@ -25,6 +25,7 @@ import httpx
 import pydantic
 
 from .. import models
+from ._api_proxies import ApiProxies, ApiProxyReports
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
 from ._constants import (
     DEFAULT_MAX_RETRIES,
@@ -45,7 +46,8 @@ from ._exceptions import (
     redact_secrets,
 )
 from ._parsing import expect_success, parse_success
-from ._resources import Endpoints, Reports, Rlcl
+from ._projects import Environments, Projects
+from ._resources import Endpoints, Rlcl
 from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
 
@@ -212,7 +214,10 @@ class ApinizerClient:
         self._random: Callable[[], float] = random.random
         self.endpoints = Endpoints(self)
         self.rlcl = Rlcl(self)
-        self.reports = Reports(self)
+        self.reports = ApiProxyReports(self)
+        self.projects = Projects(self)
+        self.environments = Environments(self)
+        self.api_proxies = ApiProxies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
