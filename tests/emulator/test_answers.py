@@ -26,7 +26,8 @@ from .test_rlcl import entry, rl
 JSON = "application/json;charset=UTF-8"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
-PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x"}
+PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
+          "environmentName": "test", "hideSpecFile": "true"}
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
 API_PATHS = [
     re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template) for _, template, *_ in app.API_ROUTES
@@ -47,10 +48,18 @@ INSPECTION = {
 def _operations(http: httpx.Client) -> dict[str, set[str]]:
     """Every path of the API (parameters filled in) with its documented methods."""
     paths = http.get("/apiops/openapi.json").json()["paths"]
-    return {
-        re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template): {method.upper() for method in methods}
-        for template, methods in paths.items()
-    }
+    operations: dict[str, set[str]] = {}
+    for template in paths:
+        path = re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template)
+        # A filled-in path can match more than one template (".../apiProxies/url/" is also the
+        # proxy named "url"): its methods are those of every template it matches.
+        operations[path] = {
+            method.upper()
+            for other, methods in paths.items()
+            if re.fullmatch(re.sub(r"{(\w+)}", "[^/]+", other), path)
+            for method in methods
+        }
+    return operations
 
 
 def _state_without_clock(api: Api) -> dict[str, Any]:
