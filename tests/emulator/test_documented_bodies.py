@@ -235,7 +235,7 @@ def test_the_emulator_refuses_names_that_display_as_others(char: str, api: Api) 
 
 
 def test_the_client_refuses_them_before_sending(client: ApinizerClient, api: Api) -> None:
-    api.client.post("/_emulator/stats/reset").raise_for_status()
+    api.client.post("/_emulator/stats/reset", json={}).raise_for_status()
     with pytest.raises(InvalidArgumentError, match="U\\+202E"):
         client.endpoints.create("Demo", "PetStore", new_endpoint("/toys\u202e"))
     assert api.client.get("/_emulator/stats").json()["total"] == 0

@@ -86,6 +86,7 @@ def _proxy_segments(project: str, name: str) -> dict[str, str]:
     """The ``project`` and ``proxy`` path parameters of an API proxy's paths, checked and encoded."""
     return {"project": _segment(project, "project"), "proxy": _segment(name, "name")}
 
+
 class DeploymentFailedError(ApinizerError):
     """A 2xx answer whose ``deploymentResult`` says the (un)deployment failed in some environment.
 
@@ -528,7 +529,7 @@ class ApiProxies(_Resource):
         """The answer, after a check that neither the envelope nor any environment says it failed."""
         if not response.content.strip():
             return models.DeploymentResponse(success=True)
-        result = self._client._parse(models.DeploymentResponse, response, method, path)
+        result = self._client._parse(models.DeploymentResponse, response, method, path, failure_is_data=True)
         deployment = result.deployment_result
         if deployment is not None and not deployment.ok:
             failures = [(r.environment_name, r.message) for r in deployment.failures()]

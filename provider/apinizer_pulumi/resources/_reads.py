@@ -332,12 +332,15 @@ def live_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
     may lag behind (a replica, a cache in front) or be no list at all, and a refresh that took
     such an answer for "gone" would drop from the state what still runs on the gateway.
     """
-    from apinizer_pulumi.client import NotFoundError
+    from apinizer_pulumi.client import APIResponseValidationError, NotFoundError
 
     from ._errors import container_gone
 
     try:
-        found = find_endpoint(client, project, proxy, name, method)
+        try:
+            found = find_endpoint(client, project, proxy, name, method)
+        except APIResponseValidationError:
+            found = None  # an answer that is no list says nothing of this endpoint: ask for it alone
         if found is not None:
             return found
         return client.endpoints.find(project, proxy, name, method)
