@@ -104,7 +104,7 @@ def main() -> None:
         times: dict[str, list[float]] = {}
         with ApinizerClient(url, token="dev-admin-token") as client:
             for round_ in range(args.rounds):
-                httpx.post(f"{url}/_emulator/stats/reset").raise_for_status()
+                httpx.post(f"{url}/_emulator/stats/reset", json={}).raise_for_status()
                 for how in ("file", "url"):
                     create_and_read(
                         client,

@@ -151,6 +151,7 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
 
 # Projects, environments, API proxies and their deployment (their own module, as their rules are).
 API_ROUTES.extend(api_proxy_routes.ROUTES)
+_PROXY_FAMILY_PATHS = frozenset(path for _, path, *_ in api_proxy_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}
@@ -224,7 +225,9 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
             ("403", "Missing role"),
             ("404", "Not found"),
         ]
-        if body is None and path != RLCL_ITEM:  # the list reads no body: nothing in it can be bad
+        # The endpoint list reads no body: nothing in it can be bad. The API proxy family's pages
+        # answer 400 for a missing proxy or environment too, and its uploads are multipart.
+        if body is None and path != RLCL_ITEM and path not in _PROXY_FAMILY_PATHS:
             statuses = statuses[1:]
     for status, text in statuses:
         extra["responses"][status] = {"description": text, **error}

@@ -91,7 +91,7 @@ def test_preview_with_a_wrong_token_fails_with_one_line(
             )
     """)
     initial = state_of()
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", timeout=10).raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
 
     result = project.preview(check=False)
 
@@ -111,7 +111,7 @@ def test_preview_with_a_wrong_token_fails_with_one_line(
 
     # The documented switch previews without the check (and so without a request).
     project.set_config("apinizer:skipConnectionCheck", "true")
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", timeout=10).raise_for_status()
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
     project.preview()
     assert stats(emulator_url) == {}
 
