@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import contextvars
 import copy
 import dataclasses
@@ -394,8 +395,10 @@ def run_program(
                     other.close()
 
     thread = threading.Thread(target=work, name=f"pulumi-program-{mocks.project}")
-    thread.start()
-    thread.join()
+    # The CLI runs a program in its project's folder: paths in it (a spec_file) are relative to that.
+    with contextlib.chdir(project_dir):
+        thread.start()
+        thread.join()
     if errors:
         raise errors[0]
     return ProgramRun(outputs=outputs[0], mocks=mocks)
