@@ -1,6 +1,7 @@
 """The Pulumi dynamic resources and the read-only functions.
 
 One module per resource kind, each holding its args classes, its provider and its resource:
+``api_proxy``, ``api_proxy_deployment``,
 ``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``. The ``...Name``
 types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
 helpers (``method: HttpMethodName``).
@@ -30,6 +31,17 @@ if TYPE_CHECKING:
         WsaMustUnderstandName,
         WsaVersionName,
     )
+    from .api_proxy import (
+        ApiProxy,
+        ApiProxyMetadataArgs,
+        ApiProxyProvider,
+        ClientRouteArgs,
+        CorsSettingsArgs,
+        HeaderMatchArgs,
+        RoutingAddressArgs,
+        RoutingArgs,
+    )
+    from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
@@ -58,6 +70,16 @@ _HOMES = {
     "ParamTypeName": "_types",
     "MessageContentTypeName": "_types",
     "ContextValueName": "_types",
+    "ApiProxy": "api_proxy",
+    "ApiProxyMetadataArgs": "api_proxy",
+    "ApiProxyProvider": "api_proxy",
+    "ClientRouteArgs": "api_proxy",
+    "CorsSettingsArgs": "api_proxy",
+    "HeaderMatchArgs": "api_proxy",
+    "RoutingAddressArgs": "api_proxy",
+    "RoutingArgs": "api_proxy",
+    "ApiProxyDeployment": "api_proxy_deployment",
+    "ApiProxyDeploymentProvider": "api_proxy_deployment",
     "Endpoint": "endpoint",
     "EndpointProvider": "endpoint",
     "CacheSettingsArgs": "endpoint_cache",
@@ -78,14 +100,21 @@ _HOMES = {
 }
 
 __all__ = [
+    "ApiProxy",
+    "ApiProxyDeployment",
+    "ApiProxyDeploymentProvider",
+    "ApiProxyMetadataArgs",
+    "ApiProxyProvider",
     "ApinizerResourceError",
     "CacheErrorHandlingTypeName",
     "CacheHandlingActionName",
     "CacheKeyTypeName",
     "CacheSettingsArgs",
     "CacheStorageTypeName",
+    "ClientRouteArgs",
     "ConnectionArgs",
     "ContextValueName",
+    "CorsSettingsArgs",
     "Endpoint",
     "EndpointCache",
     "EndpointCacheProvider",
@@ -94,6 +123,7 @@ __all__ = [
     "EndpointWsa",
     "EndpointWsaProvider",
     "ExecutionOrderName",
+    "HeaderMatchArgs",
     "HttpMethodName",
     "IntervalWindowTypeName",
     "MessageContentTypeName",
@@ -103,6 +133,8 @@ __all__ = [
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
+    "RoutingAddressArgs",
+    "RoutingArgs",
     "ScriptTypeName",
     "VariableArgs",
     "VariableTypeName",
