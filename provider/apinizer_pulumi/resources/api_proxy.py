@@ -131,6 +131,13 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
     return path.name, content
 
 
+def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str]:
+    """The inputs that carry a spec file to the provider: its bytes (base64), name and sha256."""
+    filename, content = read_spec(spec_file)
+    return {"spec_content": base64.b64encode(content).decode("ascii"), "spec_filename": filename,
+            "spec_hash": hashlib.sha256(content).hexdigest()}
+
+
 # -- the provider --------------------------------------------------------------------------------
 
 
@@ -421,16 +428,16 @@ class ApiProxyProvider(ApinizerProvider):
 
     @staticmethod
     def _delete(client: ApinizerClient, project: str, name: str) -> None:
-        from apinizer_pulumi.client import NotFoundError
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
 
-        from ._errors import container_gone
-        from ._reads import proxy_writing
+        from ._reads import live_proxy, proxy_writing
 
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first
-            except NotFoundError as error:
-                if not container_gone(error):
+            except (BadRequestError, NotFoundError):
+                # "Api Proxy (X) is not found!" is a 400: gone only when the gateway confirms it.
+                if live_proxy(client, project, name) is not None:
                     raise
 
 
@@ -514,14 +521,11 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         :param api_keys: ``{"public_key", "secret_key"}``; stored as a secret. The other blocks take
             their settings page's fields as snake_case keys (see docs/resources/api-proxy.md).
         """
-        spec_filename = spec_hash = spec_content = None
-        if spec_file is not None:
-            spec_filename, content = read_spec(spec_file)
-            spec_hash = hashlib.sha256(content).hexdigest()
-            spec_content = base64.b64encode(content).decode("ascii")
+        spec = spec_inputs(spec_file) if spec_file is not None else {}
         props = resource_props(
-            project_name=project_name, name=name, spec_type=spec_type, spec_content=spec_content,
-            spec_filename=spec_filename, spec_hash=spec_hash, spec_url=spec_url, description=description,
+            project_name=project_name, name=name, spec_type=spec_type,
+            spec_content=spec.get("spec_content"), spec_filename=spec.get("spec_filename"),
+            spec_hash=spec.get("spec_hash"), spec_url=spec_url, description=description,
             routing=routing, client_route=client_route, metadata=metadata, cors=cors, api_keys=api_keys,
             cache=cache, circuit_breaker=circuit_breaker, connection_settings=connection_settings,
             forwarded_ip_header=forwarded_ip_header, hide_spec_file=hide_spec_file,
