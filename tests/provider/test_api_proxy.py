@@ -379,3 +379,30 @@ def test_a_failed_deployment_names_the_environment_and_the_message(draft_emulato
     assert str(failed.value.details()) == (
         "apinizer:ApiProxyDeployment Shop in Demo to staging: deployment failed in "
         "staging: Environment (staging) is not published (status DRAFT)!")
+
+
+def test_a_refresh_reads_each_proxy_once_for_it_and_its_deployments(
+        proxies: Engine, deployments: Engine, emulator_url: str, gateway: Gateway) -> None:
+    states: list[tuple[str, str, dict[str, Any]]] = []
+    for index in range(3):
+        name = f"Shop{index}"
+        route = {"relative_paths": [f"/shop{index}"]}
+        id_, outs = proxies.up(orders(name=name, client_route=route), name=name)
+        states.append(("ApiProxy", id_, outs))
+        for environment in ("test", "production"):
+            id_, outs = deployments.up({"project_name": "Demo", "api_proxy_name": name,
+                                        "environment_name": environment}, name=f"{name}-{environment}")
+            states.append(("ApiProxyDeployment", id_, outs))
+    gateway.reset_stats()
+
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+                                     "APINIZER_READ_CACHE_TTL": "600"}) as server:
+        engines = {"ApiProxy": Engine(server, ApiProxyProvider(), "ApiProxy"),
+                   "ApiProxyDeployment": Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment")}
+        # A refresh sends its reads at once, in no particular order.
+        futures = [engines[kind].read_future(id_, outs, name=id_) for kind, id_, outs in reversed(states)]
+        results = [future.result() for future in futures]
+
+    assert all(result.id for result in results)
+    assert gateway.stats()["requests"] == {f"GET {PROXY}": 3}

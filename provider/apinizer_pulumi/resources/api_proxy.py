@@ -26,7 +26,7 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, translated
-from ._types import HttpMethodValue
+from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
     from .endpoint_cache import CacheSettingsArgs
 
-SpecTypeName = Literal["OPEN_API", "SWAGGER", "WSDL", "REVERSE_PROXY"]
-SharingTypeName = Literal["EXTERNAL", "INTERNAL", "BOTH", "NONE"]
 Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
 
 #: The spec's bytes and file name: inputs that never make a diff (``spec_hash`` stands for them).
@@ -92,7 +90,7 @@ class ApiProxyMetadataArgs:
     """Categories and sharing of the proxy (settings/metadata)."""
 
     categories: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
-    sharing_type: pulumi.Input[SharingTypeName] | None = None
+    sharing_type: pulumi.Input[SharingTypeValue] | None = None
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -455,7 +453,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     """The project that holds the proxy."""
     name: pulumi.Output[str]
     """The proxy's name."""
-    spec_type: pulumi.Output[SpecTypeName]
+    spec_type: pulumi.Output[ApiProxySpecTypeName]
     """OPEN_API, SWAGGER, WSDL or REVERSE_PROXY."""
     spec_filename: pulumi.Output[str | None]
     """The spec file's name (a directory's is ``<name>.zip``)."""
@@ -488,7 +486,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         *,
         project_name: pulumi.Input[str],
         name: pulumi.Input[str],
-        spec_type: pulumi.Input[SpecTypeName],
+        spec_type: pulumi.Input[ApiProxySpecTypeValue],
         spec_file: str | os.PathLike[str] | None = None,
         spec_url: pulumi.Input[str] | None = None,
         description: pulumi.Input[str] | None = None,
