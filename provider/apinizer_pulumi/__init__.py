@@ -41,10 +41,15 @@ if _typing.TYPE_CHECKING:
         RoutingArgs,
         VariableArgs,
         WsaSettingsArgs,
+        get_api_proxies,
+        get_api_proxies_report,
+        get_api_proxy,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
+        get_environments,
         get_organization_access_report,
+        get_projects,
     )
 
 try:
@@ -75,10 +80,15 @@ __all__ = [
     "WsaSettingsArgs",
     "__version__",
     "client",
+    "get_api_proxies",
+    "get_api_proxies_report",
+    "get_api_proxy",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environments",
     "get_organization_access_report",
+    "get_projects",
     "models",
 ]
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ._connection import ConnectionArgs
     from ._errors import ApinizerResourceError
     from ._types import (
+        ApiProxySpecTypeName,
         CacheErrorHandlingTypeName,
         CacheHandlingActionName,
         CacheKeyTypeName,
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
         ParamTypeName,
         RateLimitTimeIntervalName,
         ScriptTypeName,
+        SharingTypeName,
         VariableTypeName,
         WsaMustUnderstandName,
         WsaVersionName,
@@ -45,7 +47,17 @@ if TYPE_CHECKING:
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
-    from .functions import get_endpoint, get_endpoint_policies, get_endpoints, get_organization_access_report
+    from .functions import (
+        get_api_proxies,
+        get_api_proxies_report,
+        get_api_proxy,
+        get_endpoint,
+        get_endpoint_policies,
+        get_endpoints,
+        get_environments,
+        get_organization_access_report,
+        get_projects,
+    )
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
@@ -56,6 +68,8 @@ _HOMES = {
     "ConnectionArgs": "_connection",
     "ApinizerResourceError": "_errors",
     "HttpMethodName": "_types",
+    "ApiProxySpecTypeName": "_types",
+    "SharingTypeName": "_types",
     "CacheKeyTypeName": "_types",
     "CacheStorageTypeName": "_types",
     "CacheHandlingActionName": "_types",
@@ -88,6 +102,11 @@ _HOMES = {
     "EndpointWsa": "endpoint_wsa",
     "EndpointWsaProvider": "endpoint_wsa",
     "WsaSettingsArgs": "endpoint_wsa",
+    "get_api_proxies": "functions",
+    "get_api_proxies_report": "functions",
+    "get_api_proxy": "functions",
+    "get_environments": "functions",
+    "get_projects": "functions",
     "get_endpoint": "functions",
     "get_endpoint_policies": "functions",
     "get_endpoints": "functions",
@@ -105,6 +124,7 @@ __all__ = [
     "ApiProxyDeploymentProvider",
     "ApiProxyMetadataArgs",
     "ApiProxyProvider",
+    "ApiProxySpecTypeName",
     "ApinizerResourceError",
     "CacheErrorHandlingTypeName",
     "CacheHandlingActionName",
@@ -136,15 +156,21 @@ __all__ = [
     "RoutingAddressArgs",
     "RoutingArgs",
     "ScriptTypeName",
+    "SharingTypeName",
     "VariableArgs",
     "VariableTypeName",
     "WsaMustUnderstandName",
     "WsaSettingsArgs",
     "WsaVersionName",
+    "get_api_proxies",
+    "get_api_proxies_report",
+    "get_api_proxy",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environments",
     "get_organization_access_report",
+    "get_projects",
 ]
 
 

@@ -26,7 +26,7 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, translated
-from ._types import HttpMethodValue
+from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
     from .endpoint_cache import CacheSettingsArgs
 
-SpecTypeName = Literal["OPEN_API", "SWAGGER", "WSDL", "REVERSE_PROXY"]
-SharingTypeName = Literal["EXTERNAL", "INTERNAL", "BOTH", "NONE"]
 Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
 
 #: The spec's bytes and file name: inputs that never make a diff (``spec_hash`` stands for them).
@@ -92,7 +90,7 @@ class ApiProxyMetadataArgs:
     """Categories and sharing of the proxy (settings/metadata)."""
 
     categories: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
-    sharing_type: pulumi.Input[SharingTypeName] | None = None
+    sharing_type: pulumi.Input[SharingTypeValue] | None = None
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -129,6 +127,13 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
     if not content:
         raise ValueError(f"spec_file {str(spec_file)!r} is empty")
     return path.name, content
+
+
+def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str]:
+    """The inputs that carry a spec file to the provider: its bytes (base64), name and sha256."""
+    filename, content = read_spec(spec_file)
+    return {"spec_content": base64.b64encode(content).decode("ascii"), "spec_filename": filename,
+            "spec_hash": hashlib.sha256(content).hexdigest()}
 
 
 # -- the provider --------------------------------------------------------------------------------
@@ -421,16 +426,16 @@ class ApiProxyProvider(ApinizerProvider):
 
     @staticmethod
     def _delete(client: ApinizerClient, project: str, name: str) -> None:
-        from apinizer_pulumi.client import NotFoundError
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
 
-        from ._errors import container_gone
-        from ._reads import proxy_writing
+        from ._reads import live_proxy, proxy_writing
 
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first
-            except NotFoundError as error:
-                if not container_gone(error):
+            except (BadRequestError, NotFoundError):
+                # "Api Proxy (X) is not found!" is a 400: gone only when the gateway confirms it.
+                if live_proxy(client, project, name) is not None:
                     raise
 
 
@@ -448,7 +453,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     """The project that holds the proxy."""
     name: pulumi.Output[str]
     """The proxy's name."""
-    spec_type: pulumi.Output[SpecTypeName]
+    spec_type: pulumi.Output[ApiProxySpecTypeName]
     """OPEN_API, SWAGGER, WSDL or REVERSE_PROXY."""
     spec_filename: pulumi.Output[str | None]
     """The spec file's name (a directory's is ``<name>.zip``)."""
@@ -481,7 +486,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         *,
         project_name: pulumi.Input[str],
         name: pulumi.Input[str],
-        spec_type: pulumi.Input[SpecTypeName],
+        spec_type: pulumi.Input[ApiProxySpecTypeValue],
         spec_file: str | os.PathLike[str] | None = None,
         spec_url: pulumi.Input[str] | None = None,
         description: pulumi.Input[str] | None = None,
@@ -514,14 +519,11 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         :param api_keys: ``{"public_key", "secret_key"}``; stored as a secret. The other blocks take
             their settings page's fields as snake_case keys (see docs/resources/api-proxy.md).
         """
-        spec_filename = spec_hash = spec_content = None
-        if spec_file is not None:
-            spec_filename, content = read_spec(spec_file)
-            spec_hash = hashlib.sha256(content).hexdigest()
-            spec_content = base64.b64encode(content).decode("ascii")
+        spec = spec_inputs(spec_file) if spec_file is not None else {}
         props = resource_props(
-            project_name=project_name, name=name, spec_type=spec_type, spec_content=spec_content,
-            spec_filename=spec_filename, spec_hash=spec_hash, spec_url=spec_url, description=description,
+            project_name=project_name, name=name, spec_type=spec_type,
+            spec_content=spec.get("spec_content"), spec_filename=spec.get("spec_filename"),
+            spec_hash=spec.get("spec_hash"), spec_url=spec_url, description=description,
             routing=routing, client_route=client_route, metadata=metadata, cors=cors, api_keys=api_keys,
             cache=cache, circuit_breaker=circuit_breaker, connection_settings=connection_settings,
             forwarded_ip_header=forwarded_ip_header, hide_spec_file=hide_spec_file,
