@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import threading
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -406,3 +409,23 @@ def test_a_refresh_reads_each_proxy_once_for_it_and_its_deployments(
 
     assert all(result.id for result in results)
     assert gateway.stats()["requests"] == {f"GET {PROXY}": 3}
+
+
+def test_a_directory_is_zipped_and_a_missing_file_is_named(tmp_path: Path) -> None:
+    from apinizer_pulumi.resources.api_proxy import spec_inputs
+
+    folder = tmp_path / "calculator"
+    folder.mkdir()
+    (folder / "calculator.wsdl").write_bytes(b"<definitions/>")
+    (folder / "types.xsd").write_bytes(b"<schema/>")
+    first = spec_inputs(folder)
+    assert first["spec_filename"] == "calculator.zip"
+    names = zipfile.ZipFile(io.BytesIO(base64.b64decode(first["spec_content"]))).namelist()
+    assert names == ["calculator.wsdl", "types.xsd"]
+    assert spec_inputs(folder)["spec_hash"] == first["spec_hash"]  # the same folder, the same hash
+
+    with pytest.raises(ValueError, match=r"spec_file 'nowhere\.yaml' cannot be read"):
+        spec_inputs("nowhere.yaml")
+    (tmp_path / "empty.yaml").write_bytes(b"")
+    with pytest.raises(ValueError, match="is empty"):
+        spec_inputs(tmp_path / "empty.yaml")

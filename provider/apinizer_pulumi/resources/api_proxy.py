@@ -532,6 +532,9 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
             api_proxy_id=None, endpoints=None, deployments=None,
         )
         props["connection"] = connection_props(connection)
+        for key in SECRET_BLOCKS:  # credentials: secret in the inputs the state keeps, not only the outputs
+            if props[key] is not None:
+                props[key] = pulumi.Output.secret(props[key])
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
             additional_secret_outputs=list(SECRET_BLOCKS)))
         super().__init__(ApiProxyProvider(), resource_name, props, options)
