@@ -94,7 +94,8 @@ class ApiProxyInputs(ApiModel):
 
     project_name: Name
     name: Name
-    spec_type: ApiProxySpecType
+    #: None only with ``adopt``: the proxy is taken over with the spec it has (what ``generate`` writes).
+    spec_type: ApiProxySpecType | None = None
     #: The spec file's bytes, base64: read by the resource's constructor in the program.
     spec_content: str | None = Field(default=None, repr=False)
     spec_filename: str | None = None
@@ -122,7 +123,13 @@ class ApiProxyInputs(ApiModel):
     @model_validator(mode="after")
     def _one_source(self) -> ApiProxyInputs:
         has_file, has_url = self.spec_content is not None, self.spec_url is not None
-        if self.spec_type is ApiProxySpecType.REVERSE_PROXY:
+        if self.spec_type is None:
+            if has_file or has_url:
+                raise ValueError("spec_file and spec_url need spec_type (OPEN_API, SWAGGER or WSDL)")
+            if not self.adopt:
+                raise ValueError("spec_type is required (OPEN_API, SWAGGER, WSDL or REVERSE_PROXY); only "
+                                 "adopt=True may leave it out, to take a proxy over with the spec it has")
+        elif self.spec_type is ApiProxySpecType.REVERSE_PROXY:
             if has_file or has_url:
                 raise ValueError("a REVERSE_PROXY has no spec: leave out spec_file and spec_url")
         elif has_file == has_url:

@@ -155,6 +155,8 @@ def _request(props: Mapping[str, Any]) -> ApiProxyRequest:
 
     inputs = ApiProxyInputs.model_validate(inputs_of({k: v for k, v in props.items() if k != CONNECTION}
                                                      | {"adopt": bool(props.get("adopt", False))}))
+    if inputs.spec_type is None:  # create and re-parse are only sent with a spec
+        raise ValueError("spec_type is required to send a spec")
     return ApiProxyRequest(
         api_proxy_name=inputs.name,
         api_proxy_description=inputs.description,
@@ -254,7 +256,8 @@ class ApiProxyProvider(ApinizerProvider):
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         result = super().diff(id_, olds, news)
-        if same(olds.get("spec_type"), news.get("spec_type")):
+        if same(olds.get("spec_type"), news.get("spec_type")) or olds.get("spec_type") is None:
+            # A proxy adopted without a spec that now declares one is re-parsed in place.
             return result
         # The creation type cannot change in place. The new proxy has the old one's name (when
         # project and name stay), so the old one must go first.
@@ -348,11 +351,18 @@ class ApiProxyProvider(ApinizerProvider):
         with proxy_writing(client, project, name):
             existing = client.api_proxies.find(project, name) if props.get("adopt") else None
             if existing is not None:
-                # Taken over: re-parsed from this spec and brought to these settings.
-                _send_spec(client, props, update=True)
-                self._write_settings(client, props, {}, who, spec_sent=True)
+                # Taken over: re-parsed from this spec (without spec_type: its spec kept as it is)
+                # and brought to these settings.
+                spec_given = props.get("spec_type") is not None
+                if spec_given:
+                    _send_spec(client, props, update=True)
+                self._write_settings(client, props, {}, who, spec_sent=spec_given)
                 self.created(props)
                 failed: dict[str, Any] = {}
+            elif props.get("spec_type") is None:
+                raise ApinizerResourceError(
+                    f"{who}: does not exist on the gateway, and adopt=True without spec_type has no spec "
+                    "to create it from; declare spec_type with spec_file or spec_url")
             else:
                 description = props.get("description") or None
                 try:
@@ -385,8 +395,10 @@ class ApiProxyProvider(ApinizerProvider):
 
         project, name = str(news["project_name"]), str(news["name"])
         client = self.client(news)
-        reparse = not same(olds.get("spec_hash"), news.get("spec_hash")) or not same(
-            olds.get("spec_url"), news.get("spec_url"))
+        reparse = news.get("spec_type") is not None and (
+            olds.get("spec_type") is None
+            or not same(olds.get("spec_hash"), news.get("spec_hash"))
+            or not same(olds.get("spec_url"), news.get("spec_url")))
         with proxy_writing(client, project, name):
             if reparse:
                 _send_spec(client, news, update=True)
@@ -453,7 +465,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     """The project that holds the proxy."""
     name: pulumi.Output[str]
     """The proxy's name."""
-    spec_type: pulumi.Output[ApiProxySpecTypeName]
+    spec_type: pulumi.Output[ApiProxySpecTypeName | None]
     """OPEN_API, SWAGGER, WSDL or REVERSE_PROXY."""
     spec_filename: pulumi.Output[str | None]
     """The spec file's name (a directory's is ``<name>.zip``)."""
@@ -486,7 +498,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         *,
         project_name: pulumi.Input[str],
         name: pulumi.Input[str],
-        spec_type: pulumi.Input[ApiProxySpecTypeValue],
+        spec_type: pulumi.Input[ApiProxySpecTypeValue] | None = None,
         spec_file: str | os.PathLike[str] | None = None,
         spec_url: pulumi.Input[str] | None = None,
         description: pulumi.Input[str] | None = None,
@@ -512,6 +524,9 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     ) -> None:
         """Declare an API proxy.
 
+        :param spec_type: ``OPEN_API``, ``SWAGGER``, ``WSDL`` or ``REVERSE_PROXY``. Left out only
+            with ``adopt=True``: the proxy is then taken over with the spec it has (what
+            ``apinizer-pulumi generate`` writes); declaring it later re-parses the proxy in place.
         :param spec_file: A spec file (or a directory, zipped: a WSDL with its XSDs), relative to
             the program's folder. Read here, in the program: its bytes travel to the provider as
             an input (base64) and ``spec_hash`` stands for them in diffs.
