@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import write_project
 from examples.harness import comparable_state
 
@@ -132,3 +133,33 @@ def test_no_retain_and_a_dropped_option_let_destroy_delete(
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     assert "PetStore" not in proxies_of(state(emulator_url))
+
+
+def test_a_deployed_proxy_is_adopted_with_its_deployment_and_kept_by_destroy(
+    tmp_path: Path, make_project: Any, emulator_url: str, admin_token: str
+) -> None:
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.api_proxies.deploy("Demo", "Orders", "test")
+        source = generate(tmp_path / "source-deployed", emulator_url, admin_token)
+        program = (source / "__main__.py").read_text()
+        assert '"demo-orders-test": apinizer.ApiProxyDeployment(' in program
+        project: Project = make_project(source, name="deployed")
+        credentials = {"APINIZER_TOKEN": admin_token}
+
+        adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        # The stack, six endpoints, three proxies and the one deployment.
+        assert summary(adopted.stdout).get("created") == 11, adopted.stdout
+        project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+        project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+
+        # Undeployed in the console: refresh sees it, up deploys again.
+        client.api_proxies.undeploy("Demo", "Orders", "test")
+        project.run("refresh", "--yes", "--stack", project.stack, env=credentials)
+        project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        lines = client.api_proxies.get("Demo", "Orders").deployment_list
+        assert {d.environment_name: d.deployed for d in lines}.get("test") is True
+
+        # retain_on_delete: destroy neither undeploys nor deletes what was adopted.
+        project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        proxy = client.api_proxies.get("Demo", "Orders")
+        assert [d.environment_name for d in proxy.deployment_list if d.deployed] == ["test"]
