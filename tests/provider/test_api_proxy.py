@@ -429,3 +429,20 @@ def test_a_directory_is_zipped_and_a_missing_file_is_named(tmp_path: Path) -> No
     (tmp_path / "empty.yaml").write_bytes(b"")
     with pytest.raises(ValueError, match="is empty"):
         spec_inputs(tmp_path / "empty.yaml")
+
+
+def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: Gateway) -> None:
+    from pulumi.runtime import rpc
+
+    keys = {"public_key": "pub-123", "secret_key": "sec-456"}
+    checked = proxies.check(orders(api_keys=rpc.wrap_rpc_secret(keys)))
+    assert checked.failures == {}
+    assert rpc.is_rpc_secret(checked.inputs["api_keys"])
+    assert rpc.unwrap_rpc_secret(checked.inputs["api_keys"]) == keys
+    gateway.reset_stats()
+
+    id_, outs = proxies.create(checked.inputs)
+
+    assert gateway.stats()["requests"][f"PATCH {PROXY}settings/keys/"] == 1
+    _, _, read_inputs = proxies.read(id_, outs, checked.inputs)
+    assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["api_keys"])

@@ -23,7 +23,7 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
-from ._connection import ConnectionArgs
+from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
@@ -229,6 +229,19 @@ def live_blocks(live: LiveProxy) -> dict[str, Any]:
     return blocks
 
 
+def plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    """``props`` with the credential blocks unwrapped: secrets arrive as signature-tagged dicts."""
+    return {key: unwrap_secret(value) if key in SECRET_BLOCKS else value for key, value in props.items()}
+
+
+def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """``inputs`` with the credential blocks marked secret again, for the inputs that the state keeps."""
+    from pulumi.runtime import rpc
+
+    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_BLOCKS and value is not None else value
+            for key, value in inputs.items()}
+
+
 def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
     """The ``deployments`` output: each environment's line of the proxy's deployment list."""
     if live is None:
@@ -252,7 +265,12 @@ class ApiProxyProvider(ApinizerProvider):
             return project, name
         return None
 
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check(plain(olds), plain(news))
+        return dyn.CheckResult(secret(result.inputs), result.failures)
+
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        olds, news = plain(olds), plain(news)
         result = super().diff(id_, olds, news)
         if same(olds.get("spec_type"), news.get("spec_type")):
             return result
@@ -340,6 +358,7 @@ class ApiProxyProvider(ApinizerProvider):
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         from apinizer_pulumi.client import BadRequestError
 
+        props = plain(props)
         from ._reads import proxy_writing
 
         project, name = str(props["project_name"]), str(props["name"])
@@ -383,6 +402,7 @@ class ApiProxyProvider(ApinizerProvider):
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         from ._reads import proxy_writing
 
+        olds, news = plain(olds), plain(news)
         project, name = str(news["project_name"]), str(news["name"])
         client = self.client(news)
         reparse = not same(olds.get("spec_hash"), news.get("spec_hash")) or not same(
@@ -398,6 +418,7 @@ class ApiProxyProvider(ApinizerProvider):
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         from ._reads import live_proxy
 
+        props = plain(props)
         project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
             else tuple(id_.split("/", 1))
         live = self.with_recorded_client(props, lambda client: live_proxy(client, project, name))
@@ -414,7 +435,7 @@ class ApiProxyProvider(ApinizerProvider):
         # The endpoints are those of the last create or re-parse: one read per proxy on refresh.
         outs = self.outputs(inputs, api_proxy_id=props.get("api_proxy_id"),
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
-        return dyn.ReadResult(id_, outs, inputs)
+        return dyn.ReadResult(id_, outs, secret(inputs))
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
