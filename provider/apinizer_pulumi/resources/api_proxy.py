@@ -41,6 +41,9 @@ Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
 SPEC_CONTENT = ("spec_content", "spec_filename")
 #: Inputs that hold credentials, stored as secrets.
 SECRET_BLOCKS = ("api_keys", "ntlm", "proxy_server")
+#: Inputs sent as secrets: the credentials, and the spec's bytes, so that ``pulumi preview --diff``
+#: shows ``[secret]`` for them instead of pages of base64 (``spec_hash`` says what changed).
+SECRET_INPUTS = ("spec_content", *SECRET_BLOCKS)
 
 
 # -- args ----------------------------------------------------------------------------------------
@@ -230,15 +233,15 @@ def live_blocks(live: LiveProxy) -> dict[str, Any]:
 
 
 def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the credential blocks unwrapped: secrets arrive as signature-tagged dicts."""
-    return {key: unwrap_secret(value) if key in SECRET_BLOCKS else value for key, value in props.items()}
+    """``props`` with the secret inputs unwrapped: secrets arrive as signature-tagged dicts."""
+    return {key: unwrap_secret(value) if key in SECRET_INPUTS else value for key, value in props.items()}
 
 
 def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """``inputs`` with the credential blocks marked secret again, for the inputs that the state keeps."""
+    """``inputs`` with the secret inputs marked secret again, for the inputs that the state keeps."""
     from pulumi.runtime import rpc
 
-    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_BLOCKS and value is not None else value
+    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_INPUTS and value is not None else value
             for key, value in inputs.items()}
 
 
@@ -553,7 +556,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
             api_proxy_id=None, endpoints=None, deployments=None,
         )
         props["connection"] = connection_props(connection)
-        for key in SECRET_BLOCKS:  # credentials: secret in the inputs the state keeps, not only the outputs
+        for key in SECRET_INPUTS:  # secret in the inputs the state keeps, not only in the outputs
             if props[key] is not None:
                 props[key] = pulumi.Output.secret(props[key])
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
