@@ -187,7 +187,13 @@ def test_settings_blocks_are_written_only_when_declared(
 
 
 def test_refresh_sees_drift_in_declared_blocks_only(proxies: Engine, client: ApinizerClient) -> None:
-    id_, outs = proxies.up(orders(metadata={"categories": ["sales"]}))
+    declared = orders(metadata={"categories": ["sales"], "sharing_type": "INTERNAL"})
+    id_, outs = proxies.up(declared)
+    # In sync: the get page spells INTERNAL as ORGANIZATION, which is no drift.
+    _, in_sync, _ = proxies.read(id_, outs)
+    assert in_sync["metadata"] == {"categories": ["sales"], "sharing_type": "INTERNAL"}
+    assert proxies.diff(id_, in_sync, proxies.checked(declared)).changes == DIFF_NONE
+
     client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/changed"]})
     client.api_proxies.update_metadata("Demo", "Shop", {"description": "from the console"})
 
@@ -197,8 +203,7 @@ def test_refresh_sees_drift_in_declared_blocks_only(proxies: Engine, client: Api
     assert read_inputs["client_route"] == {"relative_paths": ["/changed"]}
     assert "description" not in read_inputs  # never declared: not managed
     assert read_outs["endpoints"] == outs["endpoints"]
-    assert proxies.diff(id_, read_outs, proxies.checked(orders(metadata={"categories": ["sales"]}))).changes \
-        == DIFF_SOME
+    assert proxies.diff(id_, read_outs, proxies.checked(declared)).changes == DIFF_SOME
 
 
 def test_replace_rules(proxies: Engine) -> None:

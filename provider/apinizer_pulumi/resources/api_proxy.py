@@ -205,6 +205,18 @@ def overlay(declared: Any, live: Any) -> Any:
     return live if live is not None else declared
 
 
+#: How the get page spells the metadata page's sharing types (docs/docs-disagreements.md).
+SHARING_ON_GET = {"EXTERNAL": "PUBLIC", "BOTH": "PUBLIC", "INTERNAL": "ORGANIZATION", "NONE": "PROJECT"}
+
+
+def sharing_as_declared(declared: Any, live: Any) -> Any:
+    """The live sharing type in the metadata page's spelling: the declared one when it reads back so."""
+    if live is None or live == declared or SHARING_ON_GET.get(declared) == live:
+        return declared
+    return live if live in SHARING_ON_GET else next(
+        (name for name, on_get in SHARING_ON_GET.items() if on_get == live), live)
+
+
 def live_blocks(live: LiveProxy) -> dict[str, Any]:
     """The readable inputs as the gateway holds them (the GET answer has no other settings)."""
     blocks: dict[str, Any] = {"description": live.description or ""}
@@ -435,6 +447,10 @@ class ApiProxyProvider(ApinizerProvider):
             declared = inputs.get(key)
             if declared is not None:  # only declared blocks are managed, so only they can drift
                 inputs[key] = overlay(declared, value)
+        metadata = inputs.get("metadata")
+        if isinstance(metadata, Mapping) and "sharing_type" in metadata:
+            inputs["metadata"] = {**metadata, "sharing_type": sharing_as_declared(
+                props["metadata"].get("sharing_type"), metadata["sharing_type"])}
         # The endpoints are those of the last create or re-parse: one read per proxy on refresh.
         outs = self.outputs(inputs, api_proxy_id=props.get("api_proxy_id"),
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
