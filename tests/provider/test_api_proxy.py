@@ -227,9 +227,10 @@ def test_adopt_takes_over_and_without_it_create_names_the_fix(
     assert ("GET", "/pets") in endpoint_names(outs)
 
 
+@pytest.mark.parametrize("lost", [{"status": 502}, {"drop": True}], ids=["502", "dropped"])
 def test_a_lost_create_answer_makes_one_proxy(
-        proxies: Engine, gateway: Gateway, client: ApinizerClient) -> None:
-    fault(gateway, path="/apiProxies/file/", method="POST", status=502, after=True)
+        proxies: Engine, gateway: Gateway, client: ApinizerClient, lost: dict[str, Any]) -> None:
+    fault(gateway, path="/apiProxies/file/", method="POST", after=True, **lost)
 
     _, outs = proxies.up(orders())
 

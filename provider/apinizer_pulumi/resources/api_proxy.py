@@ -257,6 +257,15 @@ def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
             for key, value in inputs.items()}
 
 
+def _made_by(live: LiveProxy, props: Mapping[str, Any]) -> bool:
+    """Whether ``live`` is what creating ``props`` gives: its description and declared client paths."""
+    route = props.get("client_route")
+    paths = route.get("relative_paths") if isinstance(route, Mapping) else None
+    live_paths = live.client_route.relative_path_list if live.client_route else None
+    return (live.description or None) == (props.get("description") or None) and (
+        paths is None or list(live_paths or []) == list(paths))
+
+
 def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
     """The ``deployments`` output: each environment's line of the proxy's deployment list."""
     if live is None:
@@ -388,12 +397,11 @@ class ApiProxyProvider(ApinizerProvider):
                 self.created(props)
                 failed: dict[str, Any] = {}
             else:
-                description = props.get("description") or None
                 try:
                     ExactlyOnce(
                         send=lambda: _send_spec(client, props, update=False),
                         look_up=lambda: client.api_proxies.find(project, name),
-                        made_by=lambda live: (live.description or None) == description,
+                        made_by=lambda live: _made_by(live, props),
                         already_exists=lambda error: "already exist" in (error.error_description or ""),
                         noun="API proxy",
                         namesake="an API proxy with this name",
