@@ -452,3 +452,32 @@ def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: G
     assert gateway.stats()["requests"][f"PATCH {PROXY}settings/keys/"] == 1
     _, _, read_inputs = proxies.read(id_, outs, checked.inputs)
     assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["api_keys"])
+
+
+def test_a_wsdl_folder_is_sent_as_one_zip(proxies: Engine, tmp_path: Path) -> None:
+    folder = tmp_path / "calculator"
+    (folder / "xsd").mkdir(parents=True)
+    (folder / "calculator.wsdl").write_bytes((SPECS / "calculator.wsdl").read_bytes())
+    (folder / "xsd" / "types.xsd").write_bytes((SPECS / "types.xsd").read_bytes())
+
+    _, outs = proxies.up({"project_name": "Demo", "name": "Calc", "spec_type": "WSDL", **spec_inputs(folder),
+                          "client_route": {"relative_paths": ["/calc"]}})
+
+    assert outs["spec_filename"] == "calculator.zip"
+    assert {"Add", "Multiply"} <= {item["name"] for item in outs["endpoints"]}
+
+
+def test_a_changed_spec_url_re_parses_from_the_new_url(proxies: Engine, gateway: Gateway) -> None:
+    extra = PETSTORE.read_text() + (
+        '  /stores:\n    get:\n      responses:\n        "200":\n          description: S\n')
+    with served(PETSTORE.read_bytes()) as first, served(extra.encode()) as second:
+        inputs = {"project_name": "Demo", "name": "FromUrl", "spec_type": "OPEN_API", "spec_url": first,
+                  "client_route": {"relative_paths": ["/from-url"]}}
+        id_, outs = proxies.up(inputs)
+        news = proxies.checked({**inputs, "spec_url": second})
+        diff = proxies.diff(id_, outs, news)
+        assert diff.changes == DIFF_SOME and list(diff.replaces) == []
+        gateway.reset_stats()
+        outs = proxies.update(id_, outs, news)
+    assert gateway.stats()["requests"].get(f"PUT {URL}") == 1
+    assert ("GET", "/stores") in endpoint_names(outs)

@@ -371,7 +371,7 @@ class ApiProxyProvider(ApinizerProvider):
         if endpoints is None:
             endpoints = [{"name": item.endpoint, "http_method": item.http_method.value}
                          for item in client.endpoints.list(project, name)]
-        outs = self.outputs({key: value for key, value in props.items() if key not in SPEC_CONTENT},
+        outs = self.outputs({key: value for key, value in props.items() if key != "spec_content"},
                             api_proxy_id=props.get("api_proxy_id"), endpoints=endpoints,
                             deployments=deployments(live_proxy(client, project, name)))
         for key in failed or {}:
@@ -415,7 +415,7 @@ class ApiProxyProvider(ApinizerProvider):
                 except ApinizerResourceError as error:
                     raise ApinizerResourceError(f"{who}: {error.message}") from None
                 failed = self._write_settings(client, props, None, who, spec_sent=True)
-        outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k not in SPEC_CONTENT},
+        outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})
         with after_create(who, "reading back its endpoints and deployments"):
             outs = self._outputs(client, props, failed=failed)
