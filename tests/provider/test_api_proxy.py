@@ -481,3 +481,21 @@ def test_a_changed_spec_url_re_parses_from_the_new_url(proxies: Engine, gateway:
         outs = proxies.update(id_, outs, news)
     assert gateway.stats()["requests"].get(f"PUT {URL}") == 1
     assert ("GET", "/stores") in endpoint_names(outs)
+
+
+def test_a_missing_deploy_role_is_the_gateways_403_on_one_line(
+        proxies: Engine, deployments: Engine, emulator_url: str) -> None:
+    proxies.up(orders())
+    developer = {"url": emulator_url, "token": "dev-developer-token"}  # may manage proxies, not deploy them
+    with pytest.raises(grpc.RpcError) as refused:
+        deployments.up({**DEPLOY_TEST, "connection": developer})
+    details = str(refused.value.details())
+    assert details.startswith("apinizer:ApiProxyDeployment Shop in Demo to test: 403")
+    assert "\n" not in details.strip() and "dev-developer-token" not in details
+
+
+def test_two_resources_cannot_manage_one_proxy(proxies: Engine) -> None:
+    # A name no other test of this provider process claimed (claims last for the process: one operation).
+    assert proxies.check(orders(name="Claimed"), name="first").failures == {}
+    failures = proxies.check(orders(name="Claimed", description="other"), name="second").failures
+    assert "manage the same gateway object" in " ".join(failures.values())
