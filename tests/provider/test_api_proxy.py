@@ -187,7 +187,13 @@ def test_settings_blocks_are_written_only_when_declared(
 
 
 def test_refresh_sees_drift_in_declared_blocks_only(proxies: Engine, client: ApinizerClient) -> None:
-    id_, outs = proxies.up(orders(metadata={"categories": ["sales"]}))
+    declared = orders(metadata={"categories": ["sales"], "sharing_type": "INTERNAL"})
+    id_, outs = proxies.up(declared)
+    # In sync: the get page spells INTERNAL as ORGANIZATION, which is no drift.
+    _, in_sync, _ = proxies.read(id_, outs)
+    assert in_sync["metadata"] == {"categories": ["sales"], "sharing_type": "INTERNAL"}
+    assert proxies.diff(id_, in_sync, proxies.checked(declared)).changes == DIFF_NONE
+
     client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/changed"]})
     client.api_proxies.update_metadata("Demo", "Shop", {"description": "from the console"})
 
@@ -197,8 +203,7 @@ def test_refresh_sees_drift_in_declared_blocks_only(proxies: Engine, client: Api
     assert read_inputs["client_route"] == {"relative_paths": ["/changed"]}
     assert "description" not in read_inputs  # never declared: not managed
     assert read_outs["endpoints"] == outs["endpoints"]
-    assert proxies.diff(id_, read_outs, proxies.checked(orders(metadata={"categories": ["sales"]}))).changes \
-        == DIFF_SOME
+    assert proxies.diff(id_, read_outs, proxies.checked(declared)).changes == DIFF_SOME
 
 
 def test_replace_rules(proxies: Engine) -> None:
@@ -222,9 +227,10 @@ def test_adopt_takes_over_and_without_it_create_names_the_fix(
     assert ("GET", "/pets") in endpoint_names(outs)
 
 
+@pytest.mark.parametrize("lost", [{"status": 502}, {"drop": True}], ids=["502", "dropped"])
 def test_a_lost_create_answer_makes_one_proxy(
-        proxies: Engine, gateway: Gateway, client: ApinizerClient) -> None:
-    fault(gateway, path="/apiProxies/file/", method="POST", status=502, after=True)
+        proxies: Engine, gateway: Gateway, client: ApinizerClient, lost: dict[str, Any]) -> None:
+    fault(gateway, path="/apiProxies/file/", method="POST", after=True, **lost)
 
     _, outs = proxies.up(orders())
 
@@ -429,3 +435,67 @@ def test_a_directory_is_zipped_and_a_missing_file_is_named(tmp_path: Path) -> No
     (tmp_path / "empty.yaml").write_bytes(b"")
     with pytest.raises(ValueError, match="is empty"):
         spec_inputs(tmp_path / "empty.yaml")
+
+
+def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: Gateway) -> None:
+    from pulumi.runtime import rpc
+
+    keys = {"public_key": "pub-123", "secret_key": "sec-456"}
+    checked = proxies.check(orders(api_keys=rpc.wrap_rpc_secret(keys)))
+    assert checked.failures == {}
+    assert rpc.is_rpc_secret(checked.inputs["api_keys"])
+    assert rpc.unwrap_rpc_secret(checked.inputs["api_keys"]) == keys
+    gateway.reset_stats()
+
+    id_, outs = proxies.create(checked.inputs)
+
+    assert gateway.stats()["requests"][f"PATCH {PROXY}settings/keys/"] == 1
+    _, _, read_inputs = proxies.read(id_, outs, checked.inputs)
+    assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["api_keys"])
+
+
+def test_a_wsdl_folder_is_sent_as_one_zip(proxies: Engine, tmp_path: Path) -> None:
+    folder = tmp_path / "calculator"
+    (folder / "xsd").mkdir(parents=True)
+    (folder / "calculator.wsdl").write_bytes((SPECS / "calculator.wsdl").read_bytes())
+    (folder / "xsd" / "types.xsd").write_bytes((SPECS / "types.xsd").read_bytes())
+
+    _, outs = proxies.up({"project_name": "Demo", "name": "Calc", "spec_type": "WSDL", **spec_inputs(folder),
+                          "client_route": {"relative_paths": ["/calc"]}})
+
+    assert outs["spec_filename"] == "calculator.zip"
+    assert {"Add", "Multiply"} <= {item["name"] for item in outs["endpoints"]}
+
+
+def test_a_changed_spec_url_re_parses_from_the_new_url(proxies: Engine, gateway: Gateway) -> None:
+    extra = PETSTORE.read_text() + (
+        '  /stores:\n    get:\n      responses:\n        "200":\n          description: S\n')
+    with served(PETSTORE.read_bytes()) as first, served(extra.encode()) as second:
+        inputs = {"project_name": "Demo", "name": "FromUrl", "spec_type": "OPEN_API", "spec_url": first,
+                  "client_route": {"relative_paths": ["/from-url"]}}
+        id_, outs = proxies.up(inputs)
+        news = proxies.checked({**inputs, "spec_url": second})
+        diff = proxies.diff(id_, outs, news)
+        assert diff.changes == DIFF_SOME and list(diff.replaces) == []
+        gateway.reset_stats()
+        outs = proxies.update(id_, outs, news)
+    assert gateway.stats()["requests"].get(f"PUT {URL}") == 1
+    assert ("GET", "/stores") in endpoint_names(outs)
+
+
+def test_a_missing_deploy_role_is_the_gateways_403_on_one_line(
+        proxies: Engine, deployments: Engine, emulator_url: str) -> None:
+    proxies.up(orders())
+    developer = {"url": emulator_url, "token": "dev-developer-token"}  # may manage proxies, not deploy them
+    with pytest.raises(grpc.RpcError) as refused:
+        deployments.up({**DEPLOY_TEST, "connection": developer})
+    details = str(refused.value.details())
+    assert details.startswith("apinizer:ApiProxyDeployment Shop in Demo to test: 403")
+    assert "\n" not in details.strip() and "dev-developer-token" not in details
+
+
+def test_two_resources_cannot_manage_one_proxy(proxies: Engine) -> None:
+    # A name no other test of this provider process claimed (claims last for the process: one operation).
+    assert proxies.check(orders(name="Claimed"), name="first").failures == {}
+    failures = proxies.check(orders(name="Claimed", description="other"), name="second").failures
+    assert "manage the same gateway object" in " ".join(failures.values())

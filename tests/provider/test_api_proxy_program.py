@@ -41,7 +41,8 @@ def test_the_spec_file_is_read_in_the_program_and_travels_as_bytes_and_hash(
         spec_hash, triggers = values
         assert spec_hash == hashlib.sha256(content).hexdigest()
         inputs = _inputs("orders")
-        assert base64.b64decode(inputs["spec_content"]) == content
+        assert rpc.is_rpc_secret(inputs["spec_content"])  # so that `preview --diff` shows [secret]
+        assert base64.b64decode(rpc.unwrap_rpc_secret(inputs["spec_content"])) == content
         assert inputs["spec_filename"] == "orders.yaml"
         assert inputs["routing"] == {"addresses": [{"address": "http://b", "weight": 100}]}
         assert rpc.is_rpc_secret(inputs["api_keys"])

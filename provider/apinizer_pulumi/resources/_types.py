@@ -50,7 +50,7 @@ WsaMustUnderstandName = Literal["NONE", "TRUE", "FALSE"]
 WsaVersionName = Literal["V200408", "V200508"]
 VariableTypeName = Literal["HEADER", "PARAMETER", "BODY", "CONTEXT_VALUES", "CUSTOM"]
 ParamTypeName = Literal["QUERY", "PATH", "FORM"]
-MessageContentTypeName = Literal["XML", "JSON", "ALL_BODY"]
+MessageContentTypeName = Literal["XML", "JSON", "ALL_BODY", "FORM"]
 ContextValueName = Literal[
     "REQUEST_REMOTE_ADDRESS", "REQUEST_HTTP_METHOD", "REQUEST_CONTENT_TYPE", "REQUEST_PATH_INFO",
     "REQUEST_CONTEXT_PATH", "REQUEST_QUERY_STRING", "REQUEST_REMOTE_USER", "REQUEST_USERNAME_KEY",

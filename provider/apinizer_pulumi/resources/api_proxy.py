@@ -23,7 +23,7 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
-from ._connection import ConnectionArgs
+from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
@@ -41,6 +41,9 @@ Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
 SPEC_CONTENT = ("spec_content", "spec_filename")
 #: Inputs that hold credentials, stored as secrets.
 SECRET_BLOCKS = ("api_keys", "ntlm", "proxy_server")
+#: Inputs sent as secrets: the credentials, and the spec's bytes, so that ``pulumi preview --diff``
+#: shows ``[secret]`` for them instead of pages of base64 (``spec_hash`` says what changed).
+SECRET_INPUTS = ("spec_content", *SECRET_BLOCKS)
 
 
 # -- args ----------------------------------------------------------------------------------------
@@ -204,6 +207,18 @@ def overlay(declared: Any, live: Any) -> Any:
     return live if live is not None else declared
 
 
+#: How the get page spells the metadata page's sharing types (docs/docs-disagreements.md).
+SHARING_ON_GET = {"EXTERNAL": "PUBLIC", "BOTH": "PUBLIC", "INTERNAL": "ORGANIZATION", "NONE": "PROJECT"}
+
+
+def sharing_as_declared(declared: Any, live: Any) -> Any:
+    """The live sharing type in the metadata page's spelling: the declared one when it reads back so."""
+    if live is None or live == declared or SHARING_ON_GET.get(declared) == live:
+        return declared
+    return live if live in SHARING_ON_GET else next(
+        (name for name, on_get in SHARING_ON_GET.items() if on_get == live), live)
+
+
 def live_blocks(live: LiveProxy) -> dict[str, Any]:
     """The readable inputs as the gateway holds them (the GET answer has no other settings)."""
     blocks: dict[str, Any] = {"description": live.description or ""}
@@ -231,6 +246,28 @@ def live_blocks(live: LiveProxy) -> dict[str, Any]:
     return blocks
 
 
+def plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    """``props`` with the secret inputs unwrapped: secrets arrive as signature-tagged dicts."""
+    return {key: unwrap_secret(value) if key in SECRET_INPUTS else value for key, value in props.items()}
+
+
+def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """``inputs`` with the secret inputs marked secret again, for the inputs that the state keeps."""
+    from pulumi.runtime import rpc
+
+    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_INPUTS and value is not None else value
+            for key, value in inputs.items()}
+
+
+def _made_by(live: LiveProxy, props: Mapping[str, Any]) -> bool:
+    """Whether ``live`` is what creating ``props`` gives: its description and declared client paths."""
+    route = props.get("client_route")
+    paths = route.get("relative_paths") if isinstance(route, Mapping) else None
+    live_paths = live.client_route.relative_path_list if live.client_route else None
+    return (live.description or None) == (props.get("description") or None) and (
+        paths is None or list(live_paths or []) == list(paths))
+
+
 def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
     """The ``deployments`` output: each environment's line of the proxy's deployment list."""
     if live is None:
@@ -254,7 +291,12 @@ class ApiProxyProvider(ApinizerProvider):
             return project, name
         return None
 
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check(plain(olds), plain(news))
+        return dyn.CheckResult(secret(result.inputs), result.failures)
+
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        olds, news = plain(olds), plain(news)
         result = super().diff(id_, olds, news)
         if same(olds.get("spec_type"), news.get("spec_type")) or olds.get("spec_type") is None:
             # A proxy adopted without a spec that now declares one is re-parsed in place.
@@ -332,7 +374,7 @@ class ApiProxyProvider(ApinizerProvider):
         if endpoints is None:
             endpoints = [{"name": item.endpoint, "http_method": item.http_method.value}
                          for item in client.endpoints.list(project, name)]
-        outs = self.outputs({key: value for key, value in props.items() if key not in SPEC_CONTENT},
+        outs = self.outputs({key: value for key, value in props.items() if key != "spec_content"},
                             api_proxy_id=props.get("api_proxy_id"), endpoints=endpoints,
                             deployments=deployments(live_proxy(client, project, name)))
         for key in failed or {}:
@@ -343,6 +385,7 @@ class ApiProxyProvider(ApinizerProvider):
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         from apinizer_pulumi.client import BadRequestError
 
+        props = plain(props)
         from ._reads import proxy_writing
 
         project, name = str(props["project_name"]), str(props["name"])
@@ -364,12 +407,11 @@ class ApiProxyProvider(ApinizerProvider):
                     f"{who}: does not exist on the gateway, and adopt=True without spec_type has no spec "
                     "to create it from; declare spec_type with spec_file or spec_url")
             else:
-                description = props.get("description") or None
                 try:
                     ExactlyOnce(
                         send=lambda: _send_spec(client, props, update=False),
                         look_up=lambda: client.api_proxies.find(project, name),
-                        made_by=lambda live: (live.description or None) == description,
+                        made_by=lambda live: _made_by(live, props),
                         already_exists=lambda error: "already exist" in (error.error_description or ""),
                         noun="API proxy",
                         namesake="an API proxy with this name",
@@ -383,7 +425,7 @@ class ApiProxyProvider(ApinizerProvider):
                 except ApinizerResourceError as error:
                     raise ApinizerResourceError(f"{who}: {error.message}") from None
                 failed = self._write_settings(client, props, None, who, spec_sent=True)
-        outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k not in SPEC_CONTENT},
+        outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})
         with after_create(who, "reading back its endpoints and deployments"):
             outs = self._outputs(client, props, failed=failed)
@@ -393,6 +435,7 @@ class ApiProxyProvider(ApinizerProvider):
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         from ._reads import proxy_writing
 
+        olds, news = plain(olds), plain(news)
         project, name = str(news["project_name"]), str(news["name"])
         client = self.client(news)
         reparse = news.get("spec_type") is not None and (
@@ -410,6 +453,7 @@ class ApiProxyProvider(ApinizerProvider):
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         from ._reads import live_proxy
 
+        props = plain(props)
         project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
             else tuple(id_.split("/", 1))
         live = self.with_recorded_client(props, lambda client: live_proxy(client, project, name))
@@ -423,10 +467,14 @@ class ApiProxyProvider(ApinizerProvider):
             declared = inputs.get(key)
             if declared is not None:  # only declared blocks are managed, so only they can drift
                 inputs[key] = overlay(declared, value)
+        metadata = inputs.get("metadata")
+        if isinstance(metadata, Mapping) and "sharing_type" in metadata:
+            inputs["metadata"] = {**metadata, "sharing_type": sharing_as_declared(
+                props["metadata"].get("sharing_type"), metadata["sharing_type"])}
         # The endpoints are those of the last create or re-parse: one read per proxy on refresh.
         outs = self.outputs(inputs, api_proxy_id=props.get("api_proxy_id"),
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
-        return dyn.ReadResult(id_, outs, inputs)
+        return dyn.ReadResult(id_, outs, secret(inputs))
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
@@ -547,7 +595,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
             api_proxy_id=None, endpoints=None, deployments=None,
         )
         props["connection"] = connection_props(connection)
-        for key in SECRET_BLOCKS:  # credentials: secret in the inputs the state keeps, not only the outputs
+        for key in SECRET_INPUTS:  # secret in the inputs the state keeps, not only in the outputs
             if props[key] is not None:
                 props[key] = pulumi.Output.secret(props[key])
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
