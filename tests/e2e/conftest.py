@@ -236,6 +236,12 @@ def copy_project(source: Path, destination: Path) -> Path:
     else:
         for program in source.glob("*.py"):
             shutil.copy(program, destination / program.name)
+        # Files the program reads beside it (examples/new-service/specs/), by path relative to its folder.
+        for folder in source.iterdir():
+            if folder.is_dir() and not folder.name.startswith((".", "__")):
+                shutil.copytree(
+                    folder, destination / folder.name, ignore=shutil.ignore_patterns("__pycache__")
+                )
     return destination
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import write_project
 from examples.harness import comparable_state
 
@@ -35,11 +36,12 @@ def test_generated_program_adopts_the_gateway_under_the_cli(
         inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
 
         adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
-        # The stack and its six endpoints, each a "create" that is an adoption.
-        assert summary(adopted.stdout).get("created") == 7, adopted.stdout
+        # The stack, its six endpoints and three proxies, each a "create" that is an adoption.
+        assert summary(adopted.stdout).get("created") == 10, adopted.stdout
         requests = inspect.get("/_emulator/stats").json()["requests"]
         assert set(requests) <= {
             DETAILS,
+            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/",
             "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/",
         }, requests
         assert comparable_state(inspect.get("/_emulator/state").json()) == before
@@ -68,6 +70,11 @@ def state(url: str) -> dict[str, Any]:
     return comparable_state(httpx.get(f"{url}/_emulator/state", timeout=10).json())
 
 
+def proxies_of(snapshot: dict[str, Any]) -> list[str]:
+    (demo,) = [project for project in snapshot["projects"] if project["name"] == "Demo"]
+    return [item["name"] for item in demo["apiProxies"]]
+
+
 def endpoints_of(snapshot: dict[str, Any], proxy: str) -> dict[tuple[str, str], dict[str, Any]]:
     (demo,) = [project for project in snapshot["projects"] if project["name"] == "Demo"]
     (found,) = [item for item in demo["apiProxies"] if item["name"] == proxy]
@@ -86,7 +93,7 @@ def test_destroy_leaves_what_the_generated_program_adopted(
 
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     destroyed = project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
-    assert summary(destroyed.stdout).get("deleted") == 7, destroyed.stdout  # out of the state only
+    assert summary(destroyed.stdout).get("deleted") == 10, destroyed.stdout  # out of the state only
 
     # Every endpoint the program took over is on the gateway as it was, GET /pets with its policies.
     after = state(emulator_url)
@@ -103,17 +110,15 @@ def test_no_retain_and_a_dropped_option_let_destroy_delete(
     before = state(emulator_url)
     rest = {"PetStore": set(endpoints_of(before, "PetStore")), "Orders": set(endpoints_of(before, "Orders"))}
 
-    # Generated with --no-retain: destroy deletes the REST endpoints it adopted.
+    # Generated with --no-retain: destroy deletes what it adopted.
     source = generate(tmp_path / "source-no-retain", emulator_url, admin_token, "--no-retain")
     assert "retain_on_delete" not in (source / "__main__.py").read_text().split('"""', 2)[2]
     project: Project = make_project(source, name="no-retain")
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
-    after = state(emulator_url)
-    for proxy in rest:
-        assert not set(endpoints_of(after, proxy)) & rest[proxy], (proxy, endpoints_of(after, proxy))
-    # SOAP operations come from the service description: released, never deleted.
-    assert set(endpoints_of(after, "Calculator")) == set(endpoints_of(before, "Calculator"))
+    # The adopted proxies too: deleting a proxy deletes its endpoints (SOAP operations included).
+    assert not {"PetStore", "Orders", "Calculator"} & set(proxies_of(state(emulator_url)))
+    assert rest["PetStore"]  # what was there before
 
     # As docs/generate.md says: generated with the option, which is then dropped and applied with
     # `pulumi up`; destroy then deletes.
@@ -123,8 +128,38 @@ def test_no_retain_and_a_dropped_option_let_destroy_delete(
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     main = project.directory / "__main__.py"
     option = "        opts=pulumi.ResourceOptions(retain_on_delete=True),\n"
-    assert main.read_text().count(option) == 6
+    assert main.read_text().count(option) == 9  # six endpoints and three proxies
     main.write_text(main.read_text().replace(option, ""))
     project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
-    assert ("GET", "/pets") not in endpoints_of(state(emulator_url), "PetStore")
+    assert "PetStore" not in proxies_of(state(emulator_url))
+
+
+def test_a_deployed_proxy_is_adopted_with_its_deployment_and_kept_by_destroy(
+    tmp_path: Path, make_project: Any, emulator_url: str, admin_token: str
+) -> None:
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.api_proxies.deploy("Demo", "Orders", "test")
+        source = generate(tmp_path / "source-deployed", emulator_url, admin_token)
+        program = (source / "__main__.py").read_text()
+        assert '"demo-orders-test": apinizer.ApiProxyDeployment(' in program
+        project: Project = make_project(source, name="deployed")
+        credentials = {"APINIZER_TOKEN": admin_token}
+
+        adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        # The stack, six endpoints, three proxies and the one deployment.
+        assert summary(adopted.stdout).get("created") == 11, adopted.stdout
+        project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+        project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+
+        # Undeployed in the console: refresh sees it, up deploys again.
+        client.api_proxies.undeploy("Demo", "Orders", "test")
+        project.run("refresh", "--yes", "--stack", project.stack, env=credentials)
+        project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        lines = client.api_proxies.get("Demo", "Orders").deployment_list
+        assert {d.environment_name: d.deployed for d in lines}.get("test") is True
+
+        # retain_on_delete: destroy neither undeploys nor deletes what was adopted.
+        project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        proxy = client.api_proxies.get("Demo", "Orders")
+        assert [d.environment_name for d in proxy.deployment_list if d.deployed] == ["test"]

@@ -132,6 +132,26 @@ def multiple_gateways(before: list[State], states: list[State], outputs: dict[st
     assert primary["cacheSettings"]["ttl"] == secondary["cacheSettings"]["ttl"] == 15
 
 
+NEW_SERVICE_ENDPOINTS = [
+    "DELETE /orders/{orderId}", "GET /orders", "GET /orders/{orderId}", "GET /orders/{orderId}/items",
+    "POST /orders",
+]
+
+
+def new_service(before: list[State], states: list[State], outputs: dict[str, Any]) -> None:
+    (project,) = [item for item in states[0]["projects"] if item["name"] == "Demo"]
+    (proxy,) = [item for item in project["apiProxies"] if item["name"] == "Orders-v2"]
+    assert sorted(f"{e['httpMethod']} {e['endpoint']}" for e in proxy["endpoints"]) == NEW_SERVICE_ENDPOINTS
+    assert sorted(outputs["endpoints"]) == NEW_SERVICE_ENDPOINTS
+    assert (outputs["apiProxy"], outputs["environment"], outputs["deployed"]) == ("Orders-v2", "test", True)
+    items = endpoint(states[0], "Orders-v2", "/orders/{orderId}/items", "GET")
+    assert (items["cacheSettings"]["cacheActive"], items["cacheSettings"]["ttl"]) == (True, 120)
+    (entry,) = rlcl_entries(states[0], "Orders-v2-limits")
+    assert (entry["apiProxyName"], entry["endpointName"], entry["permittedMessageCount"]) == (
+        "Orders-v2", "/orders", 10
+    )
+
+
 def stack_gateway(urls: list[str]) -> dict[str, str]:
     return {"apinizer:url": urls[0]}
 
@@ -165,6 +185,7 @@ EXAMPLES = {
     "rate-limits": Example(1, rate_limits),
     "adopt-existing": Example(4, adopt_existing, destroyed=without_adopted),
     "multiple-gateways": Example(4, multiple_gateways, config=two_gateways, gateways=2),
+    "new-service": Example(5, new_service),
 }
 
 

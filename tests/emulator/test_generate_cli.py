@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.generate import declared_endpoints
+from apinizer_pulumi.generate import declared_endpoints, declared_proxies
 from apinizer_pulumi.generate.cli import main
 
 from .conftest import Api, new_endpoint
@@ -81,6 +81,47 @@ def test_check_passes_then_finds_drift(env, tmp_path: Path, capsys, api: Api, em
     assert "    description: declared 'List all pets', gateway has 'Changed in the console'" in report
     assert "    active: declared True, gateway has False" in report
     assert report[-1].startswith("regenerate with: apinizer-pulumi generate --project Demo")
+
+
+def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
+    env, tmp_path: Path, capsys, emulator_url: str, admin_token: str
+):
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.api_proxies.deploy("Demo", "PetStore", "test")
+        client.api_proxies.deploy("Demo", "PetStore", "production")
+    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
+    out = tmp_path / "gateway.py"
+
+    assert main(["generate", "--project", "Demo", *ALL_PROXIES, "--out", str(out), "--no-policies"]) == 0
+
+    proxies = {d.record.name: d for d in declared_proxies(out.read_text())}
+    assert sorted(proxies) == ["Calculator", "Orders", "PetStore"]
+    assert sorted(proxies["PetStore"].deployments) == ["production", "test"]
+    assert proxies["Orders"].deployments == {}
+    # No spec: the generated ApiProxy takes the proxy over as it is.
+    calls = [line for line in out.read_text().splitlines() if not line.lstrip().startswith("#")]
+    assert not [line for line in calls if "spec_" in line]
+    assert "wrote 6 endpoints of 3 proxies, 3 API proxies and 2 deployments" in capsys.readouterr().err
+    # One read of each proxy (its deployments included) and its endpoint list; nothing per endpoint.
+    requests = httpx.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
+    assert requests == {
+        "GET /apiops/projects/": 1,
+        "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/": 3,
+        "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/": 3,
+    }
+
+    # --check: no drift, then an undeploy and a new proxy made in the console.
+    assert main(["generate", "--project", "Demo", "--check", "--out", str(out), "--quiet"]) == 0
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.api_proxies.undeploy("Demo", "PetStore", "production")
+        client.api_proxies.deploy("Demo", "Orders", "test")
+    capsys.readouterr()
+    assert main(["generate", "--project", "Demo", "--check", "--out", str(out), "--quiet"]) == 1
+    report = capsys.readouterr().out.splitlines()
+    line = proxies["PetStore"].deployments["production"]
+    where = f"declared at {out}:{line}, not deployed"
+    assert f"- API proxy Demo/PetStore deployed to production: {where}" in report
+    assert f"+ API proxy Demo/Orders deployed to test: no ApiProxyDeployment in {out} declares it" in report
 
 
 def test_check_sees_a_declared_endpoint_gone(env, tmp_path: Path, capsys, api: Api, emulator_url: str):
@@ -170,7 +211,8 @@ def test_no_retain_leaves_retain_on_delete_out(env, tmp_path: Path, api: Api, ca
     assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(kept), "--quiet"]) == 0
     assert main(["generate", "--project", "Demo", "--proxy", "PetStore", "--out", str(deleted), "--quiet",
                  "--no-retain"]) == 0
-    assert kept.read_text().count("opts=pulumi.ResourceOptions(retain_on_delete=True),") == 3
+    # Three endpoints and the proxy itself (not deployed: no deployment).
+    assert kept.read_text().count("opts=pulumi.ResourceOptions(retain_on_delete=True),") == 4
     assert "opts=" not in deleted.read_text()
     assert "apinizer-pulumi generate --project Demo --proxy PetStore --no-retain" in deleted.read_text()
     # --check's "regenerate with" keeps the choice the program was written with.

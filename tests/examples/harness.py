@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import contextvars
 import copy
 import dataclasses
@@ -207,15 +208,23 @@ class ProgramRun:
 def new_operation() -> None:
     """Forget what the providers read: the engine starts a new provider process per operation.
 
-    The providers here run in this process, where the endpoint lists they read, and the outcome
-    of the preview's connection check, would otherwise outlive the operation
-    (apinizer_pulumi.resources._reads, _connection).
+    The providers here run in this process, where the endpoint lists they read, the outcome of the
+    preview's connection check and the objects a create claimed would otherwise outlive the
+    operation (apinizer_pulumi.resources._reads, _connection, _replace, _base).
     """
+    from apinizer_pulumi.resources import _base, _replace
     from apinizer_pulumi.resources._connection import forget_proven_connections
-    from apinizer_pulumi.resources._reads import LISTS
+    from apinizer_pulumi.resources._reads import LISTS, PROXIES
 
     LISTS.clear()
+    PROXIES.clear()
     forget_proven_connections()
+    # What a create of the last operation claimed (a delete would leave it to that create).
+    with _replace._lock:
+        _replace._claimed.clear()
+    with _base._CLAIMS_LOCK:
+        _base._OWNERS.clear()
+        _base._CLAIMED.clear()
 
 
 def _configured(run: ProgramRun, item: Registration) -> DynamicProvider:
@@ -394,8 +403,10 @@ def run_program(
                     other.close()
 
     thread = threading.Thread(target=work, name=f"pulumi-program-{mocks.project}")
-    thread.start()
-    thread.join()
+    # The CLI runs a program in its project's folder: paths in it (a spec_file) are relative to that.
+    with contextlib.chdir(project_dir):
+        thread.start()
+        thread.join()
     if errors:
         raise errors[0]
     return ProgramRun(outputs=outputs[0], mocks=mocks)

@@ -368,6 +368,24 @@ def test_a_failed_deployment_names_the_environment_and_message(
     assert str(again) == str(caught.value)
 
 
+def test_a_failed_deployment_under_an_envelope_of_success_false_is_the_deployment_error(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    # What the emulator answers, and a gateway may: the envelope says false, the result says where.
+    failed = {"success": False, "deploymentResults": [
+        {"environmentName": "staging", "success": False,
+         "message": "Environment (staging) is not published"}]}
+    gateway.script("POST", DEPLOY, httpx.Response(200, json={"success": False, "deploymentResult": failed}))
+    with pytest.raises(DeploymentFailedError) as caught:
+        client.api_proxies.deploy("Demo", "Orders", "test")
+    assert caught.value.failures == [("staging", "Environment (staging) is not published")]
+
+    # Without a deploymentResult that names a failure, success: false stays an unexpected answer.
+    gateway.script("POST", DEPLOY, httpx.Response(200, json={"success": False}))
+    with pytest.raises(APIResponseValidationError):
+        client.api_proxies.deploy("Demo", "Orders", "test")
+
+
 def test_deploy_is_retried_but_undeploy_and_delete_are_not(
     gateway: FakeGateway, client: ApinizerClient
 ) -> None:

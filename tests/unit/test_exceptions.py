@@ -239,8 +239,8 @@ def _every_error() -> list[Exception]:
         APIResponseValidationError("GET", PATH, 200, "the gateway answered success: false",
                                    snippet='{"success":false}'),
         APIResponseValidationError("POST", "/apiops/auth/token", 200, "not a token"),
-        DeploymentFailedError("POST", "/apiops/projects/Demo/apiProxies/Orders/environments/test/",
-                              [("test", "Environment (test) is not published!"), ("production", None)]),
+        DeploymentFailedError("POST", PATH, [("test", "Environment (test) is not published"),
+                                             ("prod", None)]),
     ]
     for status in (400, 401, 403, 404, 409, 418, 429, 500, 503):
         errors.append(

@@ -14,6 +14,7 @@ import yaml
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import (
+    ApiProxyRecord,
     ConnectionSettingsError,
     EndpointRecord,
     GatewaySnapshot,
@@ -22,7 +23,9 @@ from apinizer_pulumi.generate import (
     ProxySnapshot,
     command_line,
     compare,
+    compare_proxies,
     declared_endpoints,
+    declared_proxies,
     read_gateway,
     render_program,
     resolve_connection,
@@ -275,6 +278,16 @@ def test_write_project_refuses_credentials_in_clear_text(tmp_path: Path) -> None
 # -- reading a large gateway --------------------------------------------------------------------
 
 
+SHOP = {
+    "name": "Shop", "description": "The shop",
+    "deploymentList": [
+        {"environmentName": "test", "deployed": True, "redeployRequired": False},
+        {"environmentName": "production", "deployed": True, "redeployRequired": True},
+        {"environmentName": "staging", "deployed": False, "redeployRequired": False},
+    ],
+}
+
+
 def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: ApinizerClient) -> None:
     listing = {
         "success": True,
@@ -296,12 +309,13 @@ def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: Ap
             "responsePolicyList": [], "errorPolicyList": []})
 
     gateway.script("POST", path + "policies/", *[policies] * 120)
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/", httpx.Response(200, json=SHOP))
     lines: list[str] = []
 
     snapshot = read_gateway(client, "Big", ["Shop"], progress=lines.append)
 
     assert lines == [
-        "[1/1] Big/Shop: 120 endpoint(s)",
+        "[1/1] Big/Shop: 120 endpoint(s), deployed to production, test",
         "      Big/Shop: policies 50/120",
         "      Big/Shop: policies 100/120",
         "      Big/Shop: policies 120/120",
@@ -309,6 +323,94 @@ def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: Ap
     assert len(snapshot.endpoints) == 120 and snapshot.endpoints[0].description is None
     (shop,) = snapshot.proxies
     assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))
+    assert shop.proxy == ApiProxyRecord("Big", "Shop", "The shop", ("production", "test"))
+
+
+def test_a_proxy_and_its_deployments_cost_one_read_and_no_endpoint_read(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    listing = {"resultList": [{"id": f"id{i}", "endpoint": f"/items/{i}", "httpMethod": "GET"}
+                              for i in range(30)]}
+    path = "/apiops/projects/Big/apiProxies/Shop/endpoints/"
+    gateway.script("GET", path, httpx.Response(200, json=listing))
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/", httpx.Response(200, json=SHOP))
+
+    snapshot = read_gateway(client, "Big", ["Shop"], with_policies=False)
+
+    assert [(r.method, r.url.path) for r in gateway.api_requests] == [
+        ("GET", "/apiops/projects/"),
+        ("GET", "/apiops/projects/Big/apiProxies/Shop/endpoints/"),
+        ("GET", "/apiops/projects/Big/apiProxies/Shop/"),
+    ]
+    assert snapshot.api_proxies == [ApiProxyRecord("Big", "Shop", "The shop", ("production", "test"))]
+
+
+def test_a_gateway_without_the_proxy_read_gives_endpoints_only(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/endpoints/",
+                   httpx.Response(200, json={"resultList": []}))
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/",
+                   error(404, "not_found", "No route for GET /apiops/projects/Big/apiProxies/Shop/"))
+
+    snapshot = read_gateway(client, "Big", ["Shop"])
+
+    assert [p.name for p in snapshot.proxies] == ["Shop"] and snapshot.api_proxies == []
+    assert "ApiProxy(" not in render_program(snapshot, command="c")
+
+
+SHOP_RECORD = ApiProxyRecord("Demo", "Shop", "The shop", ("production", "test"))
+
+
+def proxy_snapshot(*records: ApiProxyRecord) -> GatewaySnapshot:
+    return GatewaySnapshot("Demo", [ProxySnapshot(r.name, [], proxy=r) for r in records])
+
+
+def test_the_program_adopts_each_proxy_without_a_spec_and_each_deployment() -> None:
+    program = render_program(proxy_snapshot(SHOP_RECORD), command="apinizer-pulumi generate --project Demo")
+    tree = ast.parse(program)
+
+    def calls(kind: str) -> list[ast.Call]:
+        return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == kind]
+
+    (proxy,) = calls("ApiProxy")
+    assert [ast.literal_eval(a) for a in proxy.args] == ["demo-shop"]
+    kwargs = {kw.arg: ast.unparse(kw.value) for kw in proxy.keywords}
+    assert kwargs == {"project_name": "'Demo'", "name": "'Shop'", "description": "'The shop'",
+                      "adopt": "True", "opts": "pulumi.ResourceOptions(retain_on_delete=True)"}
+    deployments = calls("ApiProxyDeployment")
+    assert [ast.literal_eval(d.args[0]) for d in deployments] == ["demo-shop-production", "demo-shop-test"]
+    for deployment in deployments:
+        kwargs = {kw.arg: ast.unparse(kw.value) for kw in deployment.keywords}
+        assert kwargs["api_proxy_name"] == "api_proxies['demo-shop'].name"
+        assert kwargs["opts"] == "pulumi.ResourceOptions(retain_on_delete=True)"
+    without = render_program(proxy_snapshot(SHOP_RECORD), command="c", retain=False)
+    assert "retain_on_delete" not in without and "ApiProxyDeployment(" in without
+    # The generated module is valid, ruff-clean Python.
+    compile(program, "generated.py", "exec")
+
+
+def test_check_reads_the_generated_proxies_and_finds_their_drift() -> None:
+    program = render_program(proxy_snapshot(SHOP_RECORD), command="c")
+    declared = declared_proxies(program)
+    assert [(d.record, sorted(d.deployments)) for d in declared] == [
+        (ApiProxyRecord("Demo", "Shop", "The shop"), ["production", "test"])
+    ]
+    assert not compare_proxies(declared, [SHOP_RECORD], "Demo", ["Shop"])
+
+    # Undeployed from production in the console, described anew, and a proxy made in the console.
+    other = ApiProxyRecord("Demo", "Billing")
+    live = [ApiProxyRecord("Demo", "Shop", "New words", ("test",)), other]
+    drift = compare_proxies(declared, live, "Demo", ["Shop", "Billing"])
+    production_line = declared[0].deployments["production"]
+    assert drift.lines("p.py") == [
+        "+ API proxy Demo/Billing: on the gateway, not declared in p.py",
+        f"~ API proxy Demo/Shop (p.py:{declared[0].line}):",
+        "    description: declared 'The shop', gateway has 'New words'",
+        f"- API proxy Demo/Shop deployed to production: declared at p.py:{production_line}, not deployed",
+    ]
+    # Gone from the gateway: declared, not there.
+    assert [item.record.name for item in compare_proxies(declared, [], "Demo", ["Shop"]).missing] == ["Shop"]
 
 
 # -- a project that is not there ----------------------------------------------------------------

@@ -86,7 +86,6 @@ def _proxy_segments(project: str, name: str) -> dict[str, str]:
     """The ``project`` and ``proxy`` path parameters of an API proxy's paths, checked and encoded."""
     return {"project": _segment(project, "project"), "proxy": _segment(name, "name")}
 
-
 class DeploymentFailedError(ApinizerError):
     """A 2xx answer whose ``deploymentResult`` says the (un)deployment failed in some environment.
 
@@ -529,18 +528,35 @@ class ApiProxies(_Resource):
         """The answer, after a check that neither the envelope nor any environment says it failed."""
         if not response.content.strip():
             return models.DeploymentResponse(success=True)
-        result = self._client._parse(models.DeploymentResponse, response, method, path, failure_is_data=True)
-        deployment = result.deployment_result
-        if deployment is not None and not deployment.ok:
-            failures = [(r.environment_name, r.message) for r in deployment.failures()]
-            if not failures and deployment.message:
-                failures = [("every environment", deployment.message)]
-            raise DeploymentFailedError(method, path, failures)
+        try:
+            result = self._client._parse(models.DeploymentResponse, response, method, path)
+        except APIResponseValidationError:
+            # ``success: false`` under a 2xx: when a deploymentResult says where and why, that is the error.
+            _raise_failed_deployment(_lenient_deployment(response), method, path)
+            raise
+        _raise_failed_deployment(result, method, path)
         if not result.ok:
             raise APIResponseValidationError(
                 method, path, response.status_code, "the gateway answered success: false"
             )
         return result
+
+
+def _lenient_deployment(response: httpx.Response) -> models.DeploymentResponse | None:
+    """The answer as a DeploymentResponse, or None when it is not one (not JSON, another shape)."""
+    try:
+        return models.DeploymentResponse.model_validate(response.json())
+    except ValueError:  # a JSONDecodeError or a pydantic ValidationError
+        return None
+
+
+def _raise_failed_deployment(result: models.DeploymentResponse | None, method: str, path: str) -> None:
+    deployment = result.deployment_result if result is not None else None
+    if deployment is not None and not deployment.ok:
+        failures = [(r.environment_name, r.message) for r in deployment.failures()]
+        if not failures and deployment.message:
+            failures = [("every environment", deployment.message)]
+        raise DeploymentFailedError(method, path, failures)
 
 
 class ApiProxyReports(Reports):

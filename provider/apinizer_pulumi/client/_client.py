@@ -377,23 +377,9 @@ class ApinizerClient:
             url = self._urls[path] = httpx.URL(self.base_url + path)
         return url
 
-    def _parse(
-        self,
-        model: type[_M],
-        response: httpx.Response,
-        method: str,
-        path: str,
-        *,
-        failure_is_data: bool = False,
-    ) -> _M:
-        """A read's 2xx answer as ``model``; anything else raises :class:`APIResponseValidationError`.
-
-        ``failure_is_data``: a body that validates but says ``success: false`` is returned, for the
-        caller that raises a more precise error from it (a failed deployment names its environment).
-        """
-        return parse_success(
-            model, response, method, path, redact=self._secrets(), failure_is_data=failure_is_data
-        )
+    def _parse(self, model: type[_M], response: httpx.Response, method: str, path: str) -> _M:
+        """A read's 2xx answer as ``model``; anything else raises :class:`APIResponseValidationError`."""
+        return parse_success(model, response, method, path, redact=self._secrets())
 
     def _expect_success(self, response: httpx.Response, method: str, path: str) -> None:
         """Accept a write's ``{success: true}``; ``success: false`` under a 2xx status is an error."""

@@ -61,14 +61,11 @@ def parse_success(
     redact: tuple[str, ...] = (),
     quote_body: bool = True,
     expected: str = "",
-    failure_is_data: bool = False,
 ) -> _M:
     """``response``'s body as ``model``, or :class:`APIResponseValidationError` naming what is wrong.
 
     ``expected`` says what the body should have been (``a valid EndpointList`` unless given);
     ``quote_body=False`` keeps the body out of the error (the token response is a credential).
-    ``failure_is_data=True`` returns a body that validates and says ``success: false``: the caller
-    reads why from it.
     """
     try:
         parsed = model.model_validate_json(response.content)
@@ -80,7 +77,7 @@ def parse_success(
             where = ".".join(str(part) for part in first["loc"]) or "body"
             detail = f"the body is not {expected or 'a valid ' + model.__name__} ({where}: {first['msg']})"
         raise _failure(response, method, path, detail, redact=redact, quote_body=quote_body) from None
-    if getattr(parsed, "success", None) is False and not failure_is_data:
+    if getattr(parsed, "success", None) is False:
         detail = "the gateway answered success: false"
         raise _failure(response, method, path, detail, redact=redact, quote_body=quote_body)
     return parsed

@@ -7,11 +7,29 @@ endpoints through the client and writes a module that declares each with ``adopt
 This package uses the client and the models only; it never imports the emulator.
 """
 
-from ._check import Declared, Drift, compare, declared_endpoints
+from ._check import (
+    Declared,
+    DeclaredProxy,
+    Drift,
+    ProxyDrift,
+    compare,
+    compare_proxies,
+    declared_endpoints,
+    declared_proxies,
+)
 from ._connection import Connection, ConnectionSettingsError, resolve_connection, stack_settings
 from ._project import write_project
-from ._render import command_line, generate_program, render_program, resource_name, resource_names
+from ._render import (
+    command_line,
+    deployment_resource_name,
+    generate_program,
+    proxy_resource_name,
+    render_program,
+    resource_name,
+    resource_names,
+)
 from ._snapshot import (
+    ApiProxyRecord,
     EndpointRecord,
     GatewaySnapshot,
     NotOnGatewayError,
@@ -24,22 +42,29 @@ from ._snapshot import (
 )
 
 __all__ = [
+    "ApiProxyRecord",
     "Connection",
     "ConnectionSettingsError",
     "Declared",
+    "DeclaredProxy",
     "Drift",
     "EndpointRecord",
     "GatewaySnapshot",
     "NotOnGatewayError",
     "Policies",
+    "ProxyDrift",
     "ProxySnapshot",
     "command_line",
     "compare",
+    "compare_proxies",
     "confirm_project",
     "declared_endpoints",
+    "declared_proxies",
+    "deployment_resource_name",
     "discover_proxies",
     "generate_program",
     "list_projects",
+    "proxy_resource_name",
     "read_gateway",
     "render_program",
     "resolve_connection",

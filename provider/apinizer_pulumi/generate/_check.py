@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from ._snapshot import EndpointRecord
+from ._snapshot import ApiProxyRecord, EndpointRecord
 
 _IDENTITY = ("project_name", "api_proxy_name", "name", "http_method")
 
@@ -27,11 +27,15 @@ class Declared:
     line: int
 
 
-def _is_endpoint_call(node: ast.Call) -> bool:
+def _is_call_of(node: ast.Call, name: str) -> bool:
     func = node.func
-    return (isinstance(func, ast.Attribute) and func.attr == "Endpoint") or (
-        isinstance(func, ast.Name) and func.id == "Endpoint"
+    return (isinstance(func, ast.Attribute) and func.attr == name) or (
+        isinstance(func, ast.Name) and func.id == name
     )
+
+
+def _is_endpoint_call(node: ast.Call) -> bool:
+    return _is_call_of(node, "Endpoint")
 
 
 def _literal(node: ast.expr) -> Any:
@@ -74,6 +78,132 @@ def declared_endpoints(source: str, filename: str = "<program>") -> list[Declare
     return found
 
 
+@dataclasses.dataclass(frozen=True)
+class DeclaredProxy:
+    """One ``ApiProxy`` the program declares, with the environments its ``ApiProxyDeployment``s name."""
+
+    record: ApiProxyRecord
+    given: frozenset[str]
+    line: int
+    #: Environment name -> the line of its ``ApiProxyDeployment``.
+    deployments: dict[str, int] = dataclasses.field(default_factory=dict, hash=False, compare=False)
+
+
+def _resource_name(node: ast.Call) -> str | None:
+    first = node.args[0] if node.args else None
+    value = _literal(first) if first is not None else None
+    return value if isinstance(value, str) else None
+
+
+def _proxy_reference(node: ast.expr, by_resource: dict[str, DeclaredProxy]) -> str | None:
+    """The proxy name of ``api_proxy_name``: a literal, or ``<dict>["<resource name>"].name`` as
+    the generated program writes it (a dependency on the declared proxy)."""
+    value = _literal(node)
+    if isinstance(value, str):
+        return value
+    if isinstance(node, ast.Attribute) and node.attr == "name" and isinstance(node.value, ast.Subscript):
+        key = _literal(node.value.slice)
+        found = by_resource.get(key) if isinstance(key, str) else None
+        return found.record.name if found else None
+    return None
+
+
+def declared_proxies(source: str, filename: str = "<program>") -> list[DeclaredProxy]:
+    """The ``ApiProxy`` declarations of a program's source, each with its declared deployments."""
+    tree = ast.parse(source, filename)
+    found: list[DeclaredProxy] = []
+    by_resource: dict[str, DeclaredProxy] = {}
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: n.lineno)
+    for node in calls:
+        if not _is_call_of(node, "ApiProxy"):
+            continue
+        values = {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg}
+        project, name = values.get("project_name"), values.get("name")
+        if not (isinstance(project, str) and isinstance(name, str)):
+            continue
+        description = values.get("description")
+        given = {"description"} if "description" in values and description is not _Unknown else set()
+        record = ApiProxyRecord(project, name, description or None if "description" in given else None)
+        item = DeclaredProxy(record, frozenset(given), node.lineno)
+        found.append(item)
+        resource = _resource_name(node)
+        if resource:
+            by_resource[resource] = item
+    for node in calls:
+        if not _is_call_of(node, "ApiProxyDeployment"):
+            continue
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg}
+        project = _literal(keywords["project_name"]) if "project_name" in keywords else None
+        environment = _literal(keywords["environment_name"]) if "environment_name" in keywords else None
+        proxy = _proxy_reference(keywords["api_proxy_name"], by_resource) if "api_proxy_name" in keywords \
+            else None
+        if not (isinstance(project, str) and isinstance(environment, str) and proxy):
+            continue
+        for item in found:
+            if item.record.key == (project, proxy):
+                item.deployments[environment] = node.lineno
+    return found
+
+
+@dataclasses.dataclass
+class ProxyDrift:
+    """The differences between the declared API proxies (and deployments) and the gateway's."""
+
+    undeclared: list[ApiProxyRecord] = dataclasses.field(default_factory=list)
+    missing: list[DeclaredProxy] = dataclasses.field(default_factory=list)
+    changed: list[tuple[DeclaredProxy, ApiProxyRecord, list[str]]] = dataclasses.field(default_factory=list)
+    #: (proxy, environment): deployed on the gateway, no ApiProxyDeployment declares it.
+    undeclared_deployments: list[tuple[ApiProxyRecord, str]] = dataclasses.field(default_factory=list)
+    #: (declared proxy, environment, line): declared, not deployed there.
+    missing_deployments: list[tuple[DeclaredProxy, str, int]] = dataclasses.field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.undeclared or self.missing or self.changed or self.undeclared_deployments
+                    or self.missing_deployments)
+
+    def lines(self, program: str) -> list[str]:
+        out = [f"+ {record.label}: on the gateway, not declared in {program}" for record in self.undeclared]
+        out += [f"- {item.record.label}: declared at {program}:{item.line}, not on the gateway"
+                for item in self.missing]
+        for item, live, fields in self.changed:
+            out.append(f"~ {live.label} ({program}:{item.line}):")
+            for field in fields:
+                want, have = getattr(item.record, field), getattr(live, field)
+                out.append(f"    {field}: declared {want!r}, gateway has {have!r}")
+        out += [f"+ {record.label} deployed to {environment}: no ApiProxyDeployment in {program} declares it"
+                for record, environment in self.undeclared_deployments]
+        out += [f"- {item.record.label} deployed to {environment}: declared at {program}:{line}, not deployed"
+                for item, environment, line in self.missing_deployments]
+        return out
+
+
+def compare_proxies(
+    declared: Iterable[DeclaredProxy], live: Iterable[ApiProxyRecord], project: str, proxies: Iterable[str]
+) -> ProxyDrift:
+    """The drift between the declared proxies and deployments and those of ``proxies`` in ``project``."""
+    scope = set(proxies)
+    wanted = {item.record.key: item for item in declared
+              if item.record.project == project and item.record.name in scope}
+    have = {record.key: record for record in live}
+    drift = ProxyDrift()
+    for key, record in sorted(have.items()):
+        item = wanted.get(key)
+        if item is None:
+            drift.undeclared.append(record)
+            continue
+        fields = [field for field in ApiProxyRecord.SETTINGS
+                  if field in item.given and getattr(item.record, field) != getattr(record, field)]
+        if fields:
+            drift.changed.append((item, record, fields))
+        drift.undeclared_deployments += [
+            (record, env) for env in record.deployed if env not in item.deployments
+        ]
+        drift.missing_deployments += [(item, env, line) for env, line in sorted(item.deployments.items())
+                                      if env not in record.deployed]
+    drift.missing = [item for key, item in sorted(wanted.items()) if key not in have]
+    return drift
+
+
 @dataclasses.dataclass
 class Drift:
     """The differences between a program and the gateway; empty when they agree."""
@@ -84,9 +214,11 @@ class Drift:
     missing: list[Declared] = dataclasses.field(default_factory=list)
     #: Declared and on the gateway, with settings that differ: (declared, live, [setting, ...]).
     changed: list[tuple[Declared, EndpointRecord, list[str]]] = dataclasses.field(default_factory=list)
+    #: The API proxies and their deployments (empty where the gateway has no read of a proxy).
+    proxies: ProxyDrift = dataclasses.field(default_factory=ProxyDrift)
 
     def __bool__(self) -> bool:
-        return bool(self.undeclared or self.missing or self.changed)
+        return bool(self.undeclared or self.missing or self.changed or self.proxies)
 
     def lines(self, program: str) -> list[str]:
         """A readable diff: ``+`` on the gateway only, ``-`` in the program only, ``~`` differs."""
@@ -100,7 +232,7 @@ class Drift:
             for field in fields:
                 want, have = getattr(item.record, field), getattr(live, field)
                 out.append(f"    {field}: declared {want!r}, gateway has {have!r}")
-        return out
+        return self.proxies.lines(program) + out
 
 
 def compare(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
-from ._snapshot import EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
+from ._snapshot import ApiProxyRecord, EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
 WIDTH = 100
@@ -40,6 +40,20 @@ def resource_name(record: EndpointRecord) -> str:
     """A readable Pulumi name such as ``demo-petstore-get-pets-id`` (for ``GET /pets/{id}``)."""
     text = f"{record.project}-{record.proxy}-{record.http_method}-{record.name}".lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def _slug(*parts: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def proxy_resource_name(record: ApiProxyRecord) -> str:
+    """``demo-petstore`` for the proxy PetStore of project Demo."""
+    return _slug(record.project, record.name)
+
+
+def deployment_resource_name(record: ApiProxyRecord, environment: str) -> str:
+    """``demo-petstore-test`` for its deployment to ``test``."""
+    return _slug(record.project, record.name, environment)
 
 
 def resource_names(records: Sequence[EndpointRecord]) -> dict[tuple[str, str, str, str], str]:
@@ -126,6 +140,49 @@ def _endpoint(record: EndpointRecord, name: str, policies: Policies | None, *, r
     return lines
 
 
+_PROXY_NOTE = """\
+# The API proxies, each taken over as it is (adopt=True) and deployed where it is deployed now. The
+# gateway cannot give back the spec a proxy was made from, so none is declared: the proxy keeps its
+# spec and endpoints. Declaring spec_type with spec_file (or spec_url) later re-parses it from that
+# spec on the next `pulumi up`."""
+
+
+def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[str]:
+    if not records:
+        return []
+    out = ["", _PROXY_NOTE, "", "#: Every API proxy, by Pulumi resource name.",
+           "api_proxies: dict[str, apinizer.ApiProxy] = {"]
+    for record in records:
+        name = proxy_resource_name(record)
+        out += [f"    {json.dumps(name)}: apinizer.ApiProxy(", f"{INDENT}{json.dumps(name)},",
+                f"{INDENT}project_name={literal(record.project)},", f"{INDENT}name={literal(record.name)},"]
+        if record.description is not None:
+            out.append(f"{INDENT}description={literal(record.description)},")
+        out.append(f"{INDENT}adopt=True,")
+        if retain:
+            out.append(f"{INDENT}{RETAIN_OPTION}")
+        out.append("    ),")
+    out.append("}")
+    deployments = [(record, env) for record in records for env in record.deployed]
+    out += ["", "#: Every deployment of those proxies to an environment, by Pulumi resource name.",
+            "deployments: dict[str, apinizer.ApiProxyDeployment] = {"]
+    for record, environment in deployments:
+        name = deployment_resource_name(record, environment)
+        proxy = proxy_resource_name(record)
+        out += [f"    {json.dumps(name)}: apinizer.ApiProxyDeployment(", f"{INDENT}{json.dumps(name)},",
+                f"{INDENT}project_name={literal(record.project)},",
+                f"{INDENT}api_proxy_name=api_proxies[{json.dumps(proxy)}].name,",
+                f"{INDENT}environment_name={literal(environment)},"]
+        if retain:
+            out.append(f"{INDENT}{RETAIN_OPTION}")
+        out.append("    ),")
+    if deployments:
+        out.append("}")
+    else:
+        out[-1] += "}"
+    return out
+
+
 def _rlcl_section(project: str, rlcls: Sequence[str], example: EndpointRecord | None) -> list[str]:
     lines = ["", _RLCL_NOTE]
     for rlcl in rlcls:
@@ -189,8 +246,8 @@ def render_program(
         "",
         *_command_lines(command),
         "",
-        "Every endpoint is declared with adopt=True, so the first `pulumi up` takes the existing ones",
-        "over without changing them.",
+        "Every endpoint and API proxy is declared with adopt=True, so the first `pulumi up` takes",
+        "the existing ones over without changing them.",
         *_retain_lines(retain),
         '"""',
         "",
@@ -215,6 +272,7 @@ def render_program(
         out.append("}")
     else:
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
+    out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     return "\n".join(out) + "\n"
 

@@ -12,7 +12,7 @@ from apinizer_pulumi.client import (
     NotFoundError,
     PermissionDeniedError,
 )
-from apinizer_pulumi.models import Endpoint, EndpointPolicies, PolicySummary
+from apinizer_pulumi.models import ApiProxy, Endpoint, EndpointPolicies, PolicySummary
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]
@@ -98,11 +98,48 @@ class Policies:
         return bool(self.request or self.response or self.error)
 
 
+@dataclasses.dataclass(frozen=True)
+class ApiProxyRecord:
+    """One API proxy as ``ApiProxy(..., adopt=True)`` declares it, and where it is deployed.
+
+    The gateway cannot give back the spec a proxy was made from, so there is none here: the
+    generated ``ApiProxy`` takes the proxy over and leaves its spec as it is.
+    """
+
+    project: str
+    name: str
+    description: str | None = None
+    #: Environments where the proxy is deployed, sorted.
+    deployed: tuple[str, ...] = ()
+
+    #: The settings compared by ``--check``, as the ``ApiProxy`` input names.
+    SETTINGS = ("description",)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.project, self.name)
+
+    @property
+    def label(self) -> str:
+        return f"API proxy {self.project}/{self.name}"
+
+    @classmethod
+    def from_live(cls, project: str, live: ApiProxy) -> ApiProxyRecord:
+        return cls(
+            project=project,
+            name=live.name,
+            description=live.description or None,
+            deployed=tuple(sorted(d.environment_name for d in live.deployment_list if d.deployed)),
+        )
+
+
 @dataclasses.dataclass
 class ProxySnapshot:
     name: str
     endpoints: list[EndpointRecord]
     policies: dict[tuple[str, str, str, str], Policies] = dataclasses.field(default_factory=dict)
+    #: The proxy itself (one read); None where the gateway has no read of a proxy (answers 404).
+    proxy: ApiProxyRecord | None = None
 
 
 @dataclasses.dataclass
@@ -117,6 +154,10 @@ class GatewaySnapshot:
     @property
     def endpoints(self) -> list[EndpointRecord]:
         return [endpoint for proxy in self.proxies for endpoint in proxy.endpoints]
+
+    @property
+    def api_proxies(self) -> list[ApiProxyRecord]:
+        return [proxy.proxy for proxy in self.proxies if proxy.proxy is not None]
 
 
 def list_projects(client: ApinizerClient) -> list[str] | None:
@@ -182,6 +223,18 @@ def discover_proxies(client: ApinizerClient, progress: Progress = _silent) -> li
     return list(dict.fromkeys(item.api_proxy_name for item in report.result.api_proxy_list))
 
 
+def _read_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxyRecord | None:
+    """The proxy and its deployments: one GET, whatever its number of endpoints and environments.
+
+    None where the gateway answers 404 (deleted while we read, or a gateway without the read).
+    """
+    try:
+        live = client.api_proxies.get(project, proxy)
+    except NotFoundError:
+        return None
+    return ApiProxyRecord.from_live(project, live)
+
+
 def read_gateway(
     client: ApinizerClient,
     project: str,
@@ -216,8 +269,10 @@ def read_gateway(
             progress(f"[{index}/{len(names)}] {project}/{proxy}: not in this project, skipped")
             continue
         records = sorted(EndpointRecord.from_live(project, proxy, item) for item in live)
-        progress(f"[{index}/{len(names)}] {project}/{proxy}: {len(records)} endpoint(s)")
-        proxy_snapshot = ProxySnapshot(proxy, records)
+        proxy_snapshot = ProxySnapshot(proxy, records, proxy=_read_proxy(client, project, proxy))
+        deployed = proxy_snapshot.proxy.deployed if proxy_snapshot.proxy else ()
+        where = f", deployed to {', '.join(deployed)}" if deployed else ""
+        progress(f"[{index}/{len(names)}] {project}/{proxy}: {len(records)} endpoint(s){where}")
         if with_policies:
             for count, record in enumerate(records, start=1):
                 try:

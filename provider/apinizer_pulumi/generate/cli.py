@@ -15,7 +15,7 @@ from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError
 
-from ._check import compare, declared_endpoints
+from ._check import compare, compare_proxies, declared_endpoints, declared_proxies
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._render import RETAIN_OPTION, command_line, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
@@ -114,14 +114,24 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     except OSError as error:
         raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
     declared = declared_endpoints(source, str(path))
-    if declared and RETAIN_OPTION not in source:
+    proxies = declared_proxies(source, str(path))
+    if (declared or proxies) and RETAIN_OPTION not in source:
         # Regenerate it as it was written: without the option, as --no-retain writes it.
         args = argparse.Namespace(**{**vars(args), "retain": False})
     own = [item.record.proxy for item in declared if item.record.project == args.project]
+    own += [item.record.name for item in proxies if item.record.project == args.project]
     snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
-    drift = compare(declared, snapshot.endpoints, args.project, [p.name for p in snapshot.proxies])
+    read = [p.name for p in snapshot.proxies]
+    drift = compare(declared, snapshot.endpoints, args.project, read)
+    # Proxies are compared where the gateway could read them (one GET each, with their deployments).
+    drift.proxies = compare_proxies(
+        proxies, snapshot.api_proxies, args.project, [p.name for p in snapshot.proxies if p.proxy]
+    )
     if not drift:
-        progress(f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is")
+        progress(
+            f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
+            "and the proxies and their deployments"
+        )
         return EXIT_OK
     print(f"drift between {path} and the gateway (project {args.project}):")
     for line in drift.lines(str(path)):
@@ -146,7 +156,11 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
     for name in snapshot.missing:
         progress(f"note: proxy {name} (from the report) is not in project {args.project}")
     where = "standard output" if args.out is None else str(args.out)
-    progress(f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies to {where}")
+    deployments = sum(len(proxy.deployed) for proxy in snapshot.api_proxies)
+    progress(
+        f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies, "
+        f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
+    )
     return EXIT_OK
 
 

@@ -1,6 +1,7 @@
 """The Pulumi dynamic resources and the read-only functions.
 
 One module per resource kind, each holding its args classes, its provider and its resource:
+``api_proxy``, ``api_proxy_deployment``,
 ``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``. The ``...Name``
 types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
 helpers (``method: HttpMethodName``).
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from ._connection import ConnectionArgs
     from ._errors import ApinizerResourceError
     from ._types import (
+        ApiProxySpecTypeName,
         CacheErrorHandlingTypeName,
         CacheHandlingActionName,
         CacheKeyTypeName,
@@ -26,14 +28,36 @@ if TYPE_CHECKING:
         ParamTypeName,
         RateLimitTimeIntervalName,
         ScriptTypeName,
+        SharingTypeName,
         VariableTypeName,
         WsaMustUnderstandName,
         WsaVersionName,
     )
+    from .api_proxy import (
+        ApiProxy,
+        ApiProxyMetadataArgs,
+        ApiProxyProvider,
+        ClientRouteArgs,
+        CorsSettingsArgs,
+        HeaderMatchArgs,
+        RoutingAddressArgs,
+        RoutingArgs,
+    )
+    from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
-    from .functions import get_endpoint, get_endpoint_policies, get_endpoints, get_organization_access_report
+    from .functions import (
+        get_api_proxies,
+        get_api_proxies_report,
+        get_api_proxy,
+        get_endpoint,
+        get_endpoint_policies,
+        get_endpoints,
+        get_environments,
+        get_organization_access_report,
+        get_projects,
+    )
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
@@ -44,6 +68,8 @@ _HOMES = {
     "ConnectionArgs": "_connection",
     "ApinizerResourceError": "_errors",
     "HttpMethodName": "_types",
+    "ApiProxySpecTypeName": "_types",
+    "SharingTypeName": "_types",
     "CacheKeyTypeName": "_types",
     "CacheStorageTypeName": "_types",
     "CacheHandlingActionName": "_types",
@@ -58,6 +84,16 @@ _HOMES = {
     "ParamTypeName": "_types",
     "MessageContentTypeName": "_types",
     "ContextValueName": "_types",
+    "ApiProxy": "api_proxy",
+    "ApiProxyMetadataArgs": "api_proxy",
+    "ApiProxyProvider": "api_proxy",
+    "ClientRouteArgs": "api_proxy",
+    "CorsSettingsArgs": "api_proxy",
+    "HeaderMatchArgs": "api_proxy",
+    "RoutingAddressArgs": "api_proxy",
+    "RoutingArgs": "api_proxy",
+    "ApiProxyDeployment": "api_proxy_deployment",
+    "ApiProxyDeploymentProvider": "api_proxy_deployment",
     "Endpoint": "endpoint",
     "EndpointProvider": "endpoint",
     "CacheSettingsArgs": "endpoint_cache",
@@ -66,6 +102,11 @@ _HOMES = {
     "EndpointWsa": "endpoint_wsa",
     "EndpointWsaProvider": "endpoint_wsa",
     "WsaSettingsArgs": "endpoint_wsa",
+    "get_api_proxies": "functions",
+    "get_api_proxies_report": "functions",
+    "get_api_proxy": "functions",
+    "get_environments": "functions",
+    "get_projects": "functions",
     "get_endpoint": "functions",
     "get_endpoint_policies": "functions",
     "get_endpoints": "functions",
@@ -78,14 +119,22 @@ _HOMES = {
 }
 
 __all__ = [
+    "ApiProxy",
+    "ApiProxyDeployment",
+    "ApiProxyDeploymentProvider",
+    "ApiProxyMetadataArgs",
+    "ApiProxyProvider",
+    "ApiProxySpecTypeName",
     "ApinizerResourceError",
     "CacheErrorHandlingTypeName",
     "CacheHandlingActionName",
     "CacheKeyTypeName",
     "CacheSettingsArgs",
     "CacheStorageTypeName",
+    "ClientRouteArgs",
     "ConnectionArgs",
     "ContextValueName",
+    "CorsSettingsArgs",
     "Endpoint",
     "EndpointCache",
     "EndpointCacheProvider",
@@ -94,6 +143,7 @@ __all__ = [
     "EndpointWsa",
     "EndpointWsaProvider",
     "ExecutionOrderName",
+    "HeaderMatchArgs",
     "HttpMethodName",
     "IntervalWindowTypeName",
     "MessageContentTypeName",
@@ -103,16 +153,24 @@ __all__ = [
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
+    "RoutingAddressArgs",
+    "RoutingArgs",
     "ScriptTypeName",
+    "SharingTypeName",
     "VariableArgs",
     "VariableTypeName",
     "WsaMustUnderstandName",
     "WsaSettingsArgs",
     "WsaVersionName",
+    "get_api_proxies",
+    "get_api_proxies_report",
+    "get_api_proxy",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environments",
     "get_organization_access_report",
+    "get_projects",
 ]
 
 

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import Endpoint, HttpMethod
+from apinizer_pulumi.models import ApiProxy, Endpoint, HttpMethod
 
 if TYPE_CHECKING:
     import httpx
@@ -348,3 +348,46 @@ def live_endpoint(client: ApinizerClient, project: str, proxy: str, name: str,
         if container_gone(error):
             return None
         raise
+
+
+# -- API proxies: one GET of the proxy (with its deploymentList) shared by the ApiProxy and its
+# -- ApiProxyDeployments, by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class ProxyRead:
+    """A proxy's GET: the proxy, or None when the gateway said that it (or its project) is gone."""
+
+    proxy: ApiProxy | None
+
+
+#: The process's shared proxy reads.
+PROXIES: ListCache[ProxyRead] = ListCache()
+
+
+@contextmanager
+def proxy_writing(client: ApinizerClient, project: str, proxy: str) -> Iterator[None]:
+    """Around a write to a proxy (create, re-parse, settings, deploy): its shared reads and
+    endpoint lists sent before are stale after it."""
+    key = (client.base_url, project, proxy)
+    with PROXIES.writing(key), LISTS.writing(key):
+        yield
+
+
+def live_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxy | None:
+    """The proxy with its deployments, or None only on the gateway's own "not found" for it or its project."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> ProxyRead:
+        try:
+            return ProxyRead(client.api_proxies.get(project, proxy))
+        except NotFoundError as error:
+            if container_gone(error):
+                return ProxyRead(None)
+            raise
+
+    return PROXIES.get((client.base_url, project, proxy), who, fetch).proxy

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from apinizer_pulumi.models import (
+        ApiProxySpecType,
         CacheErrorHandlingType,
         CacheHandlingAction,
         CacheKeyType,
@@ -28,12 +29,15 @@ if TYPE_CHECKING:
         ParamType,
         RateLimitTimeInterval,
         ScriptType,
+        SharingType,
         VariableType,
         WsaMustUnderstand,
         WsaVersion,
     )
 
 HttpMethodName = Literal["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "ALL"]
+ApiProxySpecTypeName = Literal["OPEN_API", "SWAGGER", "WSDL", "REVERSE_PROXY"]
+SharingTypeName = Literal["EXTERNAL", "INTERNAL", "BOTH", "NONE"]
 CacheKeyTypeName = Literal["QUERY_PARAMS", "CUSTOM"]
 CacheStorageTypeName = Literal["LOCAL", "DISTRIBUTED"]
 CacheHandlingActionName = Literal["CONTINUE", "STOP"]
@@ -76,6 +80,8 @@ ContextValueName = Literal[
 
 # A value or its enum member. Strings, so that the enums are looked up by type checkers only.
 HttpMethodValue: TypeAlias = "HttpMethodName | HttpMethod"
+ApiProxySpecTypeValue: TypeAlias = "ApiProxySpecTypeName | ApiProxySpecType"
+SharingTypeValue: TypeAlias = "SharingTypeName | SharingType"
 CacheKeyTypeValue: TypeAlias = "CacheKeyTypeName | CacheKeyType"
 CacheStorageTypeValue: TypeAlias = "CacheStorageTypeName | CacheStorageType"
 CacheHandlingActionValue: TypeAlias = "CacheHandlingActionName | CacheHandlingAction"
@@ -100,4 +106,5 @@ PAIRS: dict[str, object] = {
     "WsaMustUnderstand": WsaMustUnderstandName, "WsaVersion": WsaVersionName,
     "VariableType": VariableTypeName, "ParamType": ParamTypeName,
     "MessageContentType": MessageContentTypeName, "ContextValue": ContextValueName,
+    "ApiProxySpecType": ApiProxySpecTypeName, "SharingType": SharingTypeName,
 }

@@ -12,7 +12,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import AccessReport, Endpoint, EndpointPolicies, HttpMethod
+from apinizer_pulumi.models import (
+    AccessReport,
+    ApiProxy,
+    ApiProxyReportItem,
+    ApiProxySummary,
+    Endpoint,
+    EndpointPolicies,
+    Environment,
+    HttpMethod,
+    Project,
+)
 
 from ._args import to_props
 from ._connection import ConnectionArgs, client_for, program_stack_config, resolve, unwrap_secret
@@ -101,3 +111,69 @@ def get_organization_access_report(connection: Connection = None) -> AccessRepor
         is neither a system administrator nor a system analyzer.
     """
     return _client(connection).reports.organization_access()
+
+
+def get_projects(connection: Connection = None) -> list[Project]:
+    """The projects the caller is a member of (name and description).
+
+    One ``GET /apiops/projects/`` request, made when called (also during ``pulumi preview``).
+
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The projects; an empty list when the caller belongs to none.
+    """
+    return _client(connection).projects.list()
+
+
+def get_environments(project_name: str | None = None, connection: Connection = None) -> list[Environment]:
+    """Environments: all of them, or those a project can deploy to.
+
+    Without ``project_name``: ``GET /apiops/environments/``, which only an administrator may call.
+    With it: ``GET /apiops/environments/{project_name}``, open to the project's members.
+
+    :param project_name: The project whose environments to list; leave out for every environment.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: Each environment's name, description, type, status and access URL.
+    :raises apinizer_pulumi.client.AuthenticationError: Every environment asked for by a user who
+        is not an administrator (401).
+    :raises apinizer_pulumi.client.BadRequestError: An unknown project, or one the caller is not a
+        member of (400).
+    """
+    environments = _client(connection).environments
+    return environments.list() if project_name is None else environments.list_for_project(project_name)
+
+
+def get_api_proxies(project_name: str, connection: Connection = None) -> list[ApiProxySummary]:
+    """The API proxies of a project, ordered by name (name, description, type, first relative path).
+
+    :param project_name: The project whose proxies to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    return _client(connection).api_proxies.list(project_name)
+
+
+def get_api_proxy(project_name: str, name: str, connection: Connection = None) -> ApiProxy:
+    """One API proxy with its client route, routing and deployment list.
+
+    :param project_name: The project that holds the proxy.
+    :param name: The proxy's name.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The proxy; ``deployment_list`` has one line per environment it was deployed to
+        (``deployed``, ``redeploy_required``).
+    :raises apinizer_pulumi.client.NotFoundError: The proxy (or project) does not exist.
+    """
+    return _client(connection).api_proxies.get(project_name, name)
+
+
+def get_api_proxies_report(include_endpoints: bool = False,
+                           connection: Connection = None) -> list[ApiProxyReportItem]:
+    """The API proxies report: every proxy of the organization, optionally with its endpoints.
+
+    The caller must be a system administrator or a system analyzer.
+
+    :param include_endpoints: Also list each proxy's endpoints (``"<METHOD> <path>"`` names).
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :raises apinizer_pulumi.client.AuthenticationError: A 401: the caller is neither a system
+        administrator nor a system analyzer.
+    """
+    return _client(connection).reports.api_proxies(include_endpoints=include_endpoints)

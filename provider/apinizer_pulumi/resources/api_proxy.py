@@ -1,0 +1,603 @@
+"""``ApiProxy``: an API proxy from a spec file, a spec URL or as a reverse proxy, and its dynamic provider.
+
+The provider's module path and class name (``apinizer_pulumi.resources.api_proxy.ApiProxyProvider``)
+are recorded by reference in every stack's state: they never move without an alias.
+
+Sources: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
+and the pages under ``02-api-reference/04-api-proxies/settings/``.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
+from ._connection import ConnectionArgs, unwrap_secret
+from ._create import ExactlyOnce, after_create
+from ._errors import ApinizerResourceError, translated
+from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import ApiProxy as LiveProxy
+    from apinizer_pulumi.models import ApiProxyRequest
+
+    from .endpoint_cache import CacheSettingsArgs
+
+Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
+
+#: The spec's bytes and file name: inputs that never make a diff (``spec_hash`` stands for them).
+SPEC_CONTENT = ("spec_content", "spec_filename")
+#: Inputs that hold credentials, stored as secrets.
+SECRET_BLOCKS = ("api_keys", "ntlm", "proxy_server")
+#: Inputs sent as secrets: the credentials, and the spec's bytes, so that ``pulumi preview --diff``
+#: shows ``[secret]`` for them instead of pages of base64 (``spec_hash`` says what changed).
+SECRET_INPUTS = ("spec_content", *SECRET_BLOCKS)
+
+
+# -- args ----------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RoutingAddressArgs:
+    """One backend address; ``weight`` defaults to the gateway's own."""
+
+    address: pulumi.Input[str]
+    weight: pulumi.Input[int] | None = None
+    health_check_enabled: pulumi.Input[bool] | None = None
+    soap_type: pulumi.Input[Literal["SOAP11", "SOAP12"]] | None = None
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RoutingArgs:
+    """Where the proxy sends requests (settings/addresses), and whether routing is on (routing-status)."""
+
+    addresses: pulumi.Input[Sequence[RoutingAddressArgs | Mapping[str, Any]]]
+    enabled: pulumi.Input[bool] | None = None
+    mirror_enabled: pulumi.Input[bool] | None = None
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class HeaderMatchArgs:
+    """A header that requests must carry to reach the proxy."""
+
+    name: pulumi.Input[str]
+    value: pulumi.Input[str]
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ClientRouteArgs:
+    """How clients reach the proxy (settings/client-route): at least one relative path."""
+
+    relative_paths: pulumi.Input[Sequence[pulumi.Input[str]]]
+    virtual_hosts: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    methods: pulumi.Input[Sequence[HttpMethodValue]] | None = None
+    headers: pulumi.Input[Sequence[HeaderMatchArgs | Mapping[str, Any]]] | None = None
+    buffer_request: pulumi.Input[bool] | None = None
+    buffer_response: pulumi.Input[bool] | None = None
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiProxyMetadataArgs:
+    """Categories and sharing of the proxy (settings/metadata)."""
+
+    categories: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    sharing_type: pulumi.Input[SharingTypeValue] | None = None
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class CorsSettingsArgs:
+    """The proxy's CORS settings (settings/cors), written whole."""
+
+    name: pulumi.Input[str]
+    description: pulumi.Input[str] | None = None
+    cors_active: pulumi.Input[bool] | None = None
+    allow_origin_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    allow_method_list: pulumi.Input[Sequence[HttpMethodValue]] | None = None
+    allow_header_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    expose_header_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    allow_credentials: pulumi.Input[bool] | None = None
+    max_age: pulumi.Input[int] | None = None
+
+
+def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
+    """``(file name, bytes)`` of a spec file, or of a directory zipped (a WSDL with its XSDs).
+
+    Relative paths are relative to the working directory: the program's folder under ``pulumi``.
+    """
+    path = Path(spec_file)
+    if path.is_dir():
+        # Zipped by the client's own rule (sorted, fixed times), so equal folders hash alike.
+        from apinizer_pulumi.client._api_proxies import read_spec_file
+
+        name, content, _ = read_spec_file(path)
+        return name, content
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"spec_file {str(spec_file)!r} cannot be read: {error.strerror}") from None
+    if not content:
+        raise ValueError(f"spec_file {str(spec_file)!r} is empty")
+    return path.name, content
+
+
+def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str]:
+    """The inputs that carry a spec file to the provider: its bytes (base64), name and sha256."""
+    filename, content = read_spec(spec_file)
+    return {"spec_content": base64.b64encode(content).decode("ascii"), "spec_filename": filename,
+            "spec_hash": hashlib.sha256(content).hexdigest()}
+
+
+# -- the provider --------------------------------------------------------------------------------
+
+
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
+    """``apinizer:ApiProxy Orders in Demo`` for messages, from the props or else the id."""
+    project, name = props.get("project_name"), props.get("name")
+    if not (project and name) and "/" in id_:
+        project, name = id_.split("/", 1)
+    return f"apinizer:ApiProxy {name} in {project}"
+
+
+def _request(props: Mapping[str, Any]) -> ApiProxyRequest:
+    """The create/update body: name, description, creation type, spec URL, route and routing."""
+    from apinizer_pulumi.models import ApiProxyRequest
+
+    from ._proxy_inputs import ApiProxyInputs
+
+    inputs = ApiProxyInputs.model_validate(inputs_of({k: v for k, v in props.items() if k != CONNECTION}
+                                                     | {"adopt": bool(props.get("adopt", False))}))
+    if inputs.spec_type is None:  # create and re-parse are only sent with a spec
+        raise ValueError("spec_type is required to send a spec")
+    return ApiProxyRequest(
+        api_proxy_name=inputs.name,
+        api_proxy_description=inputs.description,
+        api_proxy_creation_type=inputs.spec_type,
+        spec_url=inputs.spec_url,
+        client_route=inputs.client_route.client_route() if inputs.client_route else None,
+        routing_info=inputs.routing.routing_info() if inputs.routing else None,
+    )
+
+
+def _spec_bytes(props: Mapping[str, Any]) -> bytes | None:
+    content = props.get("spec_content")
+    return base64.b64decode(content) if isinstance(content, str) else None
+
+
+def _send_spec(client: ApinizerClient, props: Mapping[str, Any], *, update: bool) -> None:
+    """Create the proxy, or re-parse it, from its file, its URL, or as a reverse proxy."""
+    project = str(props["project_name"])
+    request = _request(props)
+    content = _spec_bytes(props)
+    proxies = client.api_proxies
+    if content is not None:
+        name = props.get("spec_filename") or "spec"
+        send_file = proxies.update_from_file if update else proxies.create_from_file
+        send_file(project, request, content, filename=str(name))
+    elif update:
+        proxies.update_from_url(project, request)
+    else:
+        proxies.create_from_url(project, request)
+
+
+def overlay(declared: Any, live: Any) -> Any:
+    """What the gateway holds, in the shape of what was declared: only declared keys are compared.
+
+    A list of objects of the declared length is overlaid item by item; any other list, and any
+    value the gateway did not return, is taken from the gateway or kept as declared.
+    """
+    if isinstance(declared, Mapping) and isinstance(live, Mapping):
+        return {key: overlay(value, live[key]) if live.get(key) is not None else value
+                for key, value in declared.items()}
+    if isinstance(declared, list) and isinstance(live, list):
+        if len(declared) == len(live):
+            return [overlay(a, b) for a, b in zip(declared, live, strict=True)]
+        return live
+    return live if live is not None else declared
+
+
+#: How the get page spells the metadata page's sharing types (docs/docs-disagreements.md).
+SHARING_ON_GET = {"EXTERNAL": "PUBLIC", "BOTH": "PUBLIC", "INTERNAL": "ORGANIZATION", "NONE": "PROJECT"}
+
+
+def sharing_as_declared(declared: Any, live: Any) -> Any:
+    """The live sharing type in the metadata page's spelling: the declared one when it reads back so."""
+    if live is None or live == declared or SHARING_ON_GET.get(declared) == live:
+        return declared
+    return live if live in SHARING_ON_GET else next(
+        (name for name, on_get in SHARING_ON_GET.items() if on_get == live), live)
+
+
+def live_blocks(live: LiveProxy) -> dict[str, Any]:
+    """The readable inputs as the gateway holds them (the GET answer has no other settings)."""
+    blocks: dict[str, Any] = {"description": live.description or ""}
+    if live.routing is not None:
+        routing = live.routing
+        blocks["routing"] = {
+            "addresses": [address.model_dump(mode="json", exclude_none=True)
+                          for address in routing.routing_address_list or []],
+            "enabled": routing.routing_enabled,
+            "mirror_enabled": routing.mirror_enabled,
+        }
+    if live.client_route is not None:
+        route = live.client_route
+        blocks["client_route"] = {
+            "relative_paths": route.relative_path_list,
+            "virtual_hosts": route.hosts,
+            "methods": None if route.method_list is None else [method.value for method in route.method_list],
+            "headers": [header.model_dump(mode="json") for header in route.header_list]
+            if route.header_list is not None else None,
+            "buffer_request": route.buffer_request,
+            "buffer_response": route.buffer_response,
+        }
+    blocks["metadata"] = {"categories": live.category_list,
+                          "sharing_type": live.sharing_type.value if live.sharing_type else None}
+    return blocks
+
+
+def plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    """``props`` with the secret inputs unwrapped: secrets arrive as signature-tagged dicts."""
+    return {key: unwrap_secret(value) if key in SECRET_INPUTS else value for key, value in props.items()}
+
+
+def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """``inputs`` with the secret inputs marked secret again, for the inputs that the state keeps."""
+    from pulumi.runtime import rpc
+
+    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_INPUTS and value is not None else value
+            for key, value in inputs.items()}
+
+
+def _made_by(live: LiveProxy, props: Mapping[str, Any]) -> bool:
+    """Whether ``live`` is what creating ``props`` gives: its description and declared client paths."""
+    route = props.get("client_route")
+    paths = route.get("relative_paths") if isinstance(route, Mapping) else None
+    live_paths = live.client_route.relative_path_list if live.client_route else None
+    return (live.description or None) == (props.get("description") or None) and (
+        paths is None or list(live_paths or []) == list(paths))
+
+
+def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
+    """The ``deployments`` output: each environment's line of the proxy's deployment list."""
+    if live is None:
+        return {}
+    return {line.environment_name: {"deployed": line.deployed, "redeploy_required": line.redeploy_required}
+            for line in live.deployment_list}
+
+
+class ApiProxyProvider(ApinizerProvider):
+    """Create (from a file, a URL or as a reverse proxy), re-parse, configure, read and delete a proxy."""
+
+    kind = "ApiProxy"
+    inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyInputs")
+    replace_fields = ("project_name", "name")
+    ignored_fields = (CONNECTION, "adopt", *SPEC_CONTENT)
+
+    @staticmethod
+    def probe(inputs: Mapping[str, Any]) -> tuple[str, str] | None:
+        project, name = inputs.get("project_name"), inputs.get("name")
+        if isinstance(project, str) and isinstance(name, str) and project and name:
+            return project, name
+        return None
+
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check(plain(olds), plain(news))
+        return dyn.CheckResult(secret(result.inputs), result.failures)
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        olds, news = plain(olds), plain(news)
+        result = super().diff(id_, olds, news)
+        if same(olds.get("spec_type"), news.get("spec_type")) or olds.get("spec_type") is None:
+            # A proxy adopted without a spec that now declares one is re-parsed in place.
+            return result
+        # The creation type cannot change in place. The new proxy has the old one's name (when
+        # project and name stay), so the old one must go first.
+        keeps_name = not result.replaces
+        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "spec_type"], stables=[],
+                              delete_before_replace=keeps_name)
+
+    # -- writes ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _write_settings(client: ApinizerClient, props: Mapping[str, Any], olds: Mapping[str, Any] | None,
+                        who: str, *, spec_sent: bool) -> dict[str, Any]:
+        """Write each declared block that differs from ``olds`` (all when None); return what failed to write.
+
+        Only declared blocks are written: a block left out is left as the console set it. After a
+        create, a failed block is a warning and missing from the outputs, so the next ``up`` sends it.
+        """
+        from apinizer_pulumi.models import MetadataUpdate
+
+        from ._proxy_inputs import SETTINGS_BLOCKS
+
+        project, name = str(props["project_name"]), str(props["name"])
+        proxies = client.api_proxies
+
+        def changed(key: str) -> bool:
+            return props.get(key) is not None and (olds is None or not same(olds.get(key), props.get(key)))
+
+        writes: list[tuple[str, Callable[[], object]]] = []
+        routing = props.get("routing")
+        if not spec_sent:  # create and re-parse carry description, route and routing themselves
+            if changed("routing") and isinstance(routing, Mapping):
+                writes.append(("routing", partial(proxies.set_routing_addresses, project, name,
+                                                  routing["addresses"])))
+                writes.append(("routing", partial(proxies.set_routing_status, project, name,
+                                                  routing_enabled=routing.get("enabled"),
+                                                  mirror_enabled=routing.get("mirror_enabled"))))
+            if changed("client_route"):
+                from ._proxy_inputs import ClientRouteInput
+
+                route = ClientRouteInput.model_validate(props["client_route"]).client_route()
+                writes.append(("client_route", partial(proxies.set_client_route, project, name, route)))
+            if changed("description"):
+                writes.append(("description", partial(proxies.update_metadata, project, name,
+                                                      MetadataUpdate(description=props["description"]))))
+        if changed("metadata"):
+            meta = props["metadata"]
+            update = MetadataUpdate(category_list=meta.get("categories"),
+                                    sharing_type=meta.get("sharing_type"))
+            writes.append(("metadata", partial(proxies.update_metadata, project, name, update)))
+        for key, (_model, method) in SETTINGS_BLOCKS.items():
+            if changed(key):
+                writes.append((key, partial(getattr(proxies, method), project, name, props[key])))
+        if changed("hide_spec_file"):
+            writes.append(("hide_spec_file", partial(proxies.set_hide_spec_file, project, name,
+                                                     bool(props["hide_spec_file"]))))
+        failed: dict[str, Any] = {}
+        for key, write in writes:
+            if olds is not None:
+                write()  # an update: the engine keeps the old outputs when it fails
+                continue
+            failed[key] = None
+            with after_create(who, f"writing {key}"):
+                write()
+                del failed[key]
+        return failed
+
+    def _outputs(self, client: ApinizerClient, props: Mapping[str, Any], *, endpoints: Any = None,
+                 failed: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        from ._reads import live_proxy
+
+        project, name = str(props["project_name"]), str(props["name"])
+        if endpoints is None:
+            endpoints = [{"name": item.endpoint, "http_method": item.http_method.value}
+                         for item in client.endpoints.list(project, name)]
+        outs = self.outputs({key: value for key, value in props.items() if key != "spec_content"},
+                            api_proxy_id=props.get("api_proxy_id"), endpoints=endpoints,
+                            deployments=deployments(live_proxy(client, project, name)))
+        for key in failed or {}:
+            outs.pop(key, None)
+        return outs
+
+    @translated(lambda self, props: subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from apinizer_pulumi.client import BadRequestError
+
+        props = plain(props)
+        from ._reads import proxy_writing
+
+        project, name = str(props["project_name"]), str(props["name"])
+        who = subject(props)
+        client = self.client(props)
+        with proxy_writing(client, project, name):
+            existing = client.api_proxies.find(project, name) if props.get("adopt") else None
+            if existing is not None:
+                # Taken over: re-parsed from this spec (without spec_type: its spec kept as it is)
+                # and brought to these settings.
+                spec_given = props.get("spec_type") is not None
+                if spec_given:
+                    _send_spec(client, props, update=True)
+                self._write_settings(client, props, {}, who, spec_sent=spec_given)
+                self.created(props)
+                failed: dict[str, Any] = {}
+            elif props.get("spec_type") is None:
+                raise ApinizerResourceError(
+                    f"{who}: does not exist on the gateway, and adopt=True without spec_type has no spec "
+                    "to create it from; declare spec_type with spec_file or spec_url")
+            else:
+                try:
+                    ExactlyOnce(
+                        send=lambda: _send_spec(client, props, update=False),
+                        look_up=lambda: client.api_proxies.find(project, name),
+                        made_by=lambda live: _made_by(live, props),
+                        already_exists=lambda error: "already exist" in (error.error_description or ""),
+                        noun="API proxy",
+                        namesake="an API proxy with this name",
+                    ).run()
+                except BadRequestError as error:
+                    if "already exist" not in (error.error_description or ""):
+                        raise
+                    raise ApinizerResourceError(
+                        f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
+                        f"{error.error_description}); set adopt=True to take it over") from None
+                except ApinizerResourceError as error:
+                    raise ApinizerResourceError(f"{who}: {error.message}") from None
+                failed = self._write_settings(client, props, None, who, spec_sent=True)
+        outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
+                                            endpoints=[], deployments={})
+        with after_create(who, "reading back its endpoints and deployments"):
+            outs = self._outputs(client, props, failed=failed)
+        return dyn.CreateResult(f"{project}/{name}", outs)
+
+    @translated(lambda self, id_, olds, news: subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        from ._reads import proxy_writing
+
+        olds, news = plain(olds), plain(news)
+        project, name = str(news["project_name"]), str(news["name"])
+        client = self.client(news)
+        reparse = news.get("spec_type") is not None and (
+            olds.get("spec_type") is None
+            or not same(olds.get("spec_hash"), news.get("spec_hash"))
+            or not same(olds.get("spec_url"), news.get("spec_url")))
+        with proxy_writing(client, project, name):
+            if reparse:
+                _send_spec(client, news, update=True)
+            self._write_settings(client, news, olds, subject(news, id_), spec_sent=reparse)
+        endpoints = None if reparse else olds.get("endpoints")
+        return dyn.UpdateResult(self._outputs(client, news, endpoints=endpoints))
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import live_proxy
+
+        props = plain(props)
+        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
+            else tuple(id_.split("/", 1))
+        live = self.with_recorded_client(props, lambda client: live_proxy(client, project, name))
+        if live is None:
+            return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
+        inputs = {key: value for key, value in inputs_of(props).items()
+                  if key not in ("endpoints", "deployments", "api_proxy_id")}
+        inputs.setdefault("project_name", project)
+        inputs.setdefault("name", name)
+        for key, value in live_blocks(live).items():
+            declared = inputs.get(key)
+            if declared is not None:  # only declared blocks are managed, so only they can drift
+                inputs[key] = overlay(declared, value)
+        metadata = inputs.get("metadata")
+        if isinstance(metadata, Mapping) and "sharing_type" in metadata:
+            inputs["metadata"] = {**metadata, "sharing_type": sharing_as_declared(
+                props["metadata"].get("sharing_type"), metadata["sharing_type"])}
+        # The endpoints are those of the last create or re-parse: one read per proxy on refresh.
+        outs = self.outputs(inputs, api_proxy_id=props.get("api_proxy_id"),
+                            endpoints=props.get("endpoints") or [], deployments=deployments(live))
+        return dyn.ReadResult(id_, outs, secret(inputs))
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
+            else tuple(id_.split("/", 1))
+        self.with_recorded_client(props, lambda client: self._delete(client, project, name))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, project: str, name: str) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+        from ._reads import live_proxy, proxy_writing
+
+        with proxy_writing(client, project, name):
+            try:
+                client.api_proxies.delete(project, name)  # undeploys from every environment first
+            except (BadRequestError, NotFoundError):
+                # "Api Proxy (X) is not found!" is a 400: gone only when the gateway confirms it.
+                if live_proxy(client, project, name) is not None:
+                    raise
+
+
+class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
+    """An API proxy, made from a spec file, a spec URL, or as a reverse proxy.
+
+    Id: ``{project}/{name}``. Changing ``project_name`` or ``name`` replaces it (the new one is
+    made first); changing ``spec_type`` replaces it too, deleting the old one first (same name).
+    A changed spec (its content, seen through ``spec_hash``, or ``spec_url``) re-parses the proxy
+    in place. Each settings block is managed only when declared. Destroy deletes the proxy, which
+    undeploys it from every environment.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the proxy."""
+    name: pulumi.Output[str]
+    """The proxy's name."""
+    spec_type: pulumi.Output[ApiProxySpecTypeName | None]
+    """OPEN_API, SWAGGER, WSDL or REVERSE_PROXY."""
+    spec_filename: pulumi.Output[str | None]
+    """The spec file's name (a directory's is ``<name>.zip``)."""
+    spec_hash: pulumi.Output[str | None]
+    """The sha256 of the spec file's bytes (of the ZIP for a directory); None for a URL or a reverse proxy."""
+    spec_url: pulumi.Output[str | None]
+    """The spec's URL, when made from one."""
+    description: pulumi.Output[str | None]
+    """Free text."""
+    routing: pulumi.Output[dict[str, Any] | None]
+    """The declared routing block."""
+    client_route: pulumi.Output[dict[str, Any] | None]
+    """The declared client route block."""
+    metadata: pulumi.Output[dict[str, Any] | None]
+    """The declared categories and sharing."""
+    adopt: pulumi.Output[bool]
+    """Whether create may take over a proxy of this name that already exists."""
+    api_proxy_id: pulumi.Output[str | None]
+    """The gateway's id, where the API returns one (the documented answers do not)."""
+    endpoints: pulumi.Output[list[dict[str, str]]]
+    """The endpoints after the last create or re-parse: ``{"name", "http_method"}`` each."""
+    deployments: pulumi.Output[dict[str, dict[str, bool]]]
+    """Per environment: ``{"deployed", "redeploy_required"}``, as last read."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        name: pulumi.Input[str],
+        spec_type: pulumi.Input[ApiProxySpecTypeValue] | None = None,
+        spec_file: str | os.PathLike[str] | None = None,
+        spec_url: pulumi.Input[str] | None = None,
+        description: pulumi.Input[str] | None = None,
+        routing: pulumi.Input[RoutingArgs | Mapping[str, Any]] | None = None,
+        client_route: pulumi.Input[ClientRouteArgs | Mapping[str, Any]] | None = None,
+        metadata: pulumi.Input[ApiProxyMetadataArgs | Mapping[str, Any]] | None = None,
+        cors: pulumi.Input[CorsSettingsArgs | Mapping[str, Any]] | None = None,
+        api_keys: Block | None = None,
+        cache: pulumi.Input[CacheSettingsArgs | Mapping[str, Any]] | None = None,
+        circuit_breaker: Block | None = None,
+        connection_settings: Block | None = None,
+        forwarded_ip_header: Block | None = None,
+        hide_spec_file: pulumi.Input[bool] | None = None,
+        json_error_template: Block | None = None,
+        xml_error_template: Block | None = None,
+        mtls: Block | None = None,
+        ntlm: Block | None = None,
+        proxy_server: Block | None = None,
+        traffic_log: Block | None = None,
+        adopt: pulumi.Input[bool] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare an API proxy.
+
+        :param spec_type: ``OPEN_API``, ``SWAGGER``, ``WSDL`` or ``REVERSE_PROXY``. Left out only
+            with ``adopt=True``: the proxy is then taken over with the spec it has (what
+            ``apinizer-pulumi generate`` writes); declaring it later re-parses the proxy in place.
+        :param spec_file: A spec file (or a directory, zipped: a WSDL with its XSDs), relative to
+            the program's folder. Read here, in the program: its bytes travel to the provider as
+            an input (base64) and ``spec_hash`` stands for them in diffs.
+        :param spec_url: A URL the gateway fetches the spec from.
+        :param api_keys: ``{"public_key", "secret_key"}``; stored as a secret. The other blocks take
+            their settings page's fields as snake_case keys (see docs/resources/api-proxy.md).
+        """
+        spec = spec_inputs(spec_file) if spec_file is not None else {}
+        props = resource_props(
+            project_name=project_name, name=name, spec_type=spec_type,
+            spec_content=spec.get("spec_content"), spec_filename=spec.get("spec_filename"),
+            spec_hash=spec.get("spec_hash"), spec_url=spec_url, description=description,
+            routing=routing, client_route=client_route, metadata=metadata, cors=cors, api_keys=api_keys,
+            cache=cache, circuit_breaker=circuit_breaker, connection_settings=connection_settings,
+            forwarded_ip_header=forwarded_ip_header, hide_spec_file=hide_spec_file,
+            json_error_template=json_error_template, xml_error_template=xml_error_template, mtls=mtls,
+            ntlm=ntlm, proxy_server=proxy_server, traffic_log=traffic_log, adopt=adopt,
+            api_proxy_id=None, endpoints=None, deployments=None,
+        )
+        props["connection"] = connection_props(connection)
+        for key in SECRET_INPUTS:  # secret in the inputs the state keeps, not only in the outputs
+            if props[key] is not None:
+                props[key] = pulumi.Output.secret(props[key])
+        options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
+            additional_secret_outputs=list(SECRET_BLOCKS)))
+        super().__init__(ApiProxyProvider(), resource_name, props, options)

@@ -1,0 +1,181 @@
+"""``ApiProxyDeployment``: one API proxy deployed to one environment, and its dynamic provider.
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.api_proxy_deployment.ApiProxyDeploymentProvider``) are recorded by
+reference in every stack's state: they never move without an alias.
+
+Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/deployment/index.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import ApinizerResourceError, translated
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+
+KEYS = ("project_name", "api_proxy_name", "environment_name")
+#: The gateway's answers to an undeploy that has nothing to do: not deployed there, or the proxy
+#: (or environment) does not exist.
+_NOTHING_TO_UNDEPLOY = ("is not deployed", "because it is not exist")
+
+
+def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(project, proxy, environment) from the state, or from the id when the state lacks them."""
+    if all(props.get(key) for key in KEYS):
+        project, proxy, environment = (str(props[key]) for key in KEYS)
+        return project, proxy, environment
+    project, proxy, environment = id_.split("/", 2)
+    return project, proxy, environment
+
+
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
+    """``apinizer:ApiProxyDeployment Orders in Demo to test`` for messages."""
+    try:
+        project, proxy, environment = identity(id_, props)
+    except ValueError:
+        return "apinizer:ApiProxyDeployment"
+    return f"apinizer:ApiProxyDeployment {proxy} in {project} to {environment}"
+
+
+class ApiProxyDeploymentProvider(ApinizerProvider):
+    """Deploy a proxy to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
+
+    kind = "ApiProxyDeployment"
+    inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyDeploymentInputs")
+    replace_fields = KEYS
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        result = super().diff(id_, olds, news)
+        if result.changes or (olds.get("deployed", True) and not olds.get("redeploy_required")):
+            return result
+        # Refresh read it undeployed, or deployed with a configuration changed since: `up` deploys again.
+        return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+
+    def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
+        from apinizer_pulumi.client import DeploymentFailedError
+
+        from ._reads import proxy_writing
+
+        project, proxy, environment = identity(id_, props)
+        client = self.client(props)
+        with proxy_writing(client, project, proxy):
+            try:
+                client.api_proxies.deploy(project, proxy, environment)
+            except DeploymentFailedError as error:
+                reasons = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
+                raise ApinizerResourceError(
+                    f"{subject(props, id_)}: deployment failed in {reasons or environment}") from None
+        return self.outputs(props, deployed=True, redeploy_required=False)
+
+    @translated(lambda self, props: subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        outs = self._deploy(props)
+        self.created(props)
+        return dyn.CreateResult("/".join(identity("", props)), outs)
+
+    @translated(lambda self, id_, olds, news: subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        # A changed trigger, or drift that refresh found: either way, deploy again.
+        return dyn.UpdateResult(self._deploy(news, id_))
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import live_proxy
+
+        project, proxy, environment = identity(id_, props)
+        live = self.with_recorded_client(props, lambda client: live_proxy(client, project, proxy))
+        if live is None:
+            return dyn.ReadResult(None, {})  # the proxy is gone, and its deployments with it
+        line = live.deployment(environment)
+        inputs = {key: value for key, value in inputs_of(props).items()
+                  if key not in ("deployed", "redeploy_required")}
+        inputs.update(zip(KEYS, (project, proxy, environment), strict=True))
+        outs = self.outputs(inputs, deployed=bool(line and line.deployed),
+                            redeploy_required=bool(line and line.redeploy_required))
+        return dyn.ReadResult(id_, outs, inputs)
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        self.with_recorded_client(props, lambda client: self._undeploy(client, id_, props))
+
+    @staticmethod
+    def _undeploy(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+        from ._errors import container_gone
+        from ._reads import proxy_writing
+
+        project, proxy, environment = identity(id_, props)
+        with proxy_writing(client, project, proxy):
+            try:
+                client.api_proxies.undeploy(project, proxy, environment)
+            except NotFoundError as error:
+                if not container_gone(error):
+                    raise
+            except BadRequestError as error:
+                if not any(text in (error.error_description or "") for text in _NOTHING_TO_UNDEPLOY):
+                    raise
+
+
+class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployment"):
+    """One API proxy deployed to one environment.
+
+    Id: ``{project}/{proxy}/{environment}``. Create deploys; destroy undeploys. Refresh reads the
+    proxy's deployment list: undeployed, or deployed with ``redeploy_required``, is drift that the
+    next ``up`` repairs by deploying again. A change of any ``triggers`` value redeploys in place.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the proxy."""
+    api_proxy_name: pulumi.Output[str]
+    """The proxy to deploy."""
+    environment_name: pulumi.Output[str]
+    """The environment to deploy it to."""
+    triggers: pulumi.Output[dict[str, Any] | None]
+    """Values whose change redeploys the proxy."""
+    deployed: pulumi.Output[bool]
+    """Whether the proxy is deployed there, as last read."""
+    redeploy_required: pulumi.Output[bool]
+    """Whether the proxy changed since it was deployed there, as last read."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        api_proxy_name: pulumi.Input[str],
+        environment_name: pulumi.Input[str],
+        triggers: pulumi.Input[Mapping[str, pulumi.Input[Any]]] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare a deployment of an API proxy to an environment.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the proxy.
+        :param api_proxy_name: The proxy (``ApiProxy.name`` makes the dependency).
+        :param environment_name: The environment, e.g. ``test``.
+        :param triggers: Any values; a change of one redeploys, e.g. ``{"spec": proxy.spec_hash}``.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, api_proxy_name=api_proxy_name,
+                               environment_name=environment_name, triggers=triggers,
+                               deployed=None, redeploy_required=None)
+        props[CONNECTION] = connection_props(connection)
+        super().__init__(ApiProxyDeploymentProvider(), resource_name, props, resource_options(opts))

@@ -1,0 +1,119 @@
+"""examples/new-service: an OpenAPI file in the repository made into a proxy, configured and deployed.
+
+The program runs as in ``pulumi up`` (each resource handed to its real provider against the emulator),
+once with the dev stack's config (environment ``test``) and once with the prod stack file's
+(environment ``production``, its gateway moved to the test's emulator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient
+
+from .harness import EXAMPLES, comparable_state, destroy, refresh, stack_config
+
+PROJECT_DIR = EXAMPLES / "new-service"
+SPEC_ENDPOINTS = [
+    ("DELETE", "/orders/{orderId}"),
+    ("GET", "/orders"),
+    ("GET", "/orders/{orderId}"),
+    ("GET", "/orders/{orderId}/items"),
+    ("POST", "/orders"),
+]
+
+
+def config_of(stack: str, emulator_url: str, token: str) -> dict[str, str]:
+    config = stack_config(PROJECT_DIR, stack)
+    config["apinizer:url"] = emulator_url
+    config["apinizer:token"] = token
+    return config
+
+
+def deployments(client: ApinizerClient) -> dict[str, tuple[bool, bool]]:
+    proxy = client.api_proxies.get("Demo", "Orders-v2")
+    return {d.environment_name: (d.deployed, d.redeploy_required) for d in proxy.deployment_list}
+
+
+def proxy_state(state: dict[str, Any]) -> dict[str, Any]:
+    (project,) = [item for item in state["projects"] if item["name"] == "Demo"]
+    (proxy,) = [item for item in project["apiProxies"] if item["name"] == "Orders-v2"]
+    return dict(proxy)
+
+
+def test_the_stacks_choose_the_environment() -> None:
+    assert stack_config(PROJECT_DIR, "dev")["apinizer-new-service:environment"] == "test"
+    assert stack_config(PROJECT_DIR, "prod")["apinizer-new-service:environment"] == "production"
+
+
+def test_dev_stack_makes_the_proxy_from_the_spec_and_deploys_it_to_test(
+    program_runner, emulator_url, admin_token, client: ApinizerClient, inspect
+):
+    initial = inspect("state")
+    config = config_of("dev", emulator_url, admin_token)
+
+    run = program_runner(PROJECT_DIR, config)
+
+    # The spec's five operations are the proxy's endpoints, and the outputs say so.
+    live = sorted((e.http_method.value, e.endpoint) for e in client.endpoints.list("Demo", "Orders-v2"))
+    assert live == SPEC_ENDPOINTS
+    assert sorted(run.outputs["endpoints"]) == sorted(f"{m} {p}" for m, p in SPEC_ENDPOINTS)
+    assert run.outputs["apiProxy"] == "Orders-v2"
+    assert (run.outputs["environment"], run.outputs["deployed"]) == ("test", True)
+    # Deployed to test only, and up to date: the cache was set before the deployment.
+    assert deployments(client).get("test") == (True, False)
+    assert deployments(client).get("production", (False, False))[0] is False
+    proxy = client.api_proxies.get("Demo", "Orders-v2")
+    assert proxy.client_route is not None and proxy.client_route.relative_path_list == ["/orders/v2"]
+    assert proxy.routing is not None and proxy.routing.routing_address_list is not None
+    assert [a.address for a in proxy.routing.routing_address_list] == ["https://orders.internal.example/api/v2"]
+    # The cache on one endpoint, the rate limit in the new RLCL.
+    (items,) = [e for e in proxy_state(inspect("state"))["endpoints"]
+                if (e["httpMethod"], e["endpoint"]) == ("GET", "/orders/{orderId}/items")]
+    assert (items["cacheSettings"]["cacheActive"], items["cacheSettings"]["ttl"]) == (True, 120)
+    (entry,) = inspect("projects/Demo/rlcl/Orders-v2-limits/endpoints")["endpointRateLimitList"]
+    assert (entry["apiProxyName"], entry["endpointName"], entry["endpointHTTPMethod"]) == (
+        "Orders-v2", "/orders", "POST"
+    )
+    assert entry["permittedMessageCount"] == 10
+
+    # A second up changes nothing; a refresh finds nothing drifted.
+    again = program_runner(PROJECT_DIR, config, previous=run)
+    assert again.mocks.steps() == {"create": 0, "same": len(run.mocks.registrations), "update": 0}
+    # Refresh finds nothing drifted; the proxy's `deployments` output, recorded when it was created
+    # (before its deployment), now shows the deployment to test.
+    verdicts = refresh(run)
+    assert verdicts.pop("orders-v2") == "update"
+    assert set(verdicts.values()) == {"same"}
+
+    # Destroy undeploys and deletes everything it made: the gateway is as the fixture had it.
+    destroy(run)
+    assert client.api_proxies.find("Demo", "Orders-v2") is None
+    assert comparable_state(inspect("state")) == comparable_state(initial)
+
+
+def test_prod_stack_deploys_to_production(program_runner, emulator_url, admin_token, client: ApinizerClient):
+    run = program_runner(PROJECT_DIR, config_of("prod", emulator_url, admin_token), stack="prod")
+
+    assert (run.outputs["environment"], run.outputs["deployed"]) == ("production", True)
+    found = deployments(client)
+    assert found.get("production") == (True, False)
+    assert found.get("test", (False, False))[0] is False
+    proxy = client.api_proxies.get("Demo", "Orders-v2")
+    assert proxy.routing is not None and proxy.routing.routing_address_list is not None
+    assert [a.address for a in proxy.routing.routing_address_list] == ["https://orders.example.com/api/v2"]
+    destroy(run)
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_preview_plans_every_resource_and_changes_nothing(
+    stack, program_runner, emulator_url, admin_token, inspect
+):
+    initial = inspect("state")
+
+    plan = program_runner(PROJECT_DIR, config_of(stack, emulator_url, admin_token), stack=stack, preview=True)
+
+    assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) == 5
+    assert comparable_state(inspect("state")) == comparable_state(initial)
