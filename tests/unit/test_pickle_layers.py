@@ -166,3 +166,30 @@ def test_the_kill_switch_leaves_the_sdk_as_it_is() -> None:
         print(dynamic.serialize_provider is original)
     """, APINIZER_SERIALIZE_FIX="0")
     assert result.stdout.strip() == "True", result.stdout + result.stderr
+
+
+#: Whether ``Nesting`` serializes another provider while it is being pickled.
+NESTED: list[Callable[[Any], str]] = []
+
+
+class Nesting:
+    """Serializes another provider from inside its own pickling, as a captured Output's may."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        for serialize in NESTED:
+            serialize(_pickle_layers._Probe())
+        return {"b": 1, "a": 2}
+
+
+def test_a_serialization_inside_another_leaves_the_outer_pickle_sorted() -> None:
+    module = types.SimpleNamespace(serialize_provider=stacking_sdk)
+    found = pickle._Pickler.__dict__["_batch_setitems"]
+    try:
+        assert install_into(module) is True
+        alone = module.serialize_provider(Nesting())
+        NESTED.append(module.serialize_provider)
+        assert module.serialize_provider(Nesting()) == alone
+        assert pickle._Pickler.__dict__["_batch_setitems"] is _pickle_layers._STOCK
+    finally:
+        NESTED.clear()
+        pickle._Pickler._batch_setitems = found  # type: ignore[attr-defined]

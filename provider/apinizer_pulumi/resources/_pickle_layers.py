@@ -131,14 +131,24 @@ def stacks_wrappers(serialize: Serialize) -> bool:
 def one_layer(serialize: Serialize, stock: types.FunctionType) -> Serialize:
     """``serialize`` with the interpreter's ``_batch_setitems`` put back before and after each call."""
 
+    # Pickling an Output that a provider captured runs the event loop in this thread, where another
+    # resource may be constructed: only the outermost call resets, or the rest of its pickle would
+    # go unsorted.
+    depth = 0
+
     @functools.wraps(serialize)
     def serialize_provider(provider: Any) -> str:
+        nonlocal depth
         with _SERIALIZING:
-            pickle._Pickler._batch_setitems = stock  # type: ignore[attr-defined]
+            if depth == 0:
+                pickle._Pickler._batch_setitems = stock  # type: ignore[attr-defined]
+            depth += 1
             try:
                 return serialize(provider)
             finally:
-                pickle._Pickler._batch_setitems = stock  # type: ignore[attr-defined]
+                depth -= 1
+                if depth == 0:
+                    pickle._Pickler._batch_setitems = stock  # type: ignore[attr-defined]
 
     setattr(serialize_provider, _MARK, True)
     return serialize_provider
