@@ -20,7 +20,11 @@ import httpx
 __all__ = ["close_all", "get_client", "pool_size"]
 
 #: Connections kept per gateway. Pulumi runs up to 10 resource operations in parallel by default.
-_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=10, keepalive_expiry=30.0)
+#: As many kept alive as open: with more threads than connections, httpcore's sync pool (1.0.9) can
+#: close a "surplus" keep-alive connection it has already handed to a waiting request, whose read
+#: then fails with EBADF (encode/httpcore#1110; seen destroying 2,000 endpoints at --parallel 64).
+#: One origin per pool and no surplus leave it nothing to close.
+_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=20, keepalive_expiry=30.0)
 
 _lock = threading.Lock()
 _clients: dict[str, httpx.Client] = {}
