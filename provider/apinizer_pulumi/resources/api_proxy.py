@@ -156,8 +156,8 @@ def _request(props: Mapping[str, Any]) -> ApiProxyRequest:
 
     from ._proxy_inputs import ApiProxyInputs
 
-    inputs = ApiProxyInputs.model_validate(inputs_of({k: v for k, v in props.items() if k != CONNECTION}
-                                                     | {"adopt": bool(props.get("adopt", False))}))
+    inputs = ApiProxyInputs.model_validate(
+        {key: value for key, value in props.items() if key in ApiProxyInputs.model_fields})
     return ApiProxyRequest(
         api_proxy_name=inputs.name,
         api_proxy_description=inputs.description,
