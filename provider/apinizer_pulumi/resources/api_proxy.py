@@ -481,10 +481,13 @@ class ApiProxyProvider(ApinizerProvider):
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first
-            except (BadRequestError, NotFoundError):
-                # "Api Proxy (X) is not found!" is a 400: gone only when the gateway confirms it.
-                if live_proxy(client, project, name) is not None:
-                    raise
+                return
+            except (BadRequestError, NotFoundError) as error:
+                refused = error
+        # "Api Proxy (X) is not found!" is a 400: gone only when the gateway's read confirms it
+        # (asked once the write is over, so that the shared read does not wait for it).
+        if live_proxy(client, project, name) is not None:
+            raise refused
 
 
 class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
