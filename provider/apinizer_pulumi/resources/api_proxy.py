@@ -390,12 +390,19 @@ class ApiProxyProvider(ApinizerProvider):
         client = self.client(props)
         with proxy_writing(client, project, name):
             existing = client.api_proxies.find(project, name) if props.get("adopt") else None
+            has_spec = props.get("spec_content") is not None or props.get("spec_url") is not None
+            reverse = props.get("spec_type") == "REVERSE_PROXY"
             if existing is not None:
-                # Taken over: re-parsed from this spec and brought to these settings.
-                _send_spec(client, props, update=True)
-                self._write_settings(client, props, {}, who, spec_sent=True)
+                # Taken over: re-parsed from this spec (if one is declared) and given these settings.
+                if has_spec or reverse:
+                    _send_spec(client, props, update=True)
+                self._write_settings(client, props, {}, who, spec_sent=has_spec or reverse)
                 self.created(props)
                 failed: dict[str, Any] = {}
+            elif not (has_spec or reverse):
+                raise ApinizerResourceError(
+                    f"{who}: adopt=True found no proxy of this name, and without spec_file or spec_url "
+                    "there is nothing to create it from")
             else:
                 try:
                     ExactlyOnce(
