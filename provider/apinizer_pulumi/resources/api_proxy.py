@@ -570,10 +570,26 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     ) -> None:
         """Declare an API proxy.
 
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the proxy.
+        :param name: The proxy's name.
+        :param spec_type: OPEN_API, SWAGGER, WSDL or REVERSE_PROXY (a change replaces the proxy).
         :param spec_file: A spec file (or a directory, zipped: a WSDL with its XSDs), relative to
             the program's folder. Read here, in the program: its bytes travel to the provider as
             an input (base64) and ``spec_hash`` stands for them in diffs.
         :param spec_url: A URL the gateway fetches the spec from.
+        :param description: Free text.
+        :param routing: The backend addresses and whether routing is on.
+        :param client_route: The relative paths (and hosts, methods, headers) clients reach it by.
+        :param metadata: Categories and sharing type.
+        :param cors: The proxy's CORS settings.
+        :param cache: The proxy-level cache settings (endpoints may override them).
+        :param hide_spec_file: Hide the spec from public access.
+        :param adopt: Take over an existing proxy of this name (default false); then the spec may be
+            left out, and the proxy keeps its own.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
         :param api_keys: ``{"public_key", "secret_key"}``; stored as a secret. The other blocks take
             their settings page's fields as snake_case keys (see docs/resources/api-proxy.md).
         """
