@@ -521,3 +521,21 @@ def test_adopt_without_a_spec_keeps_the_proxys_spec(
     with pytest.raises(grpc.RpcError) as refused:
         proxies.up({**adopted, "name": "Nowhere"}, name="nowhere")
     assert "nothing to create it from" in str(refused.value.details())
+
+
+def test_a_block_that_fails_after_the_create_is_sent_by_the_next_up(
+        proxies: Engine, gateway: Gateway, client: ApinizerClient) -> None:
+    cors = {"name": "shop-cors", "cors_active": True}
+    fault(gateway, path="/settings/cors/", method="PATCH", status=400, error="bad_request",
+          error_description="CORS store unavailable")
+    declared = orders(cors=cors)
+
+    id_, outs = proxies.up(declared)  # created: the failed block is a warning, not the step's error
+
+    assert client.api_proxies.find("Demo", "Shop") is not None
+    assert "cors" not in outs
+    news = proxies.checked(declared)
+    assert proxies.diff(id_, outs, news).changes == DIFF_SOME
+    gateway.reset_stats()
+    proxies.update(id_, outs, news)
+    assert gateway.stats()["requests"] == {f"PATCH {PROXY}settings/cors/": 1, f"GET {PROXY}": 1}
