@@ -499,3 +499,43 @@ def test_two_resources_cannot_manage_one_proxy(proxies: Engine) -> None:
     assert proxies.check(orders(name="Claimed"), name="first").failures == {}
     failures = proxies.check(orders(name="Claimed", description="other"), name="second").failures
     assert "manage the same gateway object" in " ".join(failures.values())
+
+
+def test_adopt_without_a_spec_keeps_the_proxys_spec(
+        proxies: Engine, client: ApinizerClient, gateway: Gateway) -> None:
+    adopted = {"project_name": "Demo", "name": "PetStore", "spec_type": "OPEN_API", "adopt": True,
+               "client_route": {"relative_paths": ["/pets-v2"]}}
+    before = {(e.http_method.value, e.endpoint) for e in client.endpoints.list("Demo", "PetStore")}
+
+    _, outs = proxies.up(adopted, name="adopted")
+
+    requests = gateway.stats()["requests"]
+    assert not any(key.startswith("PUT") for key in requests)  # no re-parse
+    assert requests[f"PATCH {PROXY}settings/client-route/"] == 1
+    assert endpoint_names(outs) == before
+    route = client.api_proxies.get("Demo", "PetStore").client_route
+    assert route is not None and route.relative_path_list == ["/pets-v2"]
+
+    failures = proxies.check({**adopted, "adopt": False}).failures
+    assert any("or adopt=True" in reason for reason in failures.values())
+    with pytest.raises(grpc.RpcError) as refused:
+        proxies.up({**adopted, "name": "Nowhere"}, name="nowhere")
+    assert "nothing to create it from" in str(refused.value.details())
+
+
+def test_a_block_that_fails_after_the_create_is_sent_by_the_next_up(
+        proxies: Engine, gateway: Gateway, client: ApinizerClient) -> None:
+    cors = {"name": "shop-cors", "cors_active": True}
+    fault(gateway, path="/settings/cors/", method="PATCH", status=400, error="bad_request",
+          error_description="CORS store unavailable")
+    declared = orders(cors=cors)
+
+    id_, outs = proxies.up(declared)  # created: the failed block is a warning, not the step's error
+
+    assert client.api_proxies.find("Demo", "Shop") is not None
+    assert "cors" not in outs
+    news = proxies.checked(declared)
+    assert proxies.diff(id_, outs, news).changes == DIFF_SOME
+    gateway.reset_stats()
+    proxies.update(id_, outs, news)
+    assert gateway.stats()["requests"] == {f"PATCH {PROXY}settings/cors/": 1, f"GET {PROXY}": 1}

@@ -69,8 +69,8 @@ def test_adopt_without_a_spec_of_a_missing_proxy_says_what_to_declare(
     with pytest.raises(grpc.RpcError) as refused:
         proxies.up(as_generated("Nowhere"))
     assert str(refused.value.details()) == (
-        "apinizer:ApiProxy Nowhere in Demo: does not exist on the gateway, and adopt=True without spec_type "
-        "has no spec to create it from; declare spec_type with spec_file or spec_url"
+        "apinizer:ApiProxy Nowhere in Demo: adopt=True found no proxy of this name, and without spec_file "
+        "or spec_url there is nothing to create it from"
     )
     assert client.api_proxies.find("Demo", "Nowhere") is None
 

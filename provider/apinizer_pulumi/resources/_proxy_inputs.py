@@ -132,8 +132,12 @@ class ApiProxyInputs(ApiModel):
         elif self.spec_type is ApiProxySpecType.REVERSE_PROXY:
             if has_file or has_url:
                 raise ValueError("a REVERSE_PROXY has no spec: leave out spec_file and spec_url")
-        elif has_file == has_url:
+        elif has_file and has_url:
             raise ValueError(f"an {self.spec_type.value} proxy needs exactly one of spec_file and spec_url")
+        elif not (has_file or has_url or self.adopt):
+            # Adopted without a spec, a proxy keeps the spec it has; only a new one needs one.
+            raise ValueError(f"an {self.spec_type.value} proxy needs exactly one of spec_file and spec_url "
+                             "(or adopt=True, to take over an existing proxy and keep its spec)")
         if has_file and not self.spec_hash:
             raise ValueError("spec_hash is missing: declare the spec with spec_file")
         return self

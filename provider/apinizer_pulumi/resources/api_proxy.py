@@ -156,10 +156,8 @@ def _request(props: Mapping[str, Any]) -> ApiProxyRequest:
 
     from ._proxy_inputs import ApiProxyInputs
 
-    inputs = ApiProxyInputs.model_validate(inputs_of({k: v for k, v in props.items() if k != CONNECTION}
-                                                     | {"adopt": bool(props.get("adopt", False))}))
-    if inputs.spec_type is None:  # create and re-parse are only sent with a spec
-        raise ValueError("spec_type is required to send a spec")
+    inputs = ApiProxyInputs.model_validate(
+        {key: value for key, value in props.items() if key in ApiProxyInputs.model_fields})
     return ApiProxyRequest(
         api_proxy_name=inputs.name,
         api_proxy_description=inputs.description,
@@ -393,19 +391,19 @@ class ApiProxyProvider(ApinizerProvider):
         client = self.client(props)
         with proxy_writing(client, project, name):
             existing = client.api_proxies.find(project, name) if props.get("adopt") else None
+            has_spec = props.get("spec_content") is not None or props.get("spec_url") is not None
+            reverse = props.get("spec_type") == "REVERSE_PROXY"
             if existing is not None:
-                # Taken over: re-parsed from this spec (without spec_type: its spec kept as it is)
-                # and brought to these settings.
-                spec_given = props.get("spec_type") is not None
-                if spec_given:
+                # Taken over: re-parsed from this spec (if one is declared) and given these settings.
+                if has_spec or reverse:
                     _send_spec(client, props, update=True)
-                self._write_settings(client, props, {}, who, spec_sent=spec_given)
+                self._write_settings(client, props, {}, who, spec_sent=has_spec or reverse)
                 self.created(props)
                 failed: dict[str, Any] = {}
-            elif props.get("spec_type") is None:
+            elif not (has_spec or reverse):
                 raise ApinizerResourceError(
-                    f"{who}: does not exist on the gateway, and adopt=True without spec_type has no spec "
-                    "to create it from; declare spec_type with spec_file or spec_url")
+                    f"{who}: adopt=True found no proxy of this name, and without spec_file or spec_url "
+                    "there is nothing to create it from")
             else:
                 try:
                     ExactlyOnce(
@@ -493,10 +491,13 @@ class ApiProxyProvider(ApinizerProvider):
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first
-            except (BadRequestError, NotFoundError):
-                # "Api Proxy (X) is not found!" is a 400: gone only when the gateway confirms it.
-                if live_proxy(client, project, name) is not None:
-                    raise
+                return
+            except (BadRequestError, NotFoundError) as error:
+                refused = error
+        # "Api Proxy (X) is not found!" is a 400: gone only when the gateway's read confirms it
+        # (asked once the write is over, so that the shared read does not wait for it).
+        if live_proxy(client, project, name) is not None:
+            raise refused
 
 
 class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
@@ -572,13 +573,28 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     ) -> None:
         """Declare an API proxy.
 
-        :param spec_type: ``OPEN_API``, ``SWAGGER``, ``WSDL`` or ``REVERSE_PROXY``. Left out only
-            with ``adopt=True``: the proxy is then taken over with the spec it has (what
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the proxy.
+        :param name: The proxy's name.
+        :param spec_type: OPEN_API, SWAGGER, WSDL or REVERSE_PROXY (a change replaces the proxy). Left out
+            only with ``adopt=True``: the proxy is then taken over with the spec it has (what
             ``apinizer-pulumi generate`` writes); declaring it later re-parses the proxy in place.
         :param spec_file: A spec file (or a directory, zipped: a WSDL with its XSDs), relative to
             the program's folder. Read here, in the program: its bytes travel to the provider as
             an input (base64) and ``spec_hash`` stands for them in diffs.
         :param spec_url: A URL the gateway fetches the spec from.
+        :param description: Free text.
+        :param routing: The backend addresses and whether routing is on.
+        :param client_route: The relative paths (and hosts, methods, headers) clients reach it by.
+        :param metadata: Categories and sharing type.
+        :param cors: The proxy's CORS settings.
+        :param cache: The proxy-level cache settings (endpoints may override them).
+        :param hide_spec_file: Hide the spec from public access.
+        :param adopt: Take over an existing proxy of this name (default false); then the spec may be
+            left out, and the proxy keeps its own.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
         :param api_keys: ``{"public_key", "secret_key"}``; stored as a secret. The other blocks take
             their settings page's fields as snake_case keys (see docs/resources/api-proxy.md).
         """
