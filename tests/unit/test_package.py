@@ -57,3 +57,34 @@ def test_the_version_is_the_distribution_metadata() -> None:
 
     assert apinizer_pulumi.__version__ == importlib.metadata.version("apinizer-pulumi")
     assert apinizer_pulumi.client is importlib.import_module("apinizer_pulumi.client")
+
+
+# Pulumi state records each provider by module path and class name (dill pickles them by
+# reference): these are a contract with every user's stacks, listed in docs/limits.md.
+RECORDED_PROVIDERS = [
+    ("apinizer_pulumi.resources.endpoint", "EndpointProvider"),
+    ("apinizer_pulumi.resources.endpoint_cache", "EndpointCacheProvider"),
+    ("apinizer_pulumi.resources.endpoint_wsa", "EndpointWsaProvider"),
+    ("apinizer_pulumi.resources.rlcl", "RlclProvider"),
+    ("apinizer_pulumi.resources.rlcl_endpoints", "RlclEndpointsProvider"),
+    ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
+    ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
+]
+
+
+@pytest.mark.parametrize(("module", "name"), RECORDED_PROVIDERS, ids=[n for _, n in RECORDED_PROVIDERS])
+def test_recorded_provider_paths_resolve_to_the_class_that_pickles_under_them(module: str, name: str) -> None:
+    import importlib
+    import pickle
+
+    provider_class = getattr(importlib.import_module(module), name)
+    assert (provider_class.__module__, provider_class.__qualname__) == (module, name)
+    assert f"{module}\n{name}".encode() in pickle.dumps(provider_class, protocol=0)
+
+
+def test_the_docs_list_every_recorded_provider() -> None:
+    from pathlib import Path
+
+    limits = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
+    for module, name in RECORDED_PROVIDERS:
+        assert f"{module.rsplit('.', 1)[1]}.{name}" in limits, name
