@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from _spec_server import Served, SpecServer, spec_server, zip_of
 from apinizer_emulator import specs
 
-from ._spec_server import Served, SpecServer, spec_server, zip_of
 from .conftest import Api, assert_error, endpoints_path
 
 SPECS = Path(__file__).parent / "specs"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from _spec_server import Served, SpecServer, spec_server
 from apinizer_pulumi.client import (
     ApinizerClient,
     AuthenticationError,
@@ -17,8 +18,6 @@ from apinizer_pulumi.client import (
     PermissionDeniedError,
 )
 from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType, ClientRoute
-
-from ._spec_server import Served, SpecServer, spec_server
 
 SPECS = Path(__file__).parent / "specs"
 

@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from _spec_server import zip_of
 from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
 
-from ._spec_server import zip_of
 from .conftest import Api, assert_error
 
 PROXIES = "/apiops/projects/Demo/apiProxies/"

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from _spec_server import zip_of
 from apinizer_emulator import specs
 from apinizer_emulator.specs import SpecError, parse_spec
-
-from ._spec_server import zip_of
 
 SPECS = Path(__file__).parent / "specs"
 CALCULATOR = (SPECS / "calculator.wsdl").read_bytes()

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import base64
 import io
-import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import grpc
 import httpx
 import pytest
 
+from _spec_server import Served, spec_server
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyDeploymentProvider, ApiProxyProvider, EndpointProvider
 from apinizer_pulumi.resources.api_proxy import spec_inputs
@@ -67,25 +66,9 @@ def orders(spec: Path = PETSTORE, **extra: Any) -> dict[str, Any]:
 @contextmanager
 def served(content: bytes) -> Iterator[str]:
     """A URL on 127.0.0.1 that serves ``content``: the spec the emulator fetches for ``spec_url``."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(content)))
-            self.end_headers()
-            self.wfile.write(content)
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/orders.yaml"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with spec_server() as server:
+        server.files["/orders.yaml"] = Served(content)
+        yield server.url("/orders.yaml")
 
 
 def endpoint_names(outs: dict[str, Any]) -> set[tuple[str, str]]:
