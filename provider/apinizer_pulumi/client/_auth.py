@@ -135,6 +135,14 @@ class ClientCredentialsAuth(httpx.Auth):
         _bearer(request, token)
         yield request
 
+    def token_flow(self) -> Generator[httpx.Request, httpx.Response, str | None]:
+        """The cached token, or the token request to send (yielded) and its outcome.
+
+        For a caller that sends the request itself (one request, no retries); close the generator
+        when done, which releases the lock held across the fetch.
+        """
+        return self._valid_token(stale=None)
+
     def _valid_token(self, stale: str | None) -> Generator[httpx.Request, httpx.Response, str | None]:
         """The cached token, or a fresh one; None when the token request got an error status.
 

@@ -395,6 +395,49 @@ class ApinizerClient:
         self._request("GET", HEALTH_PATH, idempotent=True, authenticate=False)
         return True
 
+    def probe_credentials(self, path: str | None = None) -> int | None:
+        """Prove the credentials with at most one request, sent without retries; its status.
+
+        With username and password: the token request, unless a token is held already (then
+        nothing is sent and the answer is None); a token it gets serves the next operations.
+        With a personal token: one ``GET path`` (the token request does not exist then), or
+        nothing and None when ``path`` is None. Any answer's status is returned, 401 included:
+        the caller decides what a status means. No answer raises :class:`APIConnectionError`
+        (:class:`APITimeoutError`); a 2xx token answer without a token raises
+        :class:`APIResponseValidationError`.
+        """
+        if self._closed:
+            raise ApinizerError("this ApinizerClient is closed")
+        http = self._http
+        login = self._auth if isinstance(self._auth, ClientCredentialsAuth) else None
+        if login is None and path is None:
+            return None
+        method, shown_path = ("POST", TOKEN_PATH) if login is not None else ("GET", str(path))
+        flow = login.token_flow() if login is not None else None
+        try:
+            if flow is not None:
+                try:
+                    request = next(flow)
+                except StopIteration:
+                    return None
+            else:
+                request = http.build_request(
+                    "GET", self._url(str(path)), timeout=self.timeout,
+                    headers={"Accept": "application/json", "User-Agent": _USER_AGENT},
+                )
+                request = next(self._auth.auth_flow(request))
+            try:
+                response = http.send(request)
+            except httpx.TransportError as exc:
+                raise self._connection_error(exc, method, shown_path, 1) from None
+            if flow is not None:
+                with contextlib.suppress(StopIteration):
+                    flow.send(response)
+        finally:
+            if flow is not None:
+                flow.close()
+        return response.status_code
+
     def request_token(self) -> models.TokenResponse:
         """``POST /apiops/auth/token`` (client credentials) with the configured username and password."""
         if not isinstance(self._auth, ClientCredentialsAuth):

@@ -14,7 +14,6 @@ resource of a stack that talks to the same gateway with the same account shares 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import threading
@@ -292,46 +291,20 @@ def prove_connection(settings: Settings, names: tuple[str, str], probe: tuple[st
 
 
 def _send_proof(settings: Settings, names: tuple[str, str], probe: tuple[str, str] | None) -> str | None:
-    import httpx
-
-    from apinizer_pulumi.client import ApinizerError, ClientCredentialsAuth, Endpoints
-    from apinizer_pulumi.client._exceptions import redact_secrets
+    from apinizer_pulumi.client import APIConnectionError, ApinizerError, Endpoints
 
     url_name, credentials_name = names
     client = client_for(settings)
-    # One request, sent without the client's retries (a retry would be a second request): through
-    # the client's own pooled connection and, for a login, its own token cache.
-    http = client._http
-    login = client._auth if isinstance(client._auth, ClientCredentialsAuth) else None
-    secrets = tuple(s for s in (settings.token, settings.password) if s)
-    flow = login._valid_token(stale=None) if login is not None else None
+    # One request without the client's retries (a retry would be a second request), through the
+    # client's own pooled connection and, for a login, its own token cache.
     try:
-        if flow is not None:
-            try:
-                request = next(flow)
-            except StopIteration:
-                return None  # a token is held already: an operation proved the login
-        else:
-            assert probe is not None
-            request = http.build_request(
-                "GET", client.base_url + Endpoints._path(*probe),
-                headers={"Authorization": f"Bearer {settings.token}", "Accept": "application/json"},
-                timeout=client.timeout,
-            )
-        response = http.send(request)
-        if flow is not None:
-            with contextlib.suppress(StopIteration):
-                flow.send(response)
-    except httpx.TransportError as error:
-        detail = redact_secrets(f"{type(error).__name__}: {error}", secrets)
-        return (f"cannot reach the gateway at {settings.url} ({url_name}): {detail}; {SKIP_HINT}")
+        status = client.probe_credentials(Endpoints._path(*probe) if probe is not None else None)
+    except APIConnectionError as error:
+        return f"cannot reach the gateway at {settings.url} ({url_name}): {error.detail}; {SKIP_HINT}"
     except ApinizerError as error:  # a 2xx token answer that holds no token
         return f"the gateway at {settings.url} ({url_name}) answered the login with no token: {error}"
-    finally:
-        if flow is not None:
-            flow.close()
-    if response.status_code == 401:
-        what = "token request" if login is not None else "token"
+    if status == 401:
+        what = "token request" if settings.token is None else "token"
         return (f"the gateway at {settings.url} refused {credentials_name} (401 on the {what}): "
                 "check the credentials, or which gateway the URL names")
     return None
