@@ -65,6 +65,7 @@ from ._credential import (
     CredentialList,
     CredentialPasswordChange,
     CredentialSpec,
+    CredentialWithAccess,
     credential_ip_problem,
     expire_date_problem,
 )
@@ -227,6 +228,7 @@ __all__ += [
     "CredentialList",
     "CredentialPasswordChange",
     "CredentialSpec",
+    "CredentialWithAccess",
     "credential_ip_problem",
     "expire_date_problem",
 ]

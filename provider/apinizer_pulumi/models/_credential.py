@@ -30,6 +30,7 @@ __all__ = [
     "CredentialList",
     "CredentialPasswordChange",
     "CredentialSpec",
+    "CredentialWithAccess",
     "credential_ip_problem",
     "expire_date_problem",
 ]
@@ -190,3 +191,9 @@ class CredentialAccessResponse(ResultEnvelope):
     """``GET .../credentials/{username}/access/``: what the credential may call (empty when nothing)."""
 
     result_list: list[CredentialAccess] = Field(default_factory=list)
+
+
+class CredentialWithAccess(Credential):
+    """A credential as the list answers it, with what its access list answers (``get_credentials``)."""
+
+    access: list[CredentialAccess] = Field(default_factory=list)
