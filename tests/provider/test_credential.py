@@ -380,3 +380,37 @@ def test_the_password_is_in_no_error_and_no_other_output(credentials: Engine, ga
     _, outs = credentials.up(PARTNER)
     others = {key: value for key, value in outs.items() if key != "password"}
     assert PASSWORD not in json.dumps(others)
+
+
+# -- get_credentials: called from the program's process -------------------------------------------
+
+
+def test_get_credentials_lists_each_credential_with_its_access(
+    emulator_url: str, client: ApinizerClient, gateway: Gateway
+) -> None:
+    import apinizer_pulumi as apinizer
+    from apinizer_pulumi.client import NotFoundError
+    from apinizer_pulumi.resources._connection import close_clients
+
+    client.credentials.create(
+        "Demo", {"email": "a@example.com", "full_name": "A", "username": "a", "password": PASSWORD}
+    )
+    client.credentials.create(
+        "Demo",
+        {"email": "b@example.com", "full_name": "B", "username": "b", "password": PASSWORD, "enabled": False},
+    )
+    client.credentials.grant_access("Demo", "b", [{"name": "Orders", "type": "API_PROXY"}])
+    connection = apinizer.ConnectionArgs(url=emulator_url, token="dev-developer-token")
+    gateway.reset_stats()
+    try:
+        found = apinizer.get_credentials("Demo", connection=connection)
+        assert [(c.username, c.enabled, [a.name for a in c.access]) for c in found] == [
+            ("a", True, []),
+            ("b", False, ["Orders"]),
+        ]
+        assert all(c.password is None for c in found) and PASSWORD not in repr(found)
+        assert gateway.stats()["requests"] == {LIST: 1, f"GET {ACCESS}": 2}
+        with pytest.raises(NotFoundError):
+            apinizer.get_credentials("Nowhere", connection=connection)
+    finally:
+        close_clients()
