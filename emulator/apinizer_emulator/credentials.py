@@ -12,8 +12,8 @@ Choices where the documentation is silent (docs/resources/credential.md lists th
 * A grant of ``API_PROXY`` refers to the proxy by its id: deleting the proxy deletes the grants
   to it (and a new proxy of the same name starts with none). A grant of ``API_PROXY_GROUP``
   needs the group to exist in the ``api_proxy_groups`` table (``project``, ``name``); while no
-  such table exists, no group does, and such a grant is refused as not found. A grant to a group
-  that was deleted since is not listed, and a new grant replaces it.
+  such table exists, no group does, and such a grant is refused as not found. Deleting a group
+  deletes the grants to it as well (a trigger on that table, made with the first group grant).
 * Every write is "deployed to all environments" as it happens (the documentation says so of each),
   so none of them makes a deployed proxy's ``redeployRequired`` true.
 * Revoking an access that the credential does not have is ignored ("fails silently").
@@ -185,6 +185,8 @@ def grant(
         if taken is not None or key in seen:
             raise AccessExistsError(username, item)
         seen.add(key)
+    if any(item.type is AccessType.API_PROXY_GROUP for item in items):
+        _follow_groups(db)
     for item, proxy_id in targets:
         db.execute(
             "INSERT INTO credential_access (credential_seq, type, name, proxy_id) VALUES (?, ?, ?, ?)",
@@ -299,6 +301,16 @@ def _target(db: sqlite3.Connection, project: str, item: CredentialAccess) -> str
     if not _group_exists(db, project, item.name):
         raise AccessTargetNotFoundError(item)
     return None
+
+
+def _follow_groups(db: sqlite3.Connection) -> None:
+    """Make deleting a group delete the grants to it, as deleting a proxy does (a trigger on the
+    groups' table, made once that table exists: the groups are stored by their own module)."""
+    db.execute(
+        f"CREATE TRIGGER IF NOT EXISTS {GROUPS_TABLE}_credential_access AFTER DELETE ON {GROUPS_TABLE} BEGIN"
+        " DELETE FROM credential_access WHERE type = 'API_PROXY_GROUP' AND name = OLD.name"
+        " AND credential_seq IN (SELECT seq FROM credentials WHERE project = OLD.project); END"
+    )
 
 
 def _access_of(db: sqlite3.Connection, credential_seq: int, project: str) -> list[dict[str, Any]]:

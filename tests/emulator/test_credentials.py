@@ -315,3 +315,49 @@ def test_the_openapi_document_lists_the_credential_operations(http: httpx.Client
     assert set(paths["/apiops/projects/{projectName}/credentials/{username}/"]) == {"patch", "delete"}
     access_path = "/apiops/projects/{projectName}/credentials/{username}/access/"
     assert set(paths[access_path]) == {"get", "put", "delete"}
+
+
+def test_grants_to_a_proxy_group_follow_the_group(api: Api, emulator: Any) -> None:
+    # The proxy groups live in the api_proxy_groups table (project, name), made by their own module.
+    # Where the emulator has none yet, this test makes a minimal one for its length; where it has
+    # one, the groups are made and deleted through their documented operations.
+    store = emulator.backend.store
+    with store.write() as db:
+        made = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'api_proxy_groups'").fetchone() is None
+        if made:
+            db.execute("CREATE TABLE api_proxy_groups (project TEXT NOT NULL, name TEXT NOT NULL)")
+
+    def create_group() -> None:
+        if made:
+            with store.write() as db:
+                db.execute("INSERT INTO api_proxy_groups (project, name) VALUES ('Demo', 'Partners')")
+            return
+        body = {"name": "Partners", "clientRoute": {"relativePathList": ["/partners"]}}
+        answer = api.request("POST", "/apiops/projects/Demo/apiProxyGroups/", json=body)
+        assert answer.status_code == 200, answer.text
+
+    def delete_group() -> None:
+        if made:
+            with store.write() as db:
+                db.execute("DELETE FROM api_proxy_groups WHERE name = 'Partners'")
+            return
+        answer = api.request("DELETE", "/apiops/projects/Demo/apiProxyGroups/Partners/")
+        assert answer.status_code == 200, answer.text
+
+    try:
+        create_group()
+        api.request("POST", CREDENTIALS, json=partner())
+        group = access("Partners", kind="API_PROXY_GROUP")
+        assert_deployed(api.request("PUT", credential_path(suffix="access/"), json=group))
+        assert granted(api) == [{"name": "Partners", "type": "API_PROXY_GROUP"}]
+        delete_group()
+        assert granted(api) == []  # the group is gone: so is the grant
+        create_group()
+        # A new group of that name starts with no grant, and can be granted again.
+        assert granted(api) == []
+        assert_deployed(api.request("PUT", credential_path(suffix="access/"), json=group))
+        assert granted(api) == [{"name": "Partners", "type": "API_PROXY_GROUP"}]
+    finally:
+        if made:
+            with store.write() as db:
+                db.execute("DROP TABLE api_proxy_groups")
