@@ -89,8 +89,15 @@ def test_create_fills_the_documented_defaults(api: Api) -> None:
     body = {"email": "a@example.com", "fullName": "A", "username": "a", "password": "pw"}
     assert_deployed(api.request("POST", CREDENTIALS, json=body))
     [item] = listed(api)
-    assert item == {**body, "password": None, "description": None, "roleNameList": [], "enabled": True,
-                    "ipList": [], "expireDate": None}
+    assert item == {
+        **body,
+        "password": None,
+        "description": None,
+        "roleNameList": [],
+        "enabled": True,
+        "ipList": [],
+        "expireDate": None,
+    }
 
 
 @pytest.mark.parametrize(
@@ -148,8 +155,16 @@ def test_unknown_project_is_the_documented_404(api: Api) -> None:
 
 def test_update_replaces_every_field_but_the_username(api: Api) -> None:
     api.request("POST", CREDENTIALS, json=partner())
-    changed = partner(email="new@example.com", fullName="Partner GmbH", description=None, roleNameList=[],
-                      enabled=False, ipList=[], expireDate=None, password="another")
+    changed = partner(
+        email="new@example.com",
+        fullName="Partner GmbH",
+        description=None,
+        roleNameList=[],
+        enabled=False,
+        ipList=[],
+        expireDate=None,
+        password="another",
+    )
     assert_deployed(api.request("PUT", CREDENTIALS, json=changed))
     assert listed(api) == [{**changed, "password": None}]
 
@@ -228,8 +243,10 @@ def test_grant_list_and_revoke_access(api: Api) -> None:
     assert_deployed(answer, "Undeployment completed successfully")
     assert granted(api) == [{"name": "Orders", "type": "API_PROXY"}]
     # Revoking an access the credential does not have "fails silently".
-    assert_deployed(api.request("DELETE", credential_path(suffix="access/"), json=access("PetStore")),
-                    "Undeployment completed successfully")
+    assert_deployed(
+        api.request("DELETE", credential_path(suffix="access/"), json=access("PetStore")),
+        "Undeployment completed successfully",
+    )
     assert granted(api) == [{"name": "Orders", "type": "API_PROXY"}]
 
 
@@ -237,8 +254,12 @@ def test_a_grant_that_exists_already_is_refused_whole(api: Api) -> None:
     api.request("POST", CREDENTIALS, json=partner())
     api.request("PUT", credential_path(suffix="access/"), json=access("PetStore"))
     answer = api.request("PUT", credential_path(suffix="access/"), json=access("Orders", "PetStore"))
-    assert_error(answer, 400, "bad_request",
-                 "Credential (username:partner) has already access to API Proxy (name:PetStore)!")
+    assert_error(
+        answer,
+        400,
+        "bad_request",
+        "Credential (username:partner) has already access to API Proxy (name:PetStore)!",
+    )
     assert granted(api) == [{"name": "PetStore", "type": "API_PROXY"}]  # Orders was not granted either
 
 
@@ -248,10 +269,14 @@ def test_a_grant_that_exists_already_is_refused_whole(api: Api) -> None:
         ({"type": "API_PROXY"}, "Credential access object name can not be empty!"),
         ({"name": "", "type": "API_PROXY"}, "Credential access object name can not be empty!"),
         ({"name": "PetStore"}, "Credential access object type can not be empty!"),
-        ({"name": "Nowhere", "type": "API_PROXY"},
-         "API Proxy (name:Nowhere) is not found or user does not have privilege to access it!"),
-        ({"name": "Partners", "type": "API_PROXY_GROUP"},
-         "API Proxy Group (name:Partners) is not found or user does not have privilege to access it!"),
+        (
+            {"name": "Nowhere", "type": "API_PROXY"},
+            "API Proxy (name:Nowhere) is not found or user does not have privilege to access it!",
+        ),
+        (
+            {"name": "Partners", "type": "API_PROXY_GROUP"},
+            "API Proxy Group (name:Partners) is not found or user does not have privilege to access it!",
+        ),
     ],
 )
 @pytest.mark.parametrize("method", ["PUT", "DELETE"])
@@ -361,3 +386,89 @@ def test_grants_to_a_proxy_group_follow_the_group(api: Api, emulator: Any) -> No
         if made:
             with store.write() as db:
                 db.execute("DROP TABLE api_proxy_groups")
+
+
+# -- the documented bodies, as the pages show them --------------------------------------------------
+
+#: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/07-credentials/crud/create-credential.md
+DOCUMENTED_CREATES: list[dict[str, Any]] = [
+    {
+        "email": "user@example.com",
+        "fullName": "John Doe",
+        "description": "API user credential",
+        "username": "api-user",
+        "password": "SecurePassword123!",
+        "roleNameList": ["API_USER"],
+        "enabled": True,
+        "ipList": [],
+        "expireDate": None,
+    },
+    {
+        "email": "restricted@example.com",
+        "fullName": "Restricted User",
+        "description": "Credential with IP restrictions",
+        "username": "restricted-user",
+        "password": "SecurePassword123!",
+        "roleNameList": ["API_USER", "DEVELOPER"],
+        "enabled": True,
+        "ipList": ["192.168.1.100", "10.0.0.0/8", "172.16.0.0/12"],
+        "expireDate": None,
+    },
+    {
+        "email": "temporary@example.com",
+        "fullName": "Temporary User",
+        "description": "Temporary credential with expiration",
+        "username": "temp-user",
+        "password": "SecurePassword123!",
+        "roleNameList": ["API_USER"],
+        "enabled": True,
+        "ipList": [],
+        "expireDate": "2024-12-31T23:59:59.000Z",
+    },
+    {
+        "email": "disabled@example.com",
+        "fullName": "Disabled User",
+        "description": "Disabled credential",
+        "username": "disabled-user",
+        "password": "SecurePassword123!",
+        "roleNameList": ["API_USER"],
+        "enabled": False,
+        "ipList": [],
+        "expireDate": None,
+    },
+]
+#: The update page's body, and the grant page's "multiple resources" body (its group left out: the
+#: fixture has no proxy group), with the fixture's proxies for the documentation's MyAPI and PaymentAPI.
+DOCUMENTED_UPDATE: dict[str, Any] = {
+    "email": "updated@example.com",
+    "fullName": "Updated User",
+    "description": "Updated credential description",
+    "username": "api-user",
+    "password": "NewSecurePassword123!",
+    "roleNameList": ["API_USER", "DEVELOPER"],
+    "enabled": True,
+    "ipList": ["192.168.1.100"],
+    "expireDate": "2025-12-31T23:59:59.000Z",
+}
+
+
+@pytest.mark.parametrize("body", DOCUMENTED_CREATES, ids=[b["username"] for b in DOCUMENTED_CREATES])
+def test_each_documented_create_body_is_accepted_and_listed_as_sent(api: Api, body: dict[str, Any]) -> None:
+    assert_deployed(api.request("POST", CREDENTIALS, json=body))
+    assert listed(api) == [{**body, "password": None}]
+
+
+def test_the_documented_update_change_password_and_grant_bodies(api: Api) -> None:
+    api.request("POST", CREDENTIALS, json=DOCUMENTED_CREATES[0])
+    assert_deployed(api.request("PUT", CREDENTIALS, json=DOCUMENTED_UPDATE))
+    assert listed(api) == [{**DOCUMENTED_UPDATE, "password": None}]
+    patch = api.request("PATCH", credential_path("api-user"), json={"password": "NewSecurePassword123!"})
+    assert_deployed(patch)
+    grant = {
+        "credentialAccessList": [
+            {"name": "PetStore", "type": "API_PROXY"},
+            {"name": "Orders", "type": "API_PROXY"},
+        ]
+    }
+    assert_deployed(api.request("PUT", credential_path("api-user", "access/"), json=grant))
+    assert granted(api, "api-user") == grant["credentialAccessList"]
