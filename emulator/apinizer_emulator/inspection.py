@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
+from . import credentials
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -32,7 +33,11 @@ def _faults(request: Request) -> FaultInjector:
 
 
 async def state(request: Request) -> Response:
-    return r.json_response(_backend(request).state())
+    body = _backend(request).state()
+    with _backend(request).store.read() as db:
+        # Credentials with their access, never a password or its hash.
+        body["credentials"] = credentials.state(db)
+    return r.json_response(body)
 
 
 def _inspect_rlcl(request: Request, read: Callable[[str, str], Any]) -> Any:

@@ -70,6 +70,8 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
 ]
+# Credentials and their access.
+RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))
 
 
 @pytest.mark.parametrize(("module", "name"), RECORDED_PROVIDERS, ids=[n for _, n in RECORDED_PROVIDERS])

@@ -37,6 +37,7 @@ from ._constants import (
     HEALTH_PATH,
     TOKEN_PATH,
 )
+from ._credentials import Credentials
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
@@ -218,6 +219,7 @@ class ApinizerClient:
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)
+        self.credentials = Credentials(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
