@@ -24,6 +24,8 @@ __all__ = [
     "ConditionValueComparisonOperator",
     "ConditionValueSource",
     "ConditionVariableDataType",
+    "CriteriaCondition",
+    "CriteriaRule",
     "PolicyBase",
     "PolicyCondition",
     "PolicyDeploymentResult",
@@ -34,6 +36,9 @@ __all__ = [
     "PolicyTargetScope",
     "PolicyVariable",
     "PolicyVariableType",
+    "RuleMatchCriteria",
+    "RuleValueSource",
+    "RuleVariable",
     "SecretField",
     "unknown_fields",
 ]
@@ -78,13 +83,14 @@ def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
 class PolicyTargetScope(StrEnum):
     """Where a policy applies: the whole proxy or one endpoint (EnumPolicyTargetScope).
 
-    API_PROXY is not in the enum but is what several type pages' examples send (the decryption
-    and WS-Security pages); it is accepted as documented and means the whole proxy, as ALL does
-    (docs/limits.md, "Policies")."""
+    API_PROXY and GLOBAL are not in the CRUD pages' enum but are in the client-ban and
+    policy-group pages' enum, and API_PROXY is what several type pages' examples send (decryption,
+    WS-Security); both are accepted as documented (docs/limits.md, "Policies")."""
 
     ALL = "ALL"
     ENDPOINT = "ENDPOINT"
     API_PROXY = "API_PROXY"
+    GLOBAL = "GLOBAL"
 
 
 class PolicyTargetPipeline(StrEnum):
@@ -161,8 +167,9 @@ class ConditionValueSource(StrEnum):
 
 class PolicyVariableType(StrEnum):
     """A policy variable's type. The condition's VariableDTO lists HEADER, PARAMETER, BODY,
-    CONTEXT_VALUES and CUSTOM; the IP policies' ``targetVariableForIP`` lists CONTEXT and SCRIPT
-    too: every documented value is accepted (docs/limits.md, "Policies")."""
+    CONTEXT_VALUES and CUSTOM; the IP, quota and API-call pages list CONTEXT and SCRIPT too, and
+    the client-ban page's examples send CLIENT_IP: every documented value is accepted
+    (docs/limits.md, "Policies")."""
 
     HEADER = "HEADER"
     PARAMETER = "PARAMETER"
@@ -171,6 +178,7 @@ class PolicyVariableType(StrEnum):
     CUSTOM = "CUSTOM"
     CONTEXT = "CONTEXT"
     SCRIPT = "SCRIPT"
+    CLIENT_IP = "CLIENT_IP"
 
 
 class PolicyVariable(PolicyModel):
@@ -350,6 +358,64 @@ class PolicyCondition(PolicyModel):
     )
 
 
+class RuleMatchCriteria(StrEnum):
+    """When a ``criteria``/``rules`` condition holds (the client-ban and policy-group pages'
+    EnumConditionCriteria)."""
+
+    ALWAYS = "ALWAYS"
+    IF_ALL_MATCH = "IF_ALL_MATCH"
+    IF_ANY_MATCH = "IF_ANY_MATCH"
+    IF_NONE_MATCH = "IF_NONE_MATCH"
+
+
+class RuleValueSource(StrEnum):
+    """Where a ``rules`` item's value comes from: the enum lists VALUE and VARIABLE, the
+    client-ban page's examples send STATIC; all three are accepted."""
+
+    VALUE = "VALUE"
+    VARIABLE = "VARIABLE"
+    STATIC = "STATIC"
+
+
+class RuleVariable(PolicyModel):
+    """The variable of a ``rules`` item. Its ``type`` is free text: the client-ban page's
+    examples use HTTP_STATUS_CODE, which no variable enum lists."""
+
+    type: str = Field(
+        description="The variable type (HEADER, PARAMETER, BODY, CONTEXT, HTTP_STATUS_CODE...)."
+    )
+    name: str | None = Field(None, description="Variable name.")
+    header_name: str | None = Field(None, description="Header name (type HEADER).")
+    param_name: str | None = Field(None, description="Parameter name (type PARAMETER).")
+    context_value: str | None = Field(None, description="Context value (type CONTEXT).")
+
+
+class CriteriaRule(PolicyModel):
+    """A ``rules`` item of a ``criteria``/``rules`` condition (client ban, policy group)."""
+
+    variable: RuleVariable | None = Field(None, description="The variable checked.")
+    comparison_operator: ConditionValueComparisonOperator | None = Field(None, description="The comparison.")
+    value: str | None = Field(None, description="The value compared against.")
+    value_source: RuleValueSource | None = Field(None, description="Where the value comes from.")
+
+
+class CriteriaCondition(PolicyModel):
+    """The ``{criteria, rules}`` condition of the client-ban and policy-group pages
+    (``condition``, ``assertionCondition``): ALWAYS needs no rules, the others at least one."""
+
+    criteria: RuleMatchCriteria = Field(description="ALWAYS, IF_ALL_MATCH, IF_ANY_MATCH or IF_NONE_MATCH.")
+    rules: list[CriteriaRule] = Field(default_factory=list, description="The rules the criteria applies to.")
+
+    @model_validator(mode="after")
+    def _check_rules(self) -> Self:
+        if self.criteria is not RuleMatchCriteria.ALWAYS and not self.rules:
+            raise field_errors(
+                type(self).__name__,
+                [("rules", f"rules needs at least one rule when criteria is {self.criteria.value}", [])],
+            )
+        return self
+
+
 class PolicyErrorMessage(PolicyModel):
     """One custom error answer of a policy (an ``errorMessageList`` item)."""
 
@@ -418,6 +484,7 @@ class PolicyDeploymentResult(ApiModel):
     documented ``deploymentResult`` (success, responseTime, detailList per pod)."""
 
     status: str = Field("SUCCESS", description="SUCCESS or FAILURE.")
+    success: bool | None = Field(None, description="The type pages' envelope: true on success.")
     deployment_result: DeploymentResult | None = Field(
         None, description="The deployment's outcome, when deploy was true."
     )

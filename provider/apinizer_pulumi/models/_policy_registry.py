@@ -25,6 +25,7 @@ __all__ = [
     "ProxyPolicyList",
     "UnknownPolicyTypeError",
     "parse_policy",
+    "split_write_body",
 ]
 
 
@@ -69,6 +70,16 @@ def parse_policy(data: Mapping[str, Any]) -> PolicyBase:
         shown = "no type" if kind is None else f"unknown policy type {kind!r}"
         raise UnknownPolicyTypeError(f"type: {shown}; the known types are {known}")
     return _ANY_POLICY.validate_python(dict(data))
+
+
+def split_write_body(body: Mapping[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """``(operationMetadata, policy)`` of an add or update body, in either documented shape:
+    ``{"operationMetadata": ..., "policy": {...}}`` (the CRUD pages and most type pages) or the
+    policy's fields beside ``operationMetadata`` (the client-ban and policy-group pages)."""
+    metadata = body.get("operationMetadata")
+    if isinstance(body.get("policy"), Mapping):
+        return metadata, dict(body["policy"])
+    return metadata, {key: value for key, value in body.items() if key != "operationMetadata"}
 
 
 def _lenient(value: Any) -> Any:
