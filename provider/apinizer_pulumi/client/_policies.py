@@ -89,6 +89,17 @@ class Policies(_Resource):
     ) -> models.PolicyDeploymentResult:
         """``POST .../policies/{policyName}/``: add ``policy`` where ``metadata`` says. A name
         already used in the proxy raises :class:`BadRequestError`."""
+        kind: type[models.PolicyBase] | None = None
+        if isinstance(policy, models.PolicyBase):
+            kind = type(policy)
+        elif isinstance(policy, Mapping):
+            kind = models.POLICY_TYPES.get(str(policy.get("type")))
+        if kind is not None and not kind.addable:
+            raise InvalidArgumentError(
+                "policy",
+                f"{kind.policy_type} cannot be added through the API: the gateway adds it with the proxy's"
+                " SOAP/REST transformation",
+            )
         return self._write_policy("POST", project, proxy, name, policy, metadata, idempotent=False)
 
     def update(

@@ -504,6 +504,9 @@ class PolicyBase(PolicyModel):
     """
 
     policy_type: ClassVar[str] = ""
+    #: False for the types the gateway manages itself (the protocol transformations): they are
+    #: read, never added or deleted through the API.
+    addable: ClassVar[bool] = True
 
     name: str | None = Field(
         None, description="The policy's name (reads carry it; writes take it from the path)."

@@ -706,8 +706,10 @@ class BusinessRuleAction(PolicyModel):
     """One action of a business rule (an ``actionList`` item).
 
     ADD needs ``source_var``, ``target_val_source`` and ``target_var``; MODIFY ``source_var``,
-    ``source_data_type``, ``operator`` and ``target_val_source`` (plus the operator's own
-    fields); DELETE ``source_var``; STOP nothing. The page's requirements name the constant
+    ``source_data_type`` and ``target_val_source``, and an operator's own fields when it names
+    one (the pages call ``operator`` required for MODIFY, but the redaction page's example
+    modifies without one, replacing the value: it is accepted); DELETE ``source_var``; STOP
+    nothing. The page's requirements name the constant
     ``targetVal``, its examples ``targetValue``: both are accepted.
     """
 
@@ -721,7 +723,7 @@ class BusinessRuleAction(PolicyModel):
     )
     source_temporal_format: str | None = Field(None, description="The date format of a TEMPORAL source.")
     operator: ActionSourceValueModificationOperator | None = Field(
-        None, description="How MODIFY changes the value (required for MODIFY)."
+        None, description="How MODIFY changes the value; left out, MODIFY sets the target value."
     )
     substring_from: int | None = Field(None, ge=0, description="SUBSTRING's start index.")
     substring_to: int | None = Field(None, ge=0, description="SUBSTRING's end index.")
@@ -776,7 +778,6 @@ class BusinessRuleAction(PolicyModel):
             _require(self, problems, "target_var", why)
         if kind is ActionType.MODIFY:
             _require(self, problems, "source_data_type", why)
-            _require(self, problems, "operator", why)
             _require(self, problems, "target_val_source", why)
             operator = self.operator
             if operator is not None:
