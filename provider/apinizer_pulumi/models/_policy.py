@@ -9,6 +9,7 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
@@ -59,17 +60,30 @@ def SecretField(default: Any = ..., **kwargs: Any) -> Any:  # noqa: N802  (reads
 
 class PolicyModel(ApiModel):
     """A structure of a policy: unknown fields of a read are kept (``model_extra``), so that a
-    policy the console changed is shown whole; :func:`unknown_fields` names them for writes."""
+    policy the console changed is shown whole; :func:`unknown_fields` names them for writes.
+
+    ``repr`` shows the declared fields (secret ones left out) and only the names of unknown
+    ones: an unknown field may hold a secret the model does not know to hide.
+    """
 
     model_config = ConfigDict(extra="allow")
+    #: True for the structures whose fields the docs do not list: any field is theirs.
+    open_fields: ClassVar[bool] = False
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for name, info in type(self).model_fields.items():
+            if info.repr:
+                yield name, getattr(self, name)
+        if self.model_extra:
+            yield "unknown_fields", sorted(self.model_extra)
 
 
 def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
     """The dotted snake_case paths of the fields of ``model`` (and its nested models) that no
     model declares: a write refuses them, naming each."""
     found: list[str] = []
-    for key in model.model_extra or {}:
-        found.append(f"{prefix}{key}")
+    if not getattr(model, "open_fields", False):
+        found.extend(f"{prefix}{key}" for key in model.model_extra or {})
     for name in type(model).model_fields:
         value = getattr(model, name)
         items = value if isinstance(value, list) else [value]
@@ -212,6 +226,10 @@ class PolicyVariable(PolicyModel):
     form_name: str | None = Field(None, description="Form field name (form parameters).")
     xpath_value: str | None = Field(None, description="XPath of the value (type BODY, XML content).")
     json_path_value: str | None = Field(None, description="JsonPath of the value (type BODY, JSON content).")
+    body_json_path: str | None = Field(
+        None,
+        description="JsonPath of a body value, as the business-rule and redaction pages' examples give it.",
+    )
     message_content_type: MessageContentType | None = Field(
         None, description="Body content type JSON, XML or FORM (type BODY)."
     )
@@ -417,11 +435,14 @@ class CriteriaCondition(PolicyModel):
 
 
 class PolicyErrorMessage(PolicyModel):
-    """One custom error answer of a policy (an ``errorMessageList`` item)."""
+    """One custom error answer of a policy (an ``errorMessageList`` item).
 
-    error_code: str | None = Field(None, description="The error the message replaces.")
-    http_status_code: int | None = Field(None, description="HTTP status code of the error answer.")
-    message: str | None = Field(None, description="Text of the error answer.")
+    The pages name ``errorMessageList`` ("custom error messages; if not provided, standard
+    messages are used") but document no field of its items, so every field is kept and sent
+    as given (docs/limits.md, "Policies").
+    """
+
+    open_fields: ClassVar[bool] = True
 
 
 class PolicyOperationMetadata(ApiModel):
