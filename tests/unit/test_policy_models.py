@@ -604,3 +604,13 @@ def test_throttling_defaults_are_the_documented_ones() -> None:
         False,
     )
     assert policy.active is True and policy.detail_list == []
+
+
+def test_the_unknown_type_error_pickles() -> None:
+    # Errors cross the Pulumi provider's process boundary.
+    import pickle
+
+    with pytest.raises(UnknownPolicyTypeError) as caught:
+        parse_policy({"type": "policy-nope"})
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert type(copy) is UnknownPolicyTypeError and str(copy) == str(caught.value)

@@ -9,9 +9,9 @@ from typing import Any, Literal, Self
 from pydantic import Field, model_validator
 
 from ._api_proxy import ErrorThresholdType
-from ._base import PositiveInt, field_errors
+from ._base import PositiveInt
 from ._enums import CacheErrorHandlingType, CacheStorageType, HttpMethod, IntervalWindowType
-from ._policy import CriteriaCondition, PolicyBase, PolicyModel, PolicyVariable
+from ._policy import CriteriaCondition, PolicyBase, PolicyModel, PolicyVariable, raise_problems, require_field
 
 __all__: list[str] = []  # filled at the end from the module's public classes
 
@@ -102,17 +102,6 @@ class WhiteIpPolicy(PolicyBase):
     ip_list: list[str] = Field(
         min_length=1, description="The IP addresses or CIDR ranges allowed (at least one)."
     )
-
-
-def _require(model: object, problems: list[tuple[str, str, Any]], field: str, why: str) -> None:
-    value = getattr(model, field)
-    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
-        problems.append((field, f"{field} is required {why}", value))
-
-
-def _raise(model: object, problems: list[tuple[str, str, Any]]) -> None:
-    if problems:
-        raise field_errors(type(model).__name__, problems)
 
 
 # -- quota ------------------------------------------------------------------------------------------
@@ -309,19 +298,19 @@ class TimeRestriction(PolicyModel):
     def _check_period(self) -> Self:
         problems: list[tuple[str, str, Any]] = []
         if self.day_type is DayType.WEEK:
-            _require(self, problems, "enum_week_day_list", "when day_type is WEEK")
+            require_field(self, problems, "enum_week_day_list", "when day_type is WEEK")
         else:
-            _require(self, problems, "day", "when day_type is CUSTOM")
-            _require(self, problems, "month", "when day_type is CUSTOM")
+            require_field(self, problems, "day", "when day_type is CUSTOM")
+            require_field(self, problems, "month", "when day_type is CUSTOM")
         if not self.whole_day:
             for field in _TIME_FIELDS:
-                _require(self, problems, field, "when whole_day is false")
+                require_field(self, problems, field, "when whole_day is false")
             if not problems:
                 start = (self.start_hour, self.start_minute, self.start_second)
                 end = (self.end_hour, self.end_minute, self.end_second)
                 if start >= end:
                     problems.append(("end_hour", "the end time must come after the start time", end))
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
@@ -436,9 +425,9 @@ class RestApiDataManipulationDefOperation(StrEnum):
 def _value_or_variable(model: ApiCallParameter) -> list[tuple[str, str, Any]]:
     problems: list[tuple[str, str, Any]] = []
     if model.value_source is ValueSource.VALUE:
-        _require(model, problems, "value", "when value_source is VALUE")
+        require_field(model, problems, "value", "when value_source is VALUE")
     else:
-        _require(model, problems, "variable", "when value_source is VARIABLE")
+        require_field(model, problems, "variable", "when value_source is VARIABLE")
     return problems
 
 
@@ -458,7 +447,7 @@ class ApiCallParameter(PolicyModel):
 
     @model_validator(mode="after")
     def _check_source(self) -> Self:
-        _raise(self, _value_or_variable(self))
+        raise_problems(self, _value_or_variable(self))
         return self
 
 
@@ -602,15 +591,15 @@ class ApiCallPolicy(PolicyBase):
     def _check_call(self) -> Self:
         problems: list[tuple[str, str, Any]] = []
         if self.enable_cache:
-            _require(self, problems, "capacity", "when enable_cache is true")
-            _require(self, problems, "ttl", "when enable_cache is true")
+            require_field(self, problems, "capacity", "when enable_cache is true")
+            require_field(self, problems, "ttl", "when enable_cache is true")
             if self.call_type is not PolicyRestApiCallType.SYNCHRONOUS:
                 problems.append(
                     ("call_type", "call_type must be SYNCHRONOUS when enable_cache is true", self.call_type)
                 )
         if self.certificate_enabled:
-            _require(self, problems, "certificate_name", "when certificate_enabled is true")
-        _raise(self, problems)
+            require_field(self, problems, "certificate_name", "when certificate_enabled is true")
+        raise_problems(self, problems)
         return self
 
 
@@ -772,17 +761,17 @@ class BusinessRuleAction(PolicyModel):
         kind = self.action_type
         why = f"when action_type is {kind.value}"
         if kind in (ActionType.ADD, ActionType.MODIFY, ActionType.DELETE):
-            _require(self, problems, "source_var", why)
+            require_field(self, problems, "source_var", why)
         if kind is ActionType.ADD:
-            _require(self, problems, "target_val_source", why)
-            _require(self, problems, "target_var", why)
+            require_field(self, problems, "target_val_source", why)
+            require_field(self, problems, "target_var", why)
         if kind is ActionType.MODIFY:
-            _require(self, problems, "source_data_type", why)
-            _require(self, problems, "target_val_source", why)
+            require_field(self, problems, "source_data_type", why)
+            require_field(self, problems, "target_val_source", why)
             operator = self.operator
             if operator is not None:
                 for field in _OPERATOR_FIELDS.get(operator, ()):
-                    _require(self, problems, field, f"when operator is {operator.value}")
+                    require_field(self, problems, field, f"when operator is {operator.value}")
         if (
             kind in (ActionType.ADD, ActionType.MODIFY)
             and self.target_val_source is ValueSource.VALUE
@@ -790,7 +779,7 @@ class BusinessRuleAction(PolicyModel):
             and self.target_value is None
         ):
             problems.append(("target_val", "target_val is required when target_val_source is VALUE", None))
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
