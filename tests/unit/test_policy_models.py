@@ -614,3 +614,49 @@ def test_the_unknown_type_error_pickles() -> None:
         parse_policy({"type": "policy-nope"})
     copy = pickle.loads(pickle.dumps(caught.value))
     assert type(copy) is UnknownPolicyTypeError and str(copy) == str(caught.value)
+
+
+@pytest.mark.parametrize("policy_type", ["policy-white-ip", "policy-black-ip"])
+def test_ip_lists_take_addresses_and_ranges_and_name_the_bad_entry(policy_type: str) -> None:
+    good = ["10.0.0.1", "10.0.0.0/8", "2001:db8::1", "2001:db8::/32"]
+    assert parse_policy({"type": policy_type, "ipList": good}).to_api()["ipList"] == good  # type: ignore[index]
+    with pytest.raises(pydantic.ValidationError, match=r"'10\.0\.0\.300' is not an IP address") as caught:
+        parse_policy({"type": policy_type, "ipList": ["10.0.0.1", "10.0.0.300"]})
+    assert _locations(caught.value) == ["ip_list"]
+
+
+@pytest.mark.parametrize("zone", ["+03:00", "-05:00", "Z", "UTC", "UTC+3", "Europe/Istanbul"])
+def test_time_restriction_zones_are_java_zone_ids(zone: str) -> None:
+    restriction = {"dayType": "WEEK", "enumWeekDayList": ["MONDAY"], "wholeDay": True}
+    assert (
+        TimeRestrictionPolicy.model_validate({"zoneId": zone, "restrictionList": [restriction]}).zone_id
+        == zone
+    )
+
+
+def test_a_zone_that_is_no_java_zone_id_is_refused() -> None:
+    restriction = {"dayType": "WEEK", "enumWeekDayList": ["MONDAY"], "wholeDay": True}
+    with pytest.raises(pydantic.ValidationError) as caught:
+        TimeRestrictionPolicy.model_validate({"zoneId": "Mars/Olympus", "restrictionList": [restriction]})
+    assert _locations(caught.value) == ["zone_id"]
+
+
+def test_schema_bodies_must_parse_as_their_language() -> None:
+    with pytest.raises(pydantic.ValidationError, match="not JSON") as caught:
+        parse_policy(
+            {
+                "type": "policy-json-schema-validation",
+                "pathForBody": "$",
+                "schemaDefinitionList": [{"schemaBody": "{'type': 'object'}"}],
+            }
+        )
+    assert _locations(caught.value) == ["schema_definition_list.0.schema_body"]
+    with pytest.raises(pydantic.ValidationError, match="not well-formed XML") as caught:
+        parse_policy(
+            {"type": "policy-xml-schema-validation", "schemaDefinitionList": [{"schemaBody": "<xs:schema"}]}
+        )
+    assert _locations(caught.value) == ["schema_definition_list.0.schema_body"]
+    # Entity declarations are refused rather than expanded (the emulator validates with these models).
+    bomb = '<!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;&a;</x>'
+    with pytest.raises(pydantic.ValidationError, match="not well-formed XML"):
+        parse_policy({"type": "policy-xml-schema-validation", "schemaDefinitionList": [{"schemaBody": bomb}]})
