@@ -575,10 +575,34 @@ def test_unknown_fields_show_only_their_names_in_repr() -> None:
     assert "never-shown" not in repr(policy) and "apiKey" in repr(policy)
 
 
-def test_the_traffic_and_message_types_hold_no_secret() -> None:
-    for policy_type, model in POLICY_TYPES.items():
-        if model.__module__.endswith(("_policy_traffic", "_policy_message")):
-            assert model.secret_fields() == (), policy_type
+def test_the_api_call_values_are_its_only_secrets() -> None:
+    secrets = {
+        policy_type: model.secret_fields()
+        for policy_type, model in POLICY_TYPES.items()
+        if model.__module__.endswith(("_policy_traffic", "_policy_message")) and model.secret_fields()
+    }
+    assert secrets == {
+        "policy-api-call": (
+            "url_encoded_list.value",
+            "headers_to_be_added_before_call_list.value",
+            "parameters_to_be_added_before_call_list.value",
+            "headers_to_be_added_after_call_list.value",
+            "parameters_to_be_added_after_call_list.value",
+        )
+    }
+    call = parse_policy(
+        {
+            "type": "policy-api-call",
+            "callType": "ONE_WAY",
+            "httpMethod": "GET",
+            "url": "https://x.test/",
+            "headersToBeAddedBeforeCallList": [
+                {"name": "Authorization", "valueSource": "VALUE", "value": "tok-123", "prefix": "BEARER"}
+            ],
+        }
+    )
+    assert "tok-123" not in repr(call)
+    assert call.to_api()["headersToBeAddedBeforeCallList"][0]["value"] == "tok-123"
 
 
 def test_every_traffic_and_message_type_is_modelled() -> None:

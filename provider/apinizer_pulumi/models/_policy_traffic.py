@@ -13,7 +13,15 @@ from pydantic import AfterValidator, Field, model_validator
 from ._api_proxy import ErrorThresholdType
 from ._base import PositiveInt
 from ._enums import CacheErrorHandlingType, CacheStorageType, HttpMethod, IntervalWindowType
-from ._policy import CriteriaCondition, PolicyBase, PolicyModel, PolicyVariable, raise_problems, require_field
+from ._policy import (
+    CriteriaCondition,
+    PolicyBase,
+    PolicyModel,
+    PolicyVariable,
+    SecretField,
+    raise_problems,
+    require_field,
+)
 from ._variable import is_iana_zone
 
 __all__: list[str] = []  # filled at the end from the module's public classes
@@ -478,7 +486,9 @@ class ApiCallParameter(PolicyModel):
     value_source: ValueSource = Field(
         description="VALUE: the constant value; VARIABLE: the variable's value."
     )
-    value: str | None = Field(None, description="The value (required when value_source is VALUE).")
+    # Secret: the API-call page's examples put API keys here, and the header prefixes (BASIC,
+    # BEARER, DIGEST) exist for credentials.
+    value: str | None = SecretField(None, description="The value (required when value_source is VALUE).")
     variable: PolicyVariable | None = Field(
         None, description="The variable (required when value_source is VARIABLE)."
     )
@@ -502,7 +512,7 @@ class UrlEncodedParameter(PolicyModel):
     """A form parameter of an URL_ENCODED call body (``urlEncodedList`` item)."""
 
     key: str = Field(description="The form parameter's key.")
-    value: str = Field(description="The form parameter's value.")
+    value: str = SecretField(description="The form parameter's value (a secret: forms carry credentials).")
     description: str | None = Field(None, description="What the parameter is.")
 
 
