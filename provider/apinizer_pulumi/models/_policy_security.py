@@ -10,28 +10,26 @@ with :func:`SecretField`: hidden from ``repr`` and listed by ``secret_fields()``
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import Field, model_validator
 
 from ._base import field_errors
 from ._enums import MessageContentType, VariableDataType
-from ._policy import PolicyBase, PolicyCondition, PolicyModel, PolicyVariable, PolicyVariableType, SecretField
+from ._policy import (
+    PolicyBase,
+    PolicyCondition,
+    PolicyModel,
+    PolicyVariable,
+    PolicyVariableType,
+    SecretField,
+    raise_problems,
+    require_field,
+)
 
 __all__: list[str] = []  # filled at the end from the module's public classes
 
 Problems = list[tuple[str, str, Any]]
-
-
-def _require(model: object, problems: Problems, field: str, why: str) -> None:
-    value = getattr(model, field)
-    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
-        problems.append((field, f"{field} is required {why}", value))
-
-
-def _raise(model: object, problems: Problems) -> None:
-    if problems:
-        raise field_errors(type(model).__name__, problems)
 
 
 # -- outgoing authentication ------------------------------------------------------------------------
@@ -150,27 +148,27 @@ class ApiAuthenticationPolicy(PolicyBase):
             )
         if self.api_auth_cond_expression_list:
             why = "when api_auth_cond_expression_list is given"
-            _require(self, problems, "auth_type", why)
-            _require(self, problems, "send_type", why)
+            require_field(self, problems, "auth_type", why)
+            require_field(self, problems, "send_type", why)
         auth, send = self.auth_type, self.send_type
         auth_types = PolicyApiAuthenticationAuthType
         send_types = PolicyApiAuthenticationSendType
         if send in (send_types.HEADER, send_types.PARAM) and auth is not None:
             why = f"when auth_type is {auth.value} and send_type is {send.value}"
             if auth in (auth_types.BASIC, auth_types.DIGEST):
-                _require(self, problems, "username_field_name", why)
+                require_field(self, problems, "username_field_name", why)
             if auth in (auth_types.BASIC, auth_types.BASE64, auth_types.DIGEST):
-                _require(self, problems, "password_field_name", why)
+                require_field(self, problems, "password_field_name", why)
             if auth is auth_types.DIGEST:
-                _require(self, problems, "created_field_name", why)
-                _require(self, problems, "nonce_field_name", why)
+                require_field(self, problems, "created_field_name", why)
+                require_field(self, problems, "nonce_field_name", why)
         elif send is send_types.BODY_MESSAGE:
-            _require(self, problems, "body_message", "when send_type is BODY_MESSAGE")
-            _require(self, problems, "body_message_injection_path", "when send_type is BODY_MESSAGE")
+            require_field(self, problems, "body_message", "when send_type is BODY_MESSAGE")
+            require_field(self, problems, "body_message_injection_path", "when send_type is BODY_MESSAGE")
         elif send is send_types.BODY_INJECTION:
-            _require(self, problems, "username_injection_path", "when send_type is BODY_INJECTION")
-            _require(self, problems, "password_injection_path", "when send_type is BODY_INJECTION")
-        _raise(self, problems)
+            require_field(self, problems, "username_injection_path", "when send_type is BODY_INJECTION")
+            require_field(self, problems, "password_injection_path", "when send_type is BODY_INJECTION")
+        raise_problems(self, problems)
         return self
 
 
@@ -189,11 +187,11 @@ class _UserHeaderMixin(PolicyModel):
     def _user_header_problems(self) -> Problems:
         problems: Problems = []
         if self.add_user_to_header:
-            _require(self, problems, "user_header_name", "when add_user_to_header is true")
+            require_field(self, problems, "user_header_name", "when add_user_to_header is true")
         return problems
 
 
-class AuthBasicPolicy(PolicyBase, _UserHeaderMixin):
+class AuthBasicPolicy(_UserHeaderMixin, PolicyBase):
     """Validates HTTP Basic credentials (``Basic base64(username:password)``) against the
     authentication source configured for the policy; optionally adds the user to a header.
 
@@ -210,11 +208,11 @@ class AuthBasicPolicy(PolicyBase, _UserHeaderMixin):
 
     @model_validator(mode="after")
     def _check_user_header(self) -> Self:
-        _raise(self, self._user_header_problems())
+        raise_problems(self, self._user_header_problems())
         return self
 
 
-class AuthClearTextPolicy(PolicyBase, _UserHeaderMixin):
+class AuthClearTextPolicy(_UserHeaderMixin, PolicyBase):
     """Authenticates a request with a username and password read in clear from its headers,
     parameters or body; optionally adds the user to a header. Use over HTTPS only.
 
@@ -235,12 +233,12 @@ class AuthClearTextPolicy(PolicyBase, _UserHeaderMixin):
     def _check_password_var(self) -> Self:
         problems = self._user_header_problems()
         if self.check_password:
-            _require(self, problems, "password_var", "when check_password is true")
-        _raise(self, problems)
+            require_field(self, problems, "password_var", "when check_password is true")
+        raise_problems(self, problems)
         return self
 
 
-class AuthDigestPolicy(PolicyBase, _UserHeaderMixin):
+class AuthDigestPolicy(_UserHeaderMixin, PolicyBase):
     """Validates HTTP Digest credentials (hashed, unlike Basic) read from the request against
     the authentication source configured for the policy; optionally adds the user to a header.
 
@@ -260,7 +258,7 @@ class AuthDigestPolicy(PolicyBase, _UserHeaderMixin):
 
     @model_validator(mode="after")
     def _check_user_header(self) -> Self:
-        _raise(self, self._user_header_problems())
+        raise_problems(self, self._user_header_problems())
         return self
 
 
@@ -323,12 +321,12 @@ class _TokenSettings(PolicyModel):
     def _expiry_problems(self) -> Problems:
         problems: Problems = []
         if not self.token_never_expires:
-            _require(self, problems, "token_expires_in_amount", "when token_never_expires is false")
-            _require(self, problems, "token_expires_in_unit", "when token_never_expires is false")
+            require_field(self, problems, "token_expires_in_amount", "when token_never_expires is false")
+            require_field(self, problems, "token_expires_in_unit", "when token_never_expires is false")
         return problems
 
 
-class AuthJwtPolicy(PolicyBase, _TokenSettings):
+class AuthJwtPolicy(_TokenSettings, PolicyBase):
     """Issues, validates and refreshes JWTs for stateless authentication.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-jwt.md
@@ -344,11 +342,11 @@ class AuthJwtPolicy(PolicyBase, _TokenSettings):
 
     @model_validator(mode="after")
     def _check_expiry(self) -> Self:
-        _raise(self, self._expiry_problems())
+        raise_problems(self, self._expiry_problems())
         return self
 
 
-class AuthOauth2Policy(PolicyBase, _TokenSettings):
+class AuthOauth2Policy(_TokenSettings, PolicyBase):
     """Issues, validates and refreshes OAuth2 access and refresh tokens.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-oauth2.md
@@ -364,7 +362,7 @@ class AuthOauth2Policy(PolicyBase, _TokenSettings):
 
     @model_validator(mode="after")
     def _check_expiry(self) -> Self:
-        _raise(self, self._expiry_problems())
+        raise_problems(self, self._expiry_problems())
         return self
 
 
@@ -408,13 +406,13 @@ class CryptoVariable(PolicyVariable):
         problems: Problems = []
         named = bool((self.name or "").strip() or self.id)
         if self.type is PolicyVariableType.HEADER and not named:
-            _require(self, problems, "header_name", "when type is HEADER and no name or id is given")
+            require_field(self, problems, "header_name", "when type is HEADER and no name or id is given")
         elif self.type is PolicyVariableType.PARAMETER and not named:
-            _require(self, problems, "param_name", "when type is PARAMETER and no name or id is given")
+            require_field(self, problems, "param_name", "when type is PARAMETER and no name or id is given")
         if self.init_with_script:
-            _require(self, problems, "script_language", "when init_with_script is true")
-            _require(self, problems, "script_body", "when init_with_script is true")
-        _raise(self, problems)
+            require_field(self, problems, "script_language", "when init_with_script is true")
+            require_field(self, problems, "script_body", "when init_with_script is true")
+        raise_problems(self, problems)
         return self
 
 
@@ -491,9 +489,9 @@ class _KeyReference(PolicyModel):
     def _key_problems(self) -> Problems:
         problems: Problems = []
         if self.enum_key_certificate_type is KeyCertificateType.KEY:
-            _require(self, problems, "crypto_key_info_id", "when enum_key_certificate_type is KEY")
+            require_field(self, problems, "crypto_key_info_id", "when enum_key_certificate_type is KEY")
         else:
-            _require(self, problems, "certificate_id", "when enum_key_certificate_type is CERTIFICATE")
+            require_field(self, problems, "certificate_id", "when enum_key_certificate_type is CERTIFICATE")
         return problems
 
 
@@ -523,13 +521,12 @@ class EncryptionDef(_KeyReference):
 class EncryptionPolicy(PolicyBase):
     """Encrypts variables' values with a stored key or certificate and writes the result to
     other variables. The page says the Management API does not implement this type yet: it is
-    read, and the client refuses to add it.
+    modelled so that it can be read and checked offline; the gateway refuses to add it.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-encryption.md
     """
 
     policy_type = "policy-encryption"
-    addable: ClassVar[bool] = False
     type: Literal["policy-encryption"] = Field(
         "policy-encryption", description="The policy type: policy-encryption."
     )
@@ -563,13 +560,12 @@ class DecryptionDef(_KeyReference):
 class DecryptionPolicy(PolicyBase):
     """Decrypts variables' values with a stored key or certificate and writes the plain text to
     other variables. The page says the Management API does not implement this type yet: it is
-    read, and the client refuses to add it.
+    modelled so that it can be read and checked offline; the gateway refuses to add it.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-decryption.md
     """
 
     policy_type = "policy-decryption"
-    addable: ClassVar[bool] = False
     type: Literal["policy-decryption"] = Field(
         "policy-decryption", description="The policy type: policy-decryption."
     )
@@ -595,20 +591,19 @@ class DigitalSignDef(_KeyReference):
 
     @model_validator(mode="after")
     def _check_key(self) -> Self:
-        _raise(self, self._key_problems())
+        raise_problems(self, self._key_problems())
         return self
 
 
 class DigitalSignPolicy(PolicyBase):
     """Signs variables' values with a stored private key or certificate and writes the
     signatures to other variables. The page says the Management API does not implement this type
-    yet: it is read, and the client refuses to add it.
+    yet: it is modelled so that it can be read and checked offline; the gateway refuses to add it.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-digital-sign.md
     """
 
     policy_type = "policy-digital-sign"
-    addable: ClassVar[bool] = False
     type: Literal["policy-digital-sign"] = Field(
         "policy-digital-sign", description="The policy type: policy-digital-sign."
     )
@@ -646,20 +641,19 @@ class DigitalSignVerificationDef(_KeyReference):
                     None,
                 )
             )
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
 class DigitalSignVerificationPolicy(PolicyBase):
     """Verifies signatures of variables' values with a stored public key or certificate; a bad
     signature stops the message. The page says the Management API does not implement this type
-    yet: it is read, and the client refuses to add it.
+    yet: it is modelled so that it can be read and checked offline; the gateway refuses to add it.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-digital-sign-verification.md
     """
 
     policy_type = "policy-digital-sign-verification"
-    addable: ClassVar[bool] = False
     type: Literal["policy-digital-sign-verification"] = Field(
         "policy-digital-sign-verification", description="The policy type: policy-digital-sign-verification."
     )
@@ -744,7 +738,7 @@ def _variable_for_choice(
     if getattr(model, choice_field) == "CHOOSE_FROM_VARIABLE" or (
         choice_field == "client_source_part" and choice is JoseUserSourcePart.VARIABLE
     ):
-        _require(model, problems, variable_field, f"when {choice_field} is {choice.value}")
+        require_field(model, problems, variable_field, f"when {choice_field} is {choice.value}")
 
 
 class JoseImplementationPolicy(PolicyBase):
@@ -823,27 +817,27 @@ class JoseImplementationPolicy(PolicyBase):
         problems: Problems = []
         _variable_for_choice(self, problems, "jose_target", self.jose_target, "jose_target_variable")
         if self.add_issuer:
-            _require(self, problems, "issuer", "when add_issuer is true")
+            require_field(self, problems, "issuer", "when add_issuer is true")
         if self.add_audience:
-            _require(self, problems, "audience_list", "when add_audience is true")
+            require_field(self, problems, "audience_list", "when add_audience is true")
         if self.add_subject:
-            _require(self, problems, "subject", "when add_subject is true")
+            require_field(self, problems, "subject", "when add_subject is true")
         if self.add_type_to_header:
-            _require(self, problems, "type_value", "when add_type_to_header is true")
+            require_field(self, problems, "type_value", "when add_type_to_header is true")
         if self.add_expiration_time:
-            _require(self, problems, "expiration_time_value", "when add_expiration_time is true")
-            _require(self, problems, "expiration_time_unit", "when add_expiration_time is true")
+            require_field(self, problems, "expiration_time_value", "when add_expiration_time is true")
+            require_field(self, problems, "expiration_time_unit", "when add_expiration_time is true")
         if self.sign and not self.sign_by_issuer:
-            _require(
+            require_field(
                 self,
                 problems,
                 "jwk_id_for_validation_and_sign",
                 "when sign is true and sign_by_issuer is false",
             )
         if self.encrypt:
-            _require(self, problems, "encryption_method", "when encrypt is true")
+            require_field(self, problems, "encryption_method", "when encrypt is true")
             if not self.encrypt_by_issuer:
-                _require(
+                require_field(
                     self,
                     problems,
                     "jwk_id_for_decryption_and_encryption",
@@ -856,7 +850,7 @@ class JoseImplementationPolicy(PolicyBase):
             self.encoded_claims_target_for_data_manipulation,
             "decoded_claims_target_variable_for_data_manipulation",
         )
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
@@ -935,21 +929,21 @@ class JoseValidationPolicy(PolicyBase):
             self, problems, "client_source_part", self.client_source_part, "client_source_variable"
         )
         if self.validate_sign and not self.validate_by_issuer:
-            _require(
+            require_field(
                 self,
                 problems,
                 "jwk_id_for_validation_and_sign",
                 "when validate_sign is true and validate_by_issuer is false",
             )
         if self.decrypt and not self.decrypt_by_issuer:
-            _require(
+            require_field(
                 self,
                 problems,
                 "jwk_id_for_decryption_and_encryption",
                 "when decrypt is true and decrypt_by_issuer is false",
             )
         if self.strip_and_decode is JoseStripAndDecode.PARTIAL:
-            _require(self, problems, "jwt_claims_to_decode", "when strip_and_decode is PARTIAL")
+            require_field(self, problems, "jwt_claims_to_decode", "when strip_and_decode is PARTIAL")
         _variable_for_choice(
             self,
             problems,
@@ -957,7 +951,7 @@ class JoseValidationPolicy(PolicyBase):
             self.decoded_claims_target_for_data_manipulation,
             "decoded_claims_target_variable_for_data_manipulation",
         )
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
@@ -1136,9 +1130,9 @@ class OidcPolicy(PolicyBase):
     def _check_dependencies(self) -> Self:
         problems: Problems = []
         if self.validate_jwt_signature:
-            _require(self, problems, "jwks_endpoint", "when validate_jwt_signature is true")
+            require_field(self, problems, "jwks_endpoint", "when validate_jwt_signature is true")
         if self.validate_audience:
-            _require(self, problems, "expected_audience", "when validate_audience is true")
+            require_field(self, problems, "expected_audience", "when validate_audience is true")
         if self.flow_type is not OIDCFlowType.OAUTH2_AUTHORIZATION_CODE and "openid" not in self.scopes:
             problems.append(
                 (
@@ -1147,7 +1141,7 @@ class OidcPolicy(PolicyBase):
                     self.scopes,
                 )
             )
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
@@ -1178,8 +1172,8 @@ class SamlValidationPolicy(PolicyBase):
     def _check_clear_path(self) -> Self:
         problems: Problems = []
         if self.clear_saml:
-            _require(self, problems, "clear_saml_path", "when clear_saml is true")
-        _raise(self, problems)
+            require_field(self, problems, "clear_saml_path", "when clear_saml is true")
+        raise_problems(self, problems)
         return self
 
 
@@ -1337,7 +1331,7 @@ class _SignatureSettings(PolicyModel):
     def _custom_key_problems(self) -> Problems:
         problems: Problems = []
         if (self.sig_custom_key_identifier or "").strip():
-            _require(
+            require_field(
                 self,
                 problems,
                 "sig_custom_key_identifier_value_type",
@@ -1362,7 +1356,7 @@ class WsSecurityDecryptPolicy(PolicyBase):
     dec_key_store_name: str = Field(min_length=1, description="The keystore that decrypts.")
 
 
-class WsSecurityEncryptPolicy(PolicyBase, _MustUnderstand, _EncryptionSettings):
+class WsSecurityEncryptPolicy(_MustUnderstand, _EncryptionSettings, PolicyBase):
     """Encrypts parts of SOAP requests (WS-Security Encryption) before they go to the backend.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-encrypt.md
@@ -1404,14 +1398,14 @@ class WsSecurityFromTargetPolicy(PolicyBase):
         if not self.dec_exists and not self.ver_exists:
             problems.append(("dec_exists", "dec_exists or ver_exists must be true", False))
         if self.dec_exists:
-            _require(self, problems, "dec_key_store_name", "when dec_exists is true")
+            require_field(self, problems, "dec_key_store_name", "when dec_exists is true")
         if self.ver_exists:
-            _require(self, problems, "ver_key_store_name", "when ver_exists is true")
-        _raise(self, problems)
+            require_field(self, problems, "ver_key_store_name", "when ver_exists is true")
+        raise_problems(self, problems)
         return self
 
 
-class WsSecuritySignPolicy(PolicyBase, _MustUnderstand, _SignatureSettings):
+class WsSecuritySignPolicy(_MustUnderstand, _SignatureSettings, PolicyBase):
     """Signs parts of SOAP requests (WS-Security Signature) before they go to the backend.
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-sign.md
@@ -1430,7 +1424,7 @@ class WsSecuritySignPolicy(PolicyBase, _MustUnderstand, _SignatureSettings):
 
     @model_validator(mode="after")
     def _check_custom_key(self) -> Self:
-        _raise(self, self._custom_key_problems())
+        raise_problems(self, self._custom_key_problems())
         return self
 
 
@@ -1458,7 +1452,7 @@ class WsSecuritySignValidationPolicy(PolicyBase):
     remove_signature: bool = Field(False, description="Remove the signature after validation.")
 
 
-class WsSecurityTimestampPolicy(PolicyBase, _MustUnderstand):
+class WsSecurityTimestampPolicy(_MustUnderstand, PolicyBase):
     """Adds a WS-Security Timestamp to SOAP requests before they go to the backend (replay protection).
 
     Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-timestamp.md
@@ -1471,7 +1465,7 @@ class WsSecurityTimestampPolicy(PolicyBase, _MustUnderstand):
     time_to_live: int = Field(ge=0, description="Seconds the timestamp stays valid (0 or more).")
 
 
-class WsSecurityUsernamePolicy(PolicyBase, _MustUnderstand):
+class WsSecurityUsernamePolicy(_MustUnderstand, PolicyBase):
     """Adds a WS-Security UsernameToken (username and password) to SOAP requests before they go
     to the backend.
 
@@ -1491,7 +1485,7 @@ class WsSecurityUsernamePolicy(PolicyBase, _MustUnderstand):
     created: bool = Field(False, description="Add a created timestamp to the UsernameToken.")
 
 
-class WsSecurityToTargetPolicy(PolicyBase, _MustUnderstand, _EncryptionSettings, _SignatureSettings):
+class WsSecurityToTargetPolicy(_MustUnderstand, _EncryptionSettings, _SignatureSettings, PolicyBase):
     """Adds a WS-Security header to SOAP requests before they go to the backend: Timestamp,
     UsernameToken, Encryption and Signature, in the order of ``ws_security_entry_order_list``;
     each entry listed needs its settings.
@@ -1543,11 +1537,13 @@ class WsSecurityToTargetPolicy(PolicyBase, _MustUnderstand, _EncryptionSettings,
         problems = self._custom_key_problems()
         entries = set(self.ws_security_entry_order_list)
         if WsSecurityEntryType.TIMESTAMP in entries:
-            _require(self, problems, "ts_time_to_live", "when ws_security_entry_order_list has TIMESTAMP")
+            require_field(
+                self, problems, "ts_time_to_live", "when ws_security_entry_order_list has TIMESTAMP"
+            )
         if WsSecurityEntryType.USERNAME_TOKEN in entries:
             why = "when ws_security_entry_order_list has USERNAME_TOKEN"
             for field in ("un_username", "un_password", "un_password_type"):
-                _require(self, problems, field, why)
+                require_field(self, problems, field, why)
         if WsSecurityEntryType.ENCRYPTION in entries:
             why = "when ws_security_entry_order_list has ENCRYPTION"
             for field in (
@@ -1557,12 +1553,12 @@ class WsSecurityToTargetPolicy(PolicyBase, _MustUnderstand, _EncryptionSettings,
                 "enc_key_enc_algorithm",
                 "enc_part_list",
             ):
-                _require(self, problems, field, why)
+                require_field(self, problems, field, why)
         if WsSecurityEntryType.SIGNATURE in entries:
             why = "when ws_security_entry_order_list has SIGNATURE"
             for field in ("sig_key_store_name", "sig_key_id_type", "sig_part_list"):
-                _require(self, problems, field, why)
-        _raise(self, problems)
+                require_field(self, problems, field, why)
+        raise_problems(self, problems)
         return self
 
 
