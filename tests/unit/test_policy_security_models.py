@@ -414,9 +414,36 @@ def test_secrets_are_never_in_repr_and_still_sent() -> None:
         assert "hunter2" in str(policy.to_api()), type(policy).__name__
 
 
-def test_a_refused_secret_is_not_echoed_in_the_error() -> None:
+@pytest.mark.parametrize(
+    "data",
+    [
+        # A missing field makes pydantic quote the whole body, the secret with it.
+        {"type": "policy-ws-security-username", "username": "u", "password": "hunter2-e"},
+        {
+            "type": "policy-ws-security-username",
+            "username": "u",
+            "password": "hunter2-e",
+            "passwordType": "bad",
+        },
+        {"type": "policy-oidc", "clientSecret": "hunter2-f"},
+        {"type": "policy-api-authentication", "apiAuthCondExpressionList": [{"password": "hunter2-g"}]},
+        {
+            "type": "policy-ws-security-to-target",
+            "unPassword": "hunter2-h",
+            "wsSecurityEntryOrderList": ["X"],
+        },
+    ],
+)
+def test_a_refused_policy_s_error_never_quotes_its_secret(data: dict[str, Any]) -> None:
     with pytest.raises(pydantic.ValidationError) as caught:
-        WsSecurityUsernamePolicy.model_validate(
-            {"username": "u", "password": "hunter2-e", "passwordType": "bad"}
-        )
+        parse_policy(data)
     assert "hunter2" not in str(caught.value)
+    assert "hunter2" not in repr(caught.value)
+
+
+def test_clear_text_variables_take_the_xpath_their_page_lists() -> None:
+    policy = AuthClearTextPolicy.model_validate(
+        {"usernameVar": {"type": "BODY", "bodyXPath": "/root/username"}, "checkPassword": False}
+    )
+    assert policy.to_api()["usernameVar"]["bodyXPath"] == "/root/username"
+    assert unknown_fields(policy) == []
