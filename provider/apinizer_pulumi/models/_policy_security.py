@@ -750,13 +750,15 @@ class MapValue(PolicyModel):
     value_type: MapValueType = Field(MapValueType.STRING, description="The value's type.")
 
 
+_FROM_VARIABLE = "CHOOSE_FROM_VARIABLE"
+
+
 def _variable_for_choice(
-    model: object, problems: Problems, choice_field: str, choice: StrEnum, variable_field: str
+    model: object, problems: Problems, choice_field: str, variable_field: str, *, choice: str
 ) -> None:
-    if getattr(model, choice_field) == "CHOOSE_FROM_VARIABLE" or (
-        choice_field == "client_source_part" and choice is JoseUserSourcePart.VARIABLE
-    ):
-        require_field(model, problems, variable_field, f"when {choice_field} is {choice.value}")
+    """``variable_field`` is required when ``choice_field`` is ``choice`` (CHOOSE_FROM_VARIABLE...)."""
+    if getattr(model, choice_field) == choice:
+        require_field(model, problems, variable_field, f"when {choice_field} is {choice}")
 
 
 class JoseImplementationPolicy(PolicyBase):
@@ -833,7 +835,7 @@ class JoseImplementationPolicy(PolicyBase):
     @model_validator(mode="after")
     def _check_claims(self) -> Self:
         problems: Problems = []
-        _variable_for_choice(self, problems, "jose_target", self.jose_target, "jose_target_variable")
+        _variable_for_choice(self, problems, "jose_target", "jose_target_variable", choice=_FROM_VARIABLE)
         if self.add_issuer:
             require_field(self, problems, "issuer", "when add_issuer is true")
         if self.add_audience:
@@ -865,8 +867,8 @@ class JoseImplementationPolicy(PolicyBase):
             self,
             problems,
             "encoded_claims_target_for_data_manipulation",
-            self.encoded_claims_target_for_data_manipulation,
             "decoded_claims_target_variable_for_data_manipulation",
+            choice=_FROM_VARIABLE,
         )
         raise_problems(self, problems)
         return self
@@ -942,9 +944,9 @@ class JoseValidationPolicy(PolicyBase):
     @model_validator(mode="after")
     def _check_choices(self) -> Self:
         problems: Problems = []
-        _variable_for_choice(self, problems, "jose_target", self.jose_target, "jose_target_variable")
+        _variable_for_choice(self, problems, "jose_target", "jose_target_variable", choice=_FROM_VARIABLE)
         _variable_for_choice(
-            self, problems, "client_source_part", self.client_source_part, "client_source_variable"
+            self, problems, "client_source_part", "client_source_variable", choice=JoseUserSourcePart.VARIABLE
         )
         if self.validate_sign and not self.validate_by_issuer:
             require_field(
@@ -966,8 +968,8 @@ class JoseValidationPolicy(PolicyBase):
             self,
             problems,
             "decoded_claims_target_for_data_manipulation",
-            self.decoded_claims_target_for_data_manipulation,
             "decoded_claims_target_variable_for_data_manipulation",
+            choice=_FROM_VARIABLE,
         )
         raise_problems(self, problems)
         return self
