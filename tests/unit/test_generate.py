@@ -356,7 +356,8 @@ def test_every_endpoints_policies_come_from_one_read_of_the_proxys_policy_list(
 
     (shop,) = snapshot.proxies
     assert shop.policies == {
-        ("Big", "Shop", "GET", "/items/7"): Policies(request=("add-id",), error=("policy-script (inactive)",)),
+        ("Big", "Shop", "GET", "/items/7"):
+            Policies(request=("add-id",), error=("policy-script (inactive)",)),
     }
     sent = [(request.method, request.url.path) for request in gateway.requests]
     assert not any(method == "POST" and url.endswith("/endpoints/policies/") for method, url in sent)
