@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import atexit
 import threading
-from collections.abc import Iterator
 
 import httpx
 
@@ -29,51 +28,6 @@ _LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=20, keepali
 
 _lock = threading.Lock()
 _clients: dict[str, httpx.Client] = {}
-
-
-class _Releasing(httpx.SyncByteStream):
-    """A response body that gives its connection's slot back when it is closed."""
-
-    def __init__(self, stream: httpx.SyncByteStream, slots: threading.BoundedSemaphore) -> None:
-        self._stream, self._slots, self._released = stream, slots, False
-
-    def __iter__(self) -> Iterator[bytes]:
-        yield from self._stream
-
-    def close(self) -> None:
-        try:
-            self._stream.close()
-        finally:
-            if not self._released:
-                self._released = True
-                self._slots.release()
-
-
-class _Bounded(httpx.BaseTransport):
-    """At most as many requests in httpcore's pool as it has connections; the others wait here.
-
-    httpcore's sync pool (1.0.9) walks every queued request against every connection, twice per
-    request: with 64 provider threads on 20 connections, that walk, not the request, was most of
-    the provider's CPU per delete (docs/performance.md). A semaphore keeps the queue out of the
-    pool, and leaves it nothing to hand over while it closes it either (see ``_LIMITS``).
-    """
-
-    def __init__(self, transport: httpx.BaseTransport, slots: int) -> None:
-        self._transport, self._slots = transport, threading.BoundedSemaphore(slots)
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        self._slots.acquire()
-        try:
-            response = self._transport.handle_request(request)
-        except BaseException:
-            self._slots.release()
-            raise
-        assert isinstance(response.stream, httpx.SyncByteStream)
-        response.stream = _Releasing(response.stream, self._slots)
-        return response
-
-    def close(self) -> None:
-        self._transport.close()
 
 
 def _key(base_url: str) -> str:
@@ -94,8 +48,7 @@ def get_client(base_url: str) -> httpx.Client:
     with _lock:
         client = _clients.get(key)
         if client is None or client.is_closed:
-            transport = _Bounded(httpx.HTTPTransport(limits=_LIMITS), _LIMITS.max_connections or 20)
-            client = httpx.Client(base_url=key, transport=transport, follow_redirects=False)
+            client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False)
             _clients[key] = client
         _by_given[base_url] = client
         return client
