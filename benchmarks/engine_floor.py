@@ -276,7 +276,11 @@ def rows(count: int, proxies: int, rounds: int, parallel: int) -> list[Row]:
         ours, floor = measured.seconds[("ours", label)], measured.seconds[("floor", label)]
         ratios = "/".join(f"{a / b:.2f}" for a, b in zip(ours, floor, strict=True))
         loads = measured.loads[label]
-        note = [f"rounds {ratios}", f"load {min(loads):.1f}-{max(loads):.1f}"]
+        cpu = {side: statistics.median(sum(p.cpu_seconds(name) for name in ROLES)
+                                       for p in measured.memory[(side, label)]) for side in SIDES}
+        note = [f"rounds {ratios}", f"load {min(loads):.1f}-{max(loads):.1f}",
+                f"CPU of the CLI's processes {cpu['ours']:.1f}/{cpu['floor']:.1f} s "
+                f"({cpu['ours'] / cpu['floor']:.2f})"]
         sent = measured.requests.get(label, [])
         if label in ("up (creates)", "refresh", "up, nothing changed"):
             note.append("requests " + "/".join(f"{total} ({lists} lists)" for total, lists in sent))
