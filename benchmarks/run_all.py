@@ -19,6 +19,7 @@ import emulator_bench
 import engine_floor
 import generate_bench
 import import_bench
+import program_cost
 import provider_bench
 from _common import Row, table
 
@@ -47,6 +48,7 @@ def main() -> None:
     rows += engine_floor.rows(100, 1, 1, 64) if args.quick else engine_floor.rows(500, 5, 3, 64)
     if args.large:
         rows += engine_floor.rows(5000, 50, 1, 64)
+    rows.append(program_cost.row(500 if args.quick else 2000, 3))
     rows += generate_bench.rows(*((500, 5) if args.quick else (5000, 50)))
     rows += cli_counts.counts(100, 5)
     rows += provider_bench.counts(100, 5)
