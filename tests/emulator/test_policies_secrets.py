@@ -115,3 +115,34 @@ def test_the_state_masks_a_documented_policys_secrets(
         assert secret in listed  # the API's own read returns what was written
         assert secret not in state
     assert "secretive" in state
+
+
+def test_the_state_masks_a_stored_policys_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The registry extended with a type of this module's own (no modelled type has secrets yet):
+    # the store, the state and the masking are the emulator's own.
+    from apinizer_emulator.backend import Backend
+    from apinizer_emulator.fixtures import load_fixture
+    from apinizer_emulator.store import Store
+
+    monkeypatch.setattr(policies, "POLICY_TYPES", {**POLICY_TYPES, "policy-secretive": _SecretivePolicy})
+    backend = Backend(Store(), load_fixture())
+    body = {
+        "type": "policy-secretive",
+        "clientSecret": "s3cret-top",
+        "vault": {"masterKey": "s3cret-nested", "accounts": [{"userName": "a", "passWord": "s3cret-1"}]},
+    }
+    try:
+        with backend.store.write() as db:
+            proxy = db.execute("SELECT id FROM proxies WHERE name = 'PetStore'").fetchone()["id"]
+            policies.insert_summary(
+                db, proxy, None, "request", "policy-secretive", "vaulted", None, True, body
+            )
+            listed = policies.list_policies(db, "Demo", "PetStore")
+        state = backend.state()
+    finally:
+        backend.store.close()
+    assert listed["resultList"][0]["requestPolicyList"][0]["clientSecret"] == "s3cret-top"
+    text = str(state)
+    assert "vaulted" in text and "s3cret" not in text
+    (pets,) = [p for p in state["projects"][0]["apiProxies"] if p["name"] == "PetStore"]
+    assert pets["policies"]["requestPolicyList"][0]["vault"]["accounts"][0]["passWord"] == policies.MASK
