@@ -28,6 +28,7 @@ from apinizer_emulator.backend import Backend
 from apinizer_emulator.fixtures import load_fixture
 from apinizer_emulator.models import endpoint_json, new_id
 from apinizer_emulator.store import Store
+from apinizer_emulator.testing import start_subprocess
 
 HERE = Path(__file__).resolve().parent
 
@@ -115,6 +116,53 @@ def http_rows(seconds: float, connections: int) -> list[Row]:
     return rows
 
 
+def seed_big(database: Path, count: int, per_proxy: int = 100) -> None:
+    """A database of the default fixture and ``count`` endpoints more, ``per_proxy`` in each new proxy."""
+    backend = Backend(Store(database), load_fixture())
+    with backend.store.write() as db:
+        for start in range(0, count, per_proxy):
+            proxy_id = new_id()
+            db.execute(
+                "INSERT INTO proxies (id, project, name, type, sharing_type, access_list) "
+                "SELECT ?, project, ?, type, sharing_type, access_list FROM proxies "
+                "WHERE project = 'Demo' AND name = 'PetStore'", (proxy_id, f"Big{start // per_proxy}"))
+            db.executemany(
+                "INSERT INTO endpoints (id, proxy_id, name, http_method, description, active,"
+                " backend_resource_url, backend_http_method) VALUES (?, ?, ?, 'GET', ?, 1, '/b', 'GET')",
+                [(new_id(), proxy_id, f"/big/{i}", f"endpoint {i}")
+                 for i in range(start, min(count, start + per_proxy))],
+            )
+    backend.store.close()
+
+
+def big_rows(seconds: float, connections: int, count: int) -> list[Row]:
+    """The list and create rows again with ``count`` endpoints in the database, beside the bare app."""
+    with tempfile.TemporaryDirectory(prefix="apinizer-big-") as tmp:
+        database = Path(tmp) / "big.db"
+        seed_big(database, count)
+        proc, url = start_subprocess(db=database)
+        try:
+            body = httpx.get(f"{url}{endpoints_path()}", headers=AUTH).content
+            emu_get = wrk(url, GET_LUA, seconds, connections, "get")
+            emu_post = wrk(url, CREATE_LUA, seconds, connections, "big")
+        finally:
+            stop(proc)
+    proc, bare = bare_app(body)
+    try:
+        bare_get = wrk(bare, GET_LUA, seconds, connections, "get")
+        bare_post = wrk(bare, CREATE_LUA, seconds, connections, "bare")
+    finally:
+        stop(proc)
+    return [
+        Row(f"emulator GET list holding {count} endpoints, {connections} connections (wrk)", emu_get[0],
+            bare_get[0], "req/s", ">= 0.8x bare, p99 < 12 ms",
+            f"p99 {emu_get[1]:.1f} ms (bare {bare_get[1]:.1f} ms)"),
+        Row(f"emulator POST create holding {count} endpoints, {connections} connections", emu_post[0],
+            bare_post[0], "req/s", ">= 0.6x bare, p99 < 20 ms",
+            f"p99 {emu_post[1]:.1f} ms (bare {bare_post[1]:.1f} ms)"),
+    ]
+
+
 def list_serialization(count: int) -> Row:
     """Serializing one proxy's ``count`` endpoints: SQLite's JSON beside a record, model and dict per row."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,10 +205,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--big", type=int, default=10_000)
+    parser.add_argument("--gateway", type=int, default=0,
+                        help="also the list and create with this many endpoints in the database (e.g. 50000)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed: apt-get install -y wrk (scripts/bench.sh does it)")
-    print(table([*http_rows(args.seconds, args.connections), list_serialization(args.big)]))
+    rows = [*http_rows(args.seconds, args.connections), list_serialization(args.big)]
+    if args.gateway:
+        rows += big_rows(args.seconds, args.connections, args.gateway)
+    print(table(rows))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Every figure of the performance table, each beside its baseline, in one run; prints the table.
 
-    .venv/bin/python benchmarks/run_all.py [--quick]
+    .venv/bin/python benchmarks/run_all.py [--quick] [--large]
 
 ``scripts/bench.sh`` runs this (and installs wrk first when it is missing).
 """
@@ -16,7 +16,10 @@ import time
 import api_proxy_requests
 import cli_counts
 import emulator_bench
+import engine_floor
+import generate_bench
 import import_bench
+import program_cost
 import provider_bench
 from _common import Row, table
 
@@ -35,15 +38,24 @@ def machine() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts and shorter loads")
+    parser.add_argument("--large", action="store_true",
+                        help="also the engine's floor at 5,000 endpoints on 50 proxies (one round)")
     args = parser.parse_args()
     seconds, overhead, runs = (2, 100, 5) if args.quick else (5, 500, 15)
     started = time.perf_counter()
     rows: list[Row] = []
+    # The engine's floor first: the figure users feel (N endpoints beside N resources that do nothing).
+    rows += engine_floor.rows(100, 1, 1, 64) if args.quick else engine_floor.rows(500, 5, 3, 64)
+    if args.large:
+        rows += engine_floor.rows(5000, 50, 1, 64)
+    rows.append(program_cost.row(500 if args.quick else 2000, 3))
+    rows += generate_bench.rows(*((500, 5) if args.quick else (5000, 50)))
     rows += cli_counts.counts(100, 5)
     rows += provider_bench.counts(100, 5)
     rows += api_proxy_requests.counts(10, 200, 3 if args.quick else 5)
     rows += provider_bench.overhead(overhead, 10)
     rows += emulator_bench.http_rows(seconds, 32)
+    rows += emulator_bench.big_rows(seconds, 32, 5_000 if args.quick else 50_000)
     rows.append(emulator_bench.list_serialization(10_000))
     rows.append(import_bench.row(runs))
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")

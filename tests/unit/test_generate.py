@@ -288,7 +288,9 @@ SHOP = {
 }
 
 
-def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: ApinizerClient) -> None:
+def test_reading_a_large_proxy_without_a_policy_list_reports_progress(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
     listing = {
         "success": True,
         "resultCount": 120,
@@ -310,6 +312,9 @@ def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: Ap
 
     gateway.script("POST", path + "policies/", *[policies] * 120)
     gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/", httpx.Response(200, json=SHOP))
+    # A gateway without the proxy's policy list: each endpoint's policies are read instead.
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/policies/",
+                   httpx.Response(404, json={"error": "not_found", "error_description": "Not Found"}))
     lines: list[str] = []
 
     snapshot = read_gateway(client, "Big", ["Shop"], progress=lines.append)
@@ -324,6 +329,39 @@ def test_reading_a_large_proxy_reports_progress(gateway: FakeGateway, client: Ap
     (shop,) = snapshot.proxies
     assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))
     assert shop.proxy == ApiProxyRecord("Big", "Shop", "The shop", ("production", "test"))
+
+
+def test_every_endpoints_policies_come_from_one_read_of_the_proxys_policy_list(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    listing = {"success": True, "resultList": [
+        {"id": f"id{i}", "endpoint": f"/items/{i}", "httpMethod": "GET"} for i in range(300)]}
+    path = "/apiops/projects/Big/apiProxies/Shop/"
+    gateway.script("GET", path + "endpoints/", httpx.Response(200, json=listing))
+    gateway.script("GET", path, httpx.Response(200, json=SHOP))
+    policy_list = {"status": "SUCCESS", "resultCount": 1, "resultList": [{
+        "name": "Shop", "type": "REST",
+        "requestPolicyList": [{"type": "policy-script", "name": "everywhere", "active": True}],
+        "endpointList": [
+            {"endpoint": "/items/7", "httpMethod": "GET", "active": True,
+             "requestPolicyList": [{"type": "policy-header", "name": "add-id", "active": True}],
+             "errorPolicyList": [{"type": "policy-script", "active": False}]},
+            {"endpoint": "/items/7", "httpMethod": "POST", "active": True,  # not on the gateway's list
+             "requestPolicyList": [{"type": "policy-header", "name": "other", "active": True}]},
+        ],
+    }]}
+    gateway.script("GET", path + "policies/", httpx.Response(200, json=policy_list))
+
+    snapshot = read_gateway(client, "Big", ["Shop"])
+
+    (shop,) = snapshot.proxies
+    assert shop.policies == {
+        ("Big", "Shop", "GET", "/items/7"):
+            Policies(request=("add-id",), error=("policy-script (inactive)",)),
+    }
+    sent = [(request.method, request.url.path) for request in gateway.requests]
+    assert not any(method == "POST" and url.endswith("/endpoints/policies/") for method, url in sent)
+    assert sent.count(("GET", path + "policies/")) == 1
 
 
 def test_a_proxy_and_its_deployments_cost_one_read_and_no_endpoint_read(

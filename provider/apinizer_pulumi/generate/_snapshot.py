@@ -12,7 +12,15 @@ from apinizer_pulumi.client import (
     NotFoundError,
     PermissionDeniedError,
 )
-from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EndpointPolicies, PolicySummary
+from apinizer_pulumi.models import (
+    ApiProxy,
+    Credential,
+    Endpoint,
+    EndpointPolicies,
+    PolicyBase,
+    PolicyEntry,
+    PolicySummary,
+)
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]
@@ -87,12 +95,21 @@ class Policies:
 
     @classmethod
     def from_live(cls, live: EndpointPolicies) -> Policies:
-        def names(items: Sequence[PolicySummary]) -> tuple[str, ...]:
-            return tuple(p.name + ("" if p.active else " (inactive)") for p in items)
+        return cls.from_pipelines(live.request_policy_list, live.response_policy_list, live.error_policy_list)
 
-        return cls(
-            names(live.request_policy_list), names(live.response_policy_list), names(live.error_policy_list)
-        )
+    @classmethod
+    def from_pipelines(
+        cls, request: Sequence[PolicySummary | PolicyBase | PolicyEntry],
+        response: Sequence[PolicySummary | PolicyBase | PolicyEntry],
+        error: Sequence[PolicySummary | PolicyBase | PolicyEntry],
+    ) -> Policies:
+        """From an endpoint's policy read or from its entry in the proxy's policy list (an entry
+        without a name is named by its type)."""
+        def names(items: Sequence[PolicySummary | PolicyBase | PolicyEntry]) -> tuple[str, ...]:
+            return tuple((p.name or str(getattr(p, "type", "policy"))) + ("" if p.active else " (inactive)")
+                         for p in items)
+
+        return cls(names(request), names(response), names(error))
 
     def __bool__(self) -> bool:
         return bool(self.request or self.response or self.error)
@@ -237,6 +254,46 @@ def _read_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxyRec
     return ApiProxyRecord.from_live(project, live)
 
 
+def _listed_policies(
+    client: ApinizerClient, project: str, proxy: str, records: Sequence[EndpointRecord]
+) -> dict[tuple[str, str, str, str], Policies] | None:
+    """Every endpoint's policies from the proxy's policy list: one request, whatever its endpoints.
+
+    None where the gateway has no such list (it answers 404 for a proxy whose endpoints it just
+    listed): the caller then reads each endpoint's policies.
+    """
+    try:
+        live = client.policies.list(project, proxy)
+    except NotFoundError:
+        return None
+    wanted = {(record.http_method, record.name): record.key for record in records}
+    found: dict[tuple[str, str, str, str], Policies] = {}
+    for item in live.endpoint_list:
+        key = wanted.get((item.http_method or "", item.endpoint or ""))
+        if key is not None:
+            found[key] = Policies.from_pipelines(
+                item.request_policy_list, item.response_policy_list, item.error_policy_list
+            )
+    return found
+
+
+def _read_each_endpoints_policies(
+    client: ApinizerClient, snapshot: ProxySnapshot, project: str, records: Sequence[EndpointRecord],
+    progress: Progress,
+) -> None:
+    """One read per endpoint: for a gateway without the proxy's policy list."""
+    for count, record in enumerate(records, start=1):
+        try:
+            found = client.endpoints.policies(project, snapshot.name, record.name, record.http_method)
+        except APIStatusError as error:
+            if error.is_endpoint_not_found:  # deleted while we read
+                continue
+            raise
+        snapshot.policies[record.key] = Policies.from_live(found)
+        if count % 50 == 0 or count == len(records):
+            progress(f"      {project}/{snapshot.name}: policies {count}/{len(records)}")
+
+
 def read_gateway(
     client: ApinizerClient,
     project: str,
@@ -277,17 +334,12 @@ def read_gateway(
         deployed = proxy_snapshot.proxy.deployed if proxy_snapshot.proxy else ()
         where = f", deployed to {', '.join(deployed)}" if deployed else ""
         progress(f"[{index}/{len(names)}] {project}/{proxy}: {len(records)} endpoint(s){where}")
-        if with_policies:
-            for count, record in enumerate(records, start=1):
-                try:
-                    found = client.endpoints.policies(project, proxy, record.name, record.http_method)
-                except APIStatusError as error:
-                    if error.is_endpoint_not_found:  # deleted while we read
-                        continue
-                    raise
-                proxy_snapshot.policies[record.key] = Policies.from_live(found)
-                if count % 50 == 0 or count == len(records):
-                    progress(f"      {project}/{proxy}: policies {count}/{len(records)}")
+        if with_policies and records:  # a proxy without endpoints has no endpoint policies to read
+            listed = _listed_policies(client, project, proxy, records)
+            if listed is not None:
+                proxy_snapshot.policies.update(listed)
+            else:
+                _read_each_endpoints_policies(client, proxy_snapshot, project, records, progress)
         snapshot.proxies.append(proxy_snapshot)
     if with_credentials:
         snapshot.credentials = read_credentials(client, project, progress)

@@ -7,9 +7,10 @@ one is accepted, a plain dict with the same snake_case keys is accepted too.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 import pulumi
 
@@ -113,3 +114,41 @@ def resource_options(
     if delete_first and (opts is None or opts.delete_before_replace is None):
         extra.delete_before_replace = True
     return pulumi.ResourceOptions.merge(opts, extra) if opts is not None else extra
+
+
+ResourceClass = TypeVar("ResourceClass", bound=type)
+
+
+def _needs_translation(typ: Any) -> bool:
+    """Whether the SDK turns an output of this type into something else than the value it got."""
+    from enum import Enum as _Enum
+
+    from pulumi import _types
+
+    typ = _types.unwrap_optional_type(typ) if typ is not None else typ
+    return isinstance(typ, type) and ((issubclass(typ, int | float | _Enum) and typ is not bool)
+                                      or _types.is_output_type(typ))
+
+
+def typed_statically(cls: ResourceClass) -> ResourceClass:
+    """Keep a resource class's output annotations for type checkers and the docs only.
+
+    At every construction the SDK resolves the class's annotations again (``typing.get_type_hints``
+    on a class it makes anew each time, 0.3 ms for ``Endpoint``'s eleven, compiling each string
+    annotation: a third of what the program process spends on an ``Endpoint`` beyond a bare dynamic
+    resource, docs/performance.md). It uses the types only to turn a float output into an int, a
+    value into an enum or a dict into an output type; the strings, booleans, lists and dicts of
+    these classes come back as they are without them. So the runtime ``__annotations__`` keep only
+    the outputs that need such a turn (an int, say); where the SDK cannot resolve them, all stay.
+    """
+    from pulumi import _types
+
+    try:
+        types = _types.resource_types(cls)
+    except Exception:
+        return cls
+    annotations = inspect.get_annotations(cls)
+    cls.__annotations__ = {name: annotation for name, annotation in annotations.items()
+                           if name in types and _needs_translation(types[name])}
+    return cls
+

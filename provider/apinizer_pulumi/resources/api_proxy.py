@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
+from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
@@ -500,6 +500,7 @@ class ApiProxyProvider(ApinizerProvider):
             raise refused
 
 
+@typed_statically
 class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     """An API proxy, made from a spec file, a spec URL, or as a reverse proxy.
 

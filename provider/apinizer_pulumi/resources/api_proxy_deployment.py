@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
+from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, translated
@@ -129,6 +129,7 @@ class ApiProxyDeploymentProvider(ApinizerProvider):
                     raise
 
 
+@typed_statically
 class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployment"):
     """One API proxy deployed to one environment.
 

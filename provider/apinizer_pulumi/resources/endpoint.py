@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
+from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
@@ -293,6 +293,7 @@ class EndpointProvider(ApinizerProvider):
             )
 
 
+@typed_statically
 class Endpoint(dyn.Resource, module="apinizer", name="Endpoint"):
     """An endpoint (API method) of a REST API proxy.
 

@@ -20,7 +20,7 @@ import pulumi.dynamic as dyn
 from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError, NotFoundError
 from apinizer_pulumi.models import Name, RlclSpec
 
-from ._args import VariableArgs, connection_props, resource_options, resource_props
+from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
@@ -140,6 +140,7 @@ class RlclProvider(ApinizerProvider):
                 raise
 
 
+@typed_statically
 class Rlcl(dyn.Resource, module="apinizer", name="Rlcl"):
     """A rate-limit control list (RLCL): its own fields, not its endpoint list.
 

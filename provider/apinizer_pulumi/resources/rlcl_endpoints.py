@@ -17,7 +17,7 @@ from pydantic import Field
 from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
 from apinizer_pulumi.models import ApiModel, EndpointRateLimit, Name
 
-from ._args import VariableArgs, connection_props, resource_options, resource_props
+from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import container_gone, translated
@@ -138,6 +138,7 @@ class RlclEndpointsProvider(ApinizerProvider):
                     continue
 
 
+@typed_statically
 class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
     """The endpoint list of a rate-limit control list (RLCL), owned whole by this resource.
 
