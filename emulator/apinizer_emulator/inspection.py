@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
+from . import environment_variables, ip_groups
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -32,7 +33,12 @@ def _faults(request: Request) -> FaultInjector:
 
 
 async def state(request: Request) -> Response:
-    return r.json_response(_backend(request).state())
+    body = _backend(request).state()
+    with _backend(request).store.read() as db:
+        for project in body["projects"]:
+            project["ipGroups"] = ip_groups.state(db, project["name"])
+            project["environmentVariables"] = environment_variables.state(db, project["name"])
+    return r.json_response(body)
 
 
 def _inspect_rlcl(request: Request, read: Callable[[str, str], Any]) -> Any:

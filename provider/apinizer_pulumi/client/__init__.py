@@ -17,6 +17,7 @@ from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
@@ -36,6 +37,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._ip_groups import IpGroups
 from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
 from ._transport_pool import close_all as close_pooled_clients
@@ -60,10 +62,12 @@ __all__ = [
     "ConflictError",
     "DeploymentFailedError",
     "Endpoints",
+    "EnvironmentVariables",
     "Environments",
     "InternalServerError",
     "InvalidArgumentError",
     "InvalidArgumentTypeError",
+    "IpGroups",
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",

@@ -37,6 +37,7 @@ from ._constants import (
     HEALTH_PATH,
     TOKEN_PATH,
 )
+from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
@@ -45,6 +46,7 @@ from ._exceptions import (
     make_status_error,
     redact_secrets,
 )
+from ._ip_groups import IpGroups
 from ._parsing import expect_success, parse_success
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl
@@ -218,6 +220,8 @@ class ApinizerClient:
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)
+        self.ip_groups = IpGroups(self)
+        self.environment_variables = EnvironmentVariables(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

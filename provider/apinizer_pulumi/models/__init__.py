@@ -89,6 +89,14 @@ from ._enums import (
     WsaVersion,
 )
 from ._environment import Environment, EnvironmentList, EnvironmentType, PublishStatus
+from ._environment_variable import (
+    EnvironmentValue,
+    EnvironmentVariable,
+    EnvironmentVariableList,
+    EnvironmentVariableResponse,
+    EnvironmentVariableSpec,
+)
+from ._ip_group import IpGroupSpec, IpList, address_problem
 from ._project import Project, ProjectList, ResponseStatus, ResultEnvelope
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
@@ -142,6 +150,11 @@ __all__ = [
     "EnvironmentDeploymentResult",
     "EnvironmentList",
     "EnvironmentType",
+    "EnvironmentValue",
+    "EnvironmentVariable",
+    "EnvironmentVariableList",
+    "EnvironmentVariableResponse",
+    "EnvironmentVariableSpec",
     "ErrorThresholdType",
     "ExecutionOrder",
     "ForwardedIpHeaderSettings",
@@ -153,6 +166,8 @@ __all__ = [
     "ImportRouting",
     "ImportRoutingAddress",
     "IntervalWindowType",
+    "IpGroupSpec",
+    "IpList",
     "JsonErrorTemplate",
     "MaintenanceModeSetting",
     "MessageContentType",
@@ -199,6 +214,7 @@ __all__ = [
     "WsaVersion",
     "XffOrder",
     "XmlErrorTemplate",
+    "address_problem",
     "is_absolute_uri",
     "is_iana_zone",
     "name_problem",
