@@ -2,7 +2,8 @@
 
 One module per resource kind, each holding its args classes, its provider and its resource:
 ``api_proxy``, ``api_proxy_deployment``,
-``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``. The ``...Name``
+``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``environment_variable``, ``ip_group``, ``rlcl``,
+``rlcl_endpoints``. The ``...Name``
 types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
 helpers (``method: HttpMethodName``).
 """
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
+    from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
     from .functions import (
         get_api_proxies,
         get_api_proxies_report,
@@ -54,10 +56,12 @@ if TYPE_CHECKING:
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
+        get_environment_variables,
         get_environments,
         get_organization_access_report,
         get_projects,
     )
+    from .ip_group import IpGroup, IpGroupProvider
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
@@ -116,6 +120,11 @@ _HOMES = {
     "EndpointRateLimitArgs": "rlcl_endpoints",
     "RlclEndpoints": "rlcl_endpoints",
     "RlclEndpointsProvider": "rlcl_endpoints",
+    "EnvironmentVariable": "environment_variable",
+    "EnvironmentVariableProvider": "environment_variable",
+    "IpGroup": "ip_group",
+    "IpGroupProvider": "ip_group",
+    "get_environment_variables": "functions",
 }
 
 __all__ = [
@@ -142,10 +151,14 @@ __all__ = [
     "EndpointRateLimitArgs",
     "EndpointWsa",
     "EndpointWsaProvider",
+    "EnvironmentVariable",
+    "EnvironmentVariableProvider",
     "ExecutionOrderName",
     "HeaderMatchArgs",
     "HttpMethodName",
     "IntervalWindowTypeName",
+    "IpGroup",
+    "IpGroupProvider",
     "MessageContentTypeName",
     "ParamTypeName",
     "RateLimitTimeIntervalName",
@@ -168,6 +181,7 @@ __all__ = [
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environment_variables",
     "get_environments",
     "get_organization_access_report",
     "get_projects",

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import ApiProxy, Endpoint, HttpMethod
+from apinizer_pulumi.models import ApiProxy, Endpoint, EnvironmentVariable, HttpMethod
 
 if TYPE_CHECKING:
     import httpx
@@ -391,3 +391,67 @@ def live_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxy | N
             raise
 
     return PROXIES.get((client.base_url, project, proxy), who, fetch).proxy
+
+
+# -- environment variables: one list per (gateway, project) shared by every EnvironmentVariable's
+# -- refresh, by the same rules as the endpoint lists (key: URL, project and this family's name).
+
+#: The third part of the key of a project's variable list.
+_VARIABLES = "environmentVariables"
+
+
+@dataclass(frozen=True)
+class VariableRead:
+    """A project's variables by name, or None when the gateway said the project is gone."""
+
+    variables: Mapping[str, EnvironmentVariable] | None
+
+
+#: The process's shared variable lists.
+VARIABLES: ListCache[VariableRead] = ListCache()
+
+
+@contextmanager
+def variables_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's variables: its shared lists sent before are stale after it."""
+    with VARIABLES.writing((client.base_url, project, _VARIABLES)):
+        yield
+
+
+def live_environment_variable(client: ApinizerClient, project: str, name: str) -> EnvironmentVariable | None:
+    """The variable (secret values masked), or None only when the gateway says it or its project is gone.
+
+    The project's shared list answers first; a name missing from it is asked for by itself, as
+    :func:`live_endpoint` does, so that a lagging list never drops a variable from the state.
+    """
+    from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> VariableRead:
+        try:
+            listed = client.environment_variables.list(project)
+        except NotFoundError as error:
+            if container_gone(error):
+                return VariableRead(None)
+            raise
+        return VariableRead({item.name: item for item in listed})
+
+    read = VARIABLES.get((client.base_url, project, _VARIABLES), who, fetch)
+    if read.variables is None:
+        return None
+    found = read.variables.get(name)
+    if found is not None:
+        return found
+    try:
+        return client.environment_variables.get(project, name)
+    except BadRequestError as error:
+        if "was not found" in (error.error_description or ""):
+            return None
+        raise
+    except NotFoundError as error:
+        if container_gone(error):
+            return None
+        raise

@@ -20,6 +20,7 @@ from apinizer_pulumi.models import (
     Endpoint,
     EndpointPolicies,
     Environment,
+    EnvironmentVariable,
     HttpMethod,
     Project,
 )
@@ -177,3 +178,18 @@ def get_api_proxies_report(include_endpoints: bool = False,
         administrator nor a system analyzer.
     """
     return _client(connection).reports.api_proxies(include_endpoints=include_endpoints)
+
+
+def get_environment_variables(project_name: str, connection: Connection = None) -> list[EnvironmentVariable]:
+    """The environment variables of a project, ordered by name, with their value per environment.
+
+    One ``GET .../environmentVariables/`` request. Secret values (not visible) come back masked
+    as None. There is no ``get_ip_groups``: the API has no operation that lists or reads IP groups.
+
+    :param project_name: The project whose variables to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: Each variable's name, description, kind (``global_``) and values.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist (404).
+    :raises apinizer_pulumi.client.PermissionDeniedError: The caller lacks ROLE_API_SECURITY (403).
+    """
+    return _client(connection).environment_variables.list(project_name)
