@@ -69,6 +69,8 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.rlcl_endpoints", "RlclEndpointsProvider"),
     ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
+    ("apinizer_pulumi.resources.ip_group", "IpGroupProvider"),
+    ("apinizer_pulumi.resources.environment_variable", "EnvironmentVariableProvider"),
 ]
 
 
