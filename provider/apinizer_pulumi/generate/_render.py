@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from apinizer_pulumi.client import ApinizerClient
 
 from ._snapshot import ApiProxyRecord, EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
+from ._variables import VariableRecord, read_environment_variables, variable_section
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
 WIDTH = 100
@@ -22,7 +23,8 @@ _UNREADABLE = """\
 #   - endpoint cache settings (apinizer.EndpointCache) and WS-Addressing settings
 #     (apinizer.EndpointWsa): declaring one writes it whole on the next `pulumi up`;
 #   - RLCLs and their endpoint lists (apinizer.Rlcl, apinizer.RlclEndpoints): see the end;
-#   - policies: no resource manages them; each endpoint names its own in a comment.
+#   - policies: no resource manages them; each endpoint names its own in a comment;
+#   - IP groups (apinizer.IpGroup): the API can neither list nor read them.
 """
 
 #: The option every adopted endpoint gets unless ``retain=False`` (``--no-retain``): ``pulumi destroy``,
@@ -227,7 +229,8 @@ def _command_lines(command: str) -> list[str]:
 
 
 def render_program(
-    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True
+    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
+    variables: Sequence[VariableRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -254,7 +257,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain else []),
+        *(["import pulumi"] if retain or variables else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -273,6 +276,7 @@ def render_program(
     else:
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
+    out.extend(variable_section(variables, retain_option=RETAIN_OPTION if retain else None))
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     return "\n".join(out) + "\n"
 
@@ -308,7 +312,8 @@ def generate_program(
     snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
                             progress=progress or (lambda _line: None))
     command = command_line(project, proxies, rlcls, retain=retain)
-    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain)
+    variables = read_environment_variables(client, project, progress or (lambda _line: None))
+    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables)
 
 
 def command_line(
