@@ -73,6 +73,12 @@ def test_openapi_document_lists_every_operation(emulator_url):
         },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
+        # IP groups and environment variables (test_ip_groups.py, test_environment_variables.py).
+        "/apiops/projects/{projectName}/ipGroups/": {"post"},
+        "/apiops/projects/{projectName}/ipGroups/{ipGroupName}/": {"put", "delete"},
+        "/apiops/projects/{projectName}/ipGroups/{ipGroupName}/ips/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/environmentVariables/": {"get"},
+        "/apiops/projects/{projectName}/environmentVariables/{name}/": {"get", "post", "put", "delete"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
