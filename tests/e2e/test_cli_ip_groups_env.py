@@ -46,6 +46,12 @@ key = apinizer.EnvironmentVariable(
     global_value=config.require_secret("partnerKey"),
     secret=True,
 )
+token = apinizer.EnvironmentVariable(
+    "partner-token",
+    project_name="Demo",
+    name="PARTNER_TOKEN_E2E",
+    environment_values={"test": "visible-in-test", "production": config.require_secret("partnerKey")},
+)
 pulumi.export("allowed", offices.addresses)
 pulumi.export("key", key.global_value)
 """
@@ -77,7 +83,7 @@ def test_ip_group_and_variables_through_their_whole_life(
     import httpx
 
     up = project.up()
-    assert summary(up.stdout) == {"created": 4}, up.stdout
+    assert summary(up.stdout) == {"created": 5}, up.stdout
     state = httpx.get(f"{emulator_url}/_emulator/state", timeout=10).json()
     [group] = [g for g in state["projects"][0]["ipGroups"] if g["name"] == "Offices-e2e"]
     assert group["ipList"] == ["192.168.1.100", "10.0.0.0/8"]
@@ -85,12 +91,19 @@ def test_ip_group_and_variables_through_their_whole_life(
     assert found["PARTNER_KEY_E2E"].global_visible is False and found["PARTNER_KEY_E2E"].global_value is None
     assert project.outputs()["allowed"] == ["192.168.1.100", "10.0.0.0/8"]
     assert project.outputs(show_secrets=True)["key"] == SECRET
-    assert summary(project.up("--expect-no-changes").stdout) == {"unchanged": 4}
+    assert summary(project.up("--expect-no-changes").stdout) == {"unchanged": 5}
 
     # The secret never lands in the state in clear text, nor in the gateway's inspection state.
     exported = project.export()
     assert SECRET not in exported and '"ciphertext"' in exported
-    assert SECRET not in httpx.get(f"{emulator_url}/_emulator/state", timeout=10).text
+    # On the gateway: masked where secret=True; shown where only the program knew it as a secret.
+    state = httpx.get(f"{emulator_url}/_emulator/state", timeout=10).json()
+    shown = {v["name"]: v for v in state["projects"][0]["environmentVariables"]}
+    assert shown["PARTNER_KEY_E2E"]["globalValue"] is None
+    assert {v["value"] for v in shown["PARTNER_TOKEN_E2E"]["environmentValueList"]} == {
+        SECRET,
+        "visible-in-test",
+    }
 
     # Drift from the console: refresh shows it, up writes the declaration back.
     client.environment_variables.update(
@@ -107,7 +120,7 @@ def test_ip_group_and_variables_through_their_whole_life(
     refreshed = project.refresh()
     assert summary(refreshed.stdout).get("updated", 0) == 1, refreshed.stdout
     repaired = project.up()
-    assert summary(repaired.stdout) == {"updated": 1, "unchanged": 3}, repaired.stdout
+    assert summary(repaired.stdout) == {"updated": 1, "unchanged": 4}, repaired.stdout
     live = variables(client)["BACKEND_URL_E2E"]
     assert live.description is None
     assert {v.environment_name: v.value for v in live.environment_value_list or []} == {
@@ -118,7 +131,7 @@ def test_ip_group_and_variables_through_their_whole_life(
     # The address list is authoritative: a new list replaces the old in place.
     project.set_config("addresses", "203.0.113.0/24")
     changed = project.up()
-    assert summary(changed.stdout) == {"updated": 1, "unchanged": 3}, changed.stdout
+    assert summary(changed.stdout) == {"updated": 1, "unchanged": 4}, changed.stdout
     state = httpx.get(f"{emulator_url}/_emulator/state", timeout=10).json()
     [group] = [g for g in state["projects"][0]["ipGroups"] if g["name"] == "Offices-e2e"]
     assert group["ipList"] == ["203.0.113.0/24"]
@@ -130,6 +143,6 @@ def test_ip_group_and_variables_through_their_whole_life(
     assert "addresses[1]: '10.0.0.1/8' has host bits set; the range is '10.0.0.0/8'" in preview.output
 
     destroyed = project.destroy("--skip-preview")
-    assert summary(destroyed.stdout) == {"deleted": 4}, destroyed.stdout
+    assert summary(destroyed.stdout) == {"deleted": 5}, destroyed.stdout
     state = httpx.get(f"{emulator_url}/_emulator/state", timeout=10).json()
     assert state["projects"][0]["ipGroups"] == [] and state["projects"][0]["environmentVariables"] == []

@@ -279,6 +279,10 @@ class EnvironmentVariable(dyn.Resource, module="apinizer", name="EnvironmentVari
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
+        if environment_values is not None:
+            # One Output for the whole map: secret as a whole when any value is a secret, so that a
+            # secret given for one environment never sits in the state in clear beside the others.
+            environment_values = pulumi.Output.from_input(environment_values)
         if secret:
             global_value = pulumi.Output.secret(global_value) if global_value is not None else None
             environment_values = (pulumi.Output.secret(environment_values)
