@@ -23,7 +23,8 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, translated
+from ._errors import translated
+from ._named import create_or_adopt, identity, subject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -40,18 +41,11 @@ VALUE_OUTPUTS = ("global_value", "environment_values")
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    if props.get("project_name") and props.get("name"):
-        return str(props["project_name"]), str(props["name"])
-    project, name = id_.split("/", 1)
-    return project, name
+    return identity(id_, props)
 
 
 def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    try:
-        project, name = _identity(id_, props)
-    except ValueError:
-        return "apinizer:EnvironmentVariable"
-    return f"apinizer:EnvironmentVariable {name} in {project}"
+    return subject("EnvironmentVariable", props, id_)
 
 
 def _inputs(props: Mapping[str, Any]) -> EnvironmentVariableInputs:
@@ -127,11 +121,8 @@ class EnvironmentVariableProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
-
         from ._create import ExactlyOnce
         from ._reads import live_environment_variable, variables_writing
-        from .endpoint import FORCED
 
         project, name = _identity("", props)
         client = self.client(props)
@@ -142,26 +133,18 @@ class EnvironmentVariableProvider(ApinizerProvider):
             with variables_writing(client, project):
                 self._deployed(props, "created", lambda: client.environment_variables.create(project, spec))
 
-        try:
-            ExactlyOnce[Any](
-                send=send,
-                look_up=lambda: live_environment_variable(client, project, name),
-                made_by=lambda live: _matches(live, declared),
-                already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
-                noun="environment variable",
-                namesake="an environment variable with this name",
-            ).run()
-        except ApinizerResourceError as error:
-            raise ApinizerResourceError(f"{_subject(props)}: {error.message}") from None
-        except BadRequestError as error:
-            if not _ALREADY_EXISTS.search(error.error_description):
-                raise
-            if not props.get("adopt"):
-                raise ApinizerResourceError(
-                    f"{_subject(props)}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
-                ) from None
+        create = ExactlyOnce[Any](
+            send=send,
+            look_up=lambda: live_environment_variable(client, project, name),
+            made_by=lambda live: _matches(live, declared),
+            already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
+            noun="environment variable",
+            namesake="an environment variable with this name",
+        )
+        def take_over() -> None:
             self._write(client, project, name, declared, props)
+
+        if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same variable in this operation leaves it
         return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
 

@@ -21,7 +21,8 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, translated
+from ._errors import translated
+from ._named import create_or_adopt, identity, subject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError
@@ -37,18 +38,11 @@ STEPPING_STONE = "192.0.2.1"
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    if props.get("project_name") and props.get("name"):
-        return str(props["project_name"]), str(props["name"])
-    project, name = id_.split("/", 1)
-    return project, name
+    return identity(id_, props)
 
 
 def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    try:
-        project, name = _identity(id_, props)
-    except ValueError:
-        return "apinizer:IpGroup"
-    return f"apinizer:IpGroup {name} in {project}"
+    return subject("IpGroup", props, id_)
 
 
 def group_not_found(error: APIStatusError) -> bool:
@@ -94,47 +88,36 @@ class IpGroupProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import ApinizerError, BadRequestError
+        from apinizer_pulumi.client import ApinizerError
 
         from ._create import ExactlyOnce
-        from .endpoint import FORCED
+        from ._errors import describe
 
         project, name = _identity("", props)
         client = self.client(props)
         spec = {"name": name, "description": props.get("description")}
         addresses = list(props.get("addresses") or [])
-        adopted = False
-        try:
-            ExactlyOnce[None](
-                send=lambda: client.ip_groups.create(project, spec),
-                # The API cannot read a group: "already exists" after an unknown attempt is this create's.
-                look_up=None,
-                made_by=lambda _: False,
-                already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
-                noun="IP group",
-                namesake="an IP group with this name",
-            ).run()
-        except ApinizerResourceError as error:
-            raise ApinizerResourceError(f"{_subject(props)}: {error.message}") from None
-        except BadRequestError as error:
-            if not _ALREADY_EXISTS.search(error.error_description):
-                raise
-            if not props.get("adopt"):
-                raise ApinizerResourceError(
-                    f"{_subject(props)}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
-                ) from None
-            # Taken over: the API cannot read it, so every declared field is written.
+
+        def take_over() -> None:
+            # The API cannot read the group, so every declared field is written.
             client.ip_groups.update(project, spec)
             set_addresses(client, project, name, addresses)
+
+        create = ExactlyOnce[None](
+            send=lambda: client.ip_groups.create(project, spec),
+            # The API cannot read a group: "already exists" after an unknown attempt is this create's.
+            look_up=None,
+            made_by=lambda _: False,
+            already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
+            noun="IP group",
+            namesake="an IP group with this name",
+        )
+        if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same group in this operation leaves it
-            adopted = True
-        if not adopted:
+        else:
             try:
                 set_addresses(client, project, name, addresses)
             except ApinizerError as error:
-                from ._errors import describe
-
                 # The group exists (empty) and is this stack's: recorded with no address, so that
                 # the next `pulumi up` sets them.
                 pulumi.log.warn(f"{_subject(props)}: created, but setting its addresses failed "
