@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies, environment_variables, ip_groups
+from . import api_proxies, credentials, environment_variables, ip_groups
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -133,7 +133,7 @@ CREATE TABLE IF NOT EXISTS data_models (
     body TEXT NOT NULL
 );
 INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
-""" + api_proxies.SCHEMA + ip_groups.SCHEMA + environment_variables.SCHEMA + "".join(
+""" + api_proxies.SCHEMA + credentials.SCHEMA + ip_groups.SCHEMA + environment_variables.SCHEMA + "".join(
     # Any change to who a token belongs to, or may do, makes cached lookups out of date.
     f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
     " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
@@ -151,6 +151,7 @@ CHECKPOINT_EVERY = 200
 
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
+    *credentials.TABLES,
     *api_proxies.TABLES,
     *ip_groups.TABLES,
     *environment_variables.TABLES,

@@ -30,6 +30,8 @@ if _typing.TYPE_CHECKING:
         ClientRouteArgs,
         ConnectionArgs,
         CorsSettingsArgs,
+        Credential,
+        CredentialAccessArgs,
         Endpoint,
         EndpointCache,
         EndpointRateLimitArgs,
@@ -46,6 +48,7 @@ if _typing.TYPE_CHECKING:
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
@@ -97,6 +100,9 @@ __all__ = [
     "get_projects",
     "models",
 ]
+
+# Credentials and their access.
+__all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 

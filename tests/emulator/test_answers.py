@@ -28,6 +28,8 @@ METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
 PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
           "environmentName": "test", "hideSpecFile": "true", "ipGroupName": "x"}
+# Credentials and their access.
+PARAMS["username"] = "partner"
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
 API_PATHS = [
     re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template) for _, template, *_ in app.API_ROUTES

@@ -75,6 +75,8 @@ class Route:
     guard: str
     #: Keys of a successful JSON answer; None for ``{success: true}``.
     answer: frozenset[str] | None = None
+    #: Sets the gateway up for the request (as the administrator), before it is sent.
+    prepare: Callable[[httpx.Client], None] | None = None
     #: Requests (method, path, body) made as the administrator first, so the route has its object.
     setup: tuple[tuple[str, str, dict[str, Any] | None], ...] = ()
 
@@ -145,6 +147,45 @@ ROUTES = (
 )
 
 
+# -- credentials and their access: reads need ROLE_MANAGE_PROXIES; every write is deployed at once, so
+# -- it needs ROLE_DEPLOY_UNDEPLOY_PROXIES too ("deploys": of the fixture's users, only the administrator).
+CREDENTIALS = "/apiops/projects/{projectName}/credentials/"
+CREDENTIAL = CREDENTIALS + "{username}/"
+_CREDENTIAL = {"email": "authz@example.com", "fullName": "Authz", "username": "authz", "password": "authz-pw"}
+_ACCESS = {"credentialAccessList": [{"name": "PetStore", "type": "API_PROXY"}]}
+_DEPLOYED = frozenset({"success", "deploymentResult"})
+_ADMIN = {"Authorization": "Bearer dev-admin-token"}
+
+
+def _credential(http: httpx.Client) -> None:
+    http.post("/apiops/projects/Demo/credentials/", json=_CREDENTIAL, headers=_ADMIN).raise_for_status()
+
+
+def _granted(http: httpx.Client) -> None:
+    _credential(http)
+    path = "/apiops/projects/Demo/credentials/authz/access/"
+    http.put(path, json=_ACCESS, headers=_ADMIN).raise_for_status()
+
+
+ROUTES += (
+    Route("GET", CREDENTIALS, "/apiops/projects/Demo/credentials/", None, "proxies",
+          frozenset({"success", "resultList"}), _credential),
+    Route("POST", CREDENTIALS, "/apiops/projects/Demo/credentials/", _CREDENTIAL, "deploys", _DEPLOYED),
+    Route("PUT", CREDENTIALS, "/apiops/projects/Demo/credentials/", {**_CREDENTIAL, "enabled": False},
+          "deploys", _DEPLOYED, _credential),
+    Route("PATCH", CREDENTIAL, "/apiops/projects/Demo/credentials/authz/", {"password": "new"}, "deploys",
+          _DEPLOYED, _credential),
+    Route("DELETE", CREDENTIAL, "/apiops/projects/Demo/credentials/authz/", None, "deploys", _DEPLOYED,
+          _granted),
+    Route("GET", CREDENTIAL + "access/", "/apiops/projects/Demo/credentials/authz/access/", None, "proxies",
+          frozenset({"success", "resultList"}), _granted),
+    Route("PUT", CREDENTIAL + "access/", "/apiops/projects/Demo/credentials/authz/access/", _ACCESS,
+          "deploys", _DEPLOYED, _credential),
+    Route("DELETE", CREDENTIAL + "access/", "/apiops/projects/Demo/credentials/authz/access/", _ACCESS,
+          "deploys", _DEPLOYED, _granted),
+)
+
+
 def test_the_matrix_covers_every_apiops_route() -> None:
     # The API proxy family's routes have their matrix in test_api_proxies_authz.py.
     family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
@@ -165,7 +206,7 @@ def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None
         if principal in READS_REPORT:
             return 200, None, None
         return 401, "unauthorized_client", "Unauthorized API Access!"
-    if route.guard == "variables":
+    if route.guard in ("variables", "deploys"):
         return (200, None, None) if principal == "admin" else (403, "forbidden", None)
     if principal in MANAGES_PROXIES:
         return 200, None, None
@@ -221,6 +262,8 @@ def test_route_answers_each_principal_as_documented(
     for method, path, body in route.setup:
         made = http.request(method, path, json=body, headers={"Authorization": "Bearer dev-admin-token"})
         assert made.status_code == 200, made.text
+    if route.prepare is not None:
+        route.prepare(http)
     status, error, description = _expected(route, principal)
     before = _gateway_state(http) if status != 200 else None
 

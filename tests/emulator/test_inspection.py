@@ -21,7 +21,8 @@ DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoin
 
 def test_state_holds_everything_but_secrets(api: Api):
     state = api.state()
-    assert set(state) == {"now", "users", "tokens", "projects", "dataModelList"}
+    assert set(state) == {"now", "users", "tokens", "projects", "dataModelList", "credentials"}
+    assert state["credentials"] == []
     assert state["users"] == [
         {"username": "admin", "roles": ["ROLE_ADMIN"], "systemRole": "admin"},
         {"username": "analyst", "roles": [], "systemRole": "analyzer"},

@@ -80,6 +80,12 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/projects/{projectName}/environmentVariables/": {"get"},
         "/apiops/projects/{projectName}/environmentVariables/{name}/": {"get", "post", "put", "delete"},
     }
+    # Credentials and their access (test_credentials.py covers their operations).
+    expected.update({
+        "/apiops/projects/{projectName}/credentials/": {"get", "post", "put"},
+        "/apiops/projects/{projectName}/credentials/{username}/": {"patch", "delete"},
+        "/apiops/projects/{projectName}/credentials/{username}/access/": {"get", "put", "delete"},
+    })
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
     assert create["requestBody"]["content"]["application/json"]["schema"] == {

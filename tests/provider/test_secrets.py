@@ -14,6 +14,7 @@ from pulumi.runtime._serialization import _serialize
 
 from apinizer_pulumi.resources import (
     ConnectionArgs,
+    CredentialProvider,
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
@@ -25,6 +26,8 @@ from .conftest import Gateway
 from .test_endpoint import USERS
 
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]
+# Credentials (their password is a secret input of their own: tests/provider/test_credential.py).
+PROVIDERS.append(CredentialProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)

@@ -341,6 +341,7 @@ def test_a_proxy_and_its_deployments_cost_one_read_and_no_endpoint_read(
         ("GET", "/apiops/projects/"),
         ("GET", "/apiops/projects/Big/apiProxies/Shop/endpoints/"),
         ("GET", "/apiops/projects/Big/apiProxies/Shop/"),
+        ("GET", "/apiops/projects/Big/credentials/"),  # the project's credentials: one list (none here)
     ]
     assert snapshot.api_proxies == [ApiProxyRecord("Big", "Shop", "The shop", ("production", "test"))]
 

@@ -72,6 +72,8 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.ip_group", "IpGroupProvider"),
     ("apinizer_pulumi.resources.environment_variable", "EnvironmentVariableProvider"),
 ]
+# Credentials and their access.
+RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))
 
 
 @pytest.mark.parametrize(("module", "name"), RECORDED_PROVIDERS, ids=[n for _, n in RECORDED_PROVIDERS])

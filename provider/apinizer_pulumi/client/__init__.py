@@ -17,6 +17,7 @@ from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from ._credentials import Credentials
 from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
@@ -79,3 +80,6 @@ __all__ = [
     "is_endpoint_not_found",
     "make_status_error",
 ]
+
+# Credentials and their access (client/_credentials.py).
+__all__ += ["Credentials"]

@@ -37,6 +37,7 @@ from ._constants import (
     HEALTH_PATH,
     TOKEN_PATH,
 )
+from ._credentials import Credentials
 from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
@@ -222,6 +223,7 @@ class ApinizerClient:
         self.api_proxies = ApiProxies(self)
         self.ip_groups = IpGroups(self)
         self.environment_variables = EnvironmentVariables(self)
+        self.credentials = Credentials(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._project import write_project
 from ._render import (
     command_line,
+    credential_password_key,
+    credential_resource_name,
     deployment_resource_name,
     generate_program,
     proxy_resource_name,
@@ -30,6 +32,7 @@ from ._render import (
 )
 from ._snapshot import (
     ApiProxyRecord,
+    CredentialRecord,
     EndpointRecord,
     GatewaySnapshot,
     NotOnGatewayError,
@@ -38,6 +41,7 @@ from ._snapshot import (
     confirm_project,
     discover_proxies,
     list_projects,
+    read_credentials,
     read_gateway,
 )
 
@@ -73,3 +77,6 @@ __all__ = [
     "stack_settings",
     "write_project",
 ]
+
+# Credentials (generate/_snapshot.py, generate/_render.py).
+__all__ += ["CredentialRecord", "credential_password_key", "credential_resource_name", "read_credentials"]

@@ -11,7 +11,15 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
-from ._snapshot import ApiProxyRecord, EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
+from ._snapshot import (
+    ApiProxyRecord,
+    CredentialRecord,
+    EndpointRecord,
+    GatewaySnapshot,
+    Policies,
+    Progress,
+    read_gateway,
+)
 from ._variables import VariableRecord, read_environment_variables, variable_section
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
@@ -257,7 +265,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain or variables else []),
+        *(["import pulumi"] if retain or variables or snapshot.credentials else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -278,6 +286,7 @@ def render_program(
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
     out.extend(variable_section(variables, retain_option=RETAIN_OPTION if retain else None))
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
+    out.extend(_credential_section(snapshot.credentials, retain=retain))
     return "\n".join(out) + "\n"
 
 
@@ -329,3 +338,62 @@ def command_line(
     if not retain:
         words.append("--no-retain")
     return shlex.join(words)
+
+
+# -- credentials ------------------------------------------------------------------------------------
+
+_CREDENTIAL_NOTE = """\
+# The credentials, each taken over as it is (adopt=True) with the access it has. The gateway never
+# gives a password back, so each comes from this stack's secret config; set every one before
+# `pulumi up` (the password it has now, or a new one: adopting writes the declared password):
+#     pulumi config set --secret <key> <password>"""
+
+
+def credential_resource_name(record: CredentialRecord) -> str:
+    """``demo-partner`` for the credential partner of project Demo."""
+    return _slug(record.project, record.username)
+
+
+def credential_password_key(record: CredentialRecord) -> str:
+    """The stack config key of its password: ``password-demo-partner``."""
+    return f"password-{credential_resource_name(record)}"
+
+
+def _list_literal(values: Sequence[str]) -> str:
+    return "[" + ", ".join(json.dumps(value, ensure_ascii=False) for value in values) + "]"
+
+
+def _credential_section(records: Sequence[CredentialRecord], *, retain: bool) -> list[str]:
+    if not records:
+        return []
+    out = ["", _CREDENTIAL_NOTE, "", "config = pulumi.Config()", "",
+           "#: Every credential, by Pulumi resource name.",
+           "credentials: dict[str, apinizer.Credential] = {"]
+    for record in records:
+        name = credential_resource_name(record)
+        out += [f"    {json.dumps(name)}: apinizer.Credential(", f"{INDENT}{json.dumps(name)},",
+                f"{INDENT}project_name={literal(record.project)},",
+                f"{INDENT}username={literal(record.username)},",
+                f"{INDENT}password=config.require_secret({json.dumps(credential_password_key(record))}),"]
+        for key, value in (("email", record.email), ("full_name", record.full_name),
+                           ("description", record.description)):
+            if value is not None:
+                out.append(f"{INDENT}{key}={literal(value)},")
+        if record.role_name_list:
+            out.append(f"{INDENT}role_name_list={_list_literal(record.role_name_list)},")
+        out.append(f"{INDENT}enabled={literal(record.enabled)},")
+        if record.ip_list:
+            out.append(f"{INDENT}ip_list={_list_literal(record.ip_list)},")
+        if record.expire_date is not None:
+            out.append(f"{INDENT}expire_date={literal(record.expire_date)},")
+        if record.access:
+            out.append(f"{INDENT}access=[")
+            out += [f"{INDENT}    {{\"name\": {json.dumps(access_name)}, \"type\": {json.dumps(kind)}}},"
+                    for kind, access_name in record.access]
+            out.append(f"{INDENT}],")
+        out.append(f"{INDENT}adopt=True,")
+        if retain:
+            out.append(f"{INDENT}{RETAIN_OPTION}")
+        out.append("    ),")
+    out.append("}")
+    return out

@@ -12,7 +12,7 @@ from apinizer_pulumi.client import (
     NotFoundError,
     PermissionDeniedError,
 )
-from apinizer_pulumi.models import ApiProxy, Endpoint, EndpointPolicies, PolicySummary
+from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EndpointPolicies, PolicySummary
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]
@@ -150,6 +150,8 @@ class GatewaySnapshot:
     proxies: list[ProxySnapshot]
     #: Proxy names that were asked for (or discovered) but are not in the project.
     missing: list[str] = dataclasses.field(default_factory=list)
+    #: The project's credentials with their access (empty where the account may not list them).
+    credentials: list[CredentialRecord] = dataclasses.field(default_factory=list)
 
     @property
     def endpoints(self) -> list[EndpointRecord]:
@@ -243,13 +245,15 @@ def read_gateway(
     with_policies: bool = True,
     progress: Progress = _silent,
     skip_missing: bool = False,
+    with_credentials: bool = True,
 ) -> GatewaySnapshot:
     """Every endpoint (and, unless told not to, its policy names) of the named proxies of ``project``.
 
     The project is looked up first where the gateway lists projects (:func:`confirm_project`). A
     proxy that is not in the project raises :class:`NotOnGatewayError`, unless ``skip_missing``
     (proxies found by the report, which spans every project): then it is listed in ``missing``, and
-    only when none of them is in a project the gateway did not confirm does it raise.
+    only when none of them is in a project the gateway did not confirm does it raise. Unless
+    ``with_credentials`` is false, the project's credentials are read too (:func:`read_credentials`).
     """
     names = list(dict.fromkeys(proxies))
     confirmed = confirm_project(client, project)
@@ -285,9 +289,78 @@ def read_gateway(
                 if count % 50 == 0 or count == len(records):
                     progress(f"      {project}/{proxy}: policies {count}/{len(records)}")
         snapshot.proxies.append(proxy_snapshot)
+    if with_credentials:
+        snapshot.credentials = read_credentials(client, project, progress)
     if snapshot.missing and not snapshot.proxies and not confirmed:
         raise NotOnGatewayError(
             f"project {project} holds none of the {len(names)} API proxies looked for "
             f"({_listed(names)}); {_CASE_HINT}, or name its proxies with --proxy"
         )
     return snapshot
+
+
+# -- credentials ------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class CredentialRecord:
+    """One credential as ``Credential(..., adopt=True)`` declares it, without its password (unreadable)."""
+
+    project: str
+    username: str
+    email: str | None = None
+    full_name: str | None = None
+    description: str | None = None
+    role_name_list: tuple[str, ...] = ()
+    enabled: bool = True
+    ip_list: tuple[str, ...] = ()
+    expire_date: str | None = None
+    #: (type, name) of each API proxy or group it may call, sorted.
+    access: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"credential {self.username} in {self.project}"
+
+    @classmethod
+    def from_live(cls, project: str, live: Credential, access: Iterable[tuple[str, str]]) -> CredentialRecord:
+        return cls(
+            project=project,
+            username=live.username,
+            email=live.email,
+            full_name=live.full_name,
+            description=live.description or None,
+            role_name_list=tuple(live.role_name_list),
+            enabled=live.enabled,
+            ip_list=tuple(live.ip_list),
+            expire_date=live.expire_date,
+            access=tuple(sorted(access)),
+        )
+
+
+def read_credentials(
+    client: ApinizerClient, project: str, progress: Progress = _silent
+) -> list[CredentialRecord]:
+    """The project's credentials and their access: one list, then one access read per credential.
+
+    Empty where the gateway has no credential operations (404 without naming the project) or
+    refuses them to this account (401, 403): the program then declares endpoints and proxies only.
+    """
+    try:
+        live = client.credentials.list(project)
+    except NotFoundError as error:
+        if "project" in (error.error_description or "").lower():
+            raise
+        progress(f"{project}: the gateway has no credential list ({error.status_code}); credentials skipped")
+        return []
+    except (AuthenticationError, PermissionDeniedError) as error:
+        progress(f"{project}: this account may not list credentials ({error.status_code}); skipped")
+        return []
+    records = []
+    for item in live:
+        found = client.credentials.access(project, item.username)
+        granted = [(access.type.value, access.name) for access in found]
+        records.append(CredentialRecord.from_live(project, item, granted))
+    if records:
+        progress(f"{project}: {len(records)} credential(s)")
+    return sorted(records)

@@ -164,6 +164,12 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies, "
         f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
     )
+    if snapshot.credentials:
+        from ._render import credential_password_key
+
+        keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
+        progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
+                 f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
     return EXIT_OK
 
 

@@ -56,6 +56,19 @@ from ._api_proxy import (
 from ._auth import ApiErrorBody, TokenResponse, token_problem
 from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
+from ._credential import (
+    AccessType,
+    Credential,
+    CredentialAccess,
+    CredentialAccessList,
+    CredentialAccessResponse,
+    CredentialList,
+    CredentialPasswordChange,
+    CredentialSpec,
+    CredentialWithAccess,
+    credential_ip_problem,
+    expire_date_problem,
+)
 from ._endpoint import (
     Endpoint,
     EndpointIdentifier,
@@ -219,4 +232,19 @@ __all__ = [
     "is_iana_zone",
     "name_problem",
     "token_problem",
+]
+
+# Credentials and their access (models/_credential.py).
+__all__ += [
+    "AccessType",
+    "Credential",
+    "CredentialAccess",
+    "CredentialAccessList",
+    "CredentialAccessResponse",
+    "CredentialList",
+    "CredentialPasswordChange",
+    "CredentialSpec",
+    "CredentialWithAccess",
+    "credential_ip_problem",
+    "expire_date_problem",
 ]

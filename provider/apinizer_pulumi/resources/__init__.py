@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ._connection import ConnectionArgs
     from ._errors import ApinizerResourceError
     from ._types import (
+        AccessTypeName,
         ApiProxySpecTypeName,
         CacheErrorHandlingTypeName,
         CacheHandlingActionName,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         RoutingArgs,
     )
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
+    from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
@@ -53,6 +55,7 @@ if TYPE_CHECKING:
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
@@ -126,6 +129,14 @@ _HOMES = {
     "IpGroupProvider": "ip_group",
     "get_environment_variables": "functions",
 }
+# Credentials and their access.
+_HOMES.update({
+    "AccessTypeName": "_types",
+    "Credential": "credential",
+    "CredentialAccessArgs": "credential",
+    "CredentialProvider": "credential",
+    "get_credentials": "functions",
+})
 
 __all__ = [
     "ApiProxy",
@@ -186,6 +197,10 @@ __all__ = [
     "get_organization_access_report",
     "get_projects",
 ]
+
+
+# Credentials and their access.
+__all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
 
 
 def __getattr__(name: str) -> Any:

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import ApiProxy, Endpoint, EnvironmentVariable, HttpMethod
+from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EnvironmentVariable, HttpMethod
 
 if TYPE_CHECKING:
     import httpx
@@ -391,6 +391,52 @@ def live_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxy | N
             raise
 
     return PROXIES.get((client.base_url, project, proxy), who, fetch).proxy
+
+
+# -- credentials: one list of a project's credentials shared by the refresh of every Credential in
+# -- it, by the same rules as the endpoint lists (keyed by (URL, project, "credentials")).
+
+
+@dataclass(frozen=True)
+class CredentialsRead:
+    """A project's credentials by username, or None when the gateway said the project is gone."""
+
+    by_username: Mapping[str, Credential] | None
+
+
+#: The process's shared credential lists.
+CREDENTIALS: ListCache[CredentialsRead] = ListCache()
+
+
+def _credentials_key(client: ApinizerClient, project: str) -> ProxyKey:
+    return (client.base_url, project, "credentials")
+
+
+@contextmanager
+def credentials_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's credentials: its shared lists sent before are stale after it."""
+    with CREDENTIALS.writing(_credentials_key(client, project)):
+        yield
+
+
+def live_credential(client: ApinizerClient, project: str, username: str) -> Credential | None:
+    """The credential from the project's shared list; None when it (or the project) is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> CredentialsRead:
+        try:
+            return CredentialsRead({item.username: item for item in client.credentials.list(project)})
+        except NotFoundError as error:
+            if container_gone(error):
+                return CredentialsRead(None)
+            raise
+
+    read = CREDENTIALS.get(_credentials_key(client, project), who, fetch)
+    return None if read.by_username is None else read.by_username.get(username)
 
 
 # -- environment variables: one list per (gateway, project) shared by every EnvironmentVariable's

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from apinizer_pulumi.models import (
+        AccessType,
         ApiProxySpecType,
         CacheErrorHandlingType,
         CacheHandlingAction,
@@ -108,3 +109,8 @@ PAIRS: dict[str, object] = {
     "MessageContentType": MessageContentTypeName, "ContextValue": ContextValueName,
     "ApiProxySpecType": ApiProxySpecTypeName, "SharingType": SharingTypeName,
 }
+
+# Credentials and their access.
+AccessTypeName = Literal["API_PROXY", "API_PROXY_GROUP"]
+AccessTypeValue: TypeAlias = "AccessTypeName | AccessType"
+PAIRS["AccessType"] = AccessTypeName

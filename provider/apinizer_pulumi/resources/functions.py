@@ -17,6 +17,7 @@ from apinizer_pulumi.models import (
     ApiProxy,
     ApiProxyReportItem,
     ApiProxySummary,
+    CredentialWithAccess,
     Endpoint,
     EndpointPolicies,
     Environment,
@@ -193,3 +194,27 @@ def get_environment_variables(project_name: str, connection: Connection = None) 
     :raises apinizer_pulumi.client.PermissionDeniedError: The caller lacks ROLE_API_SECURITY (403).
     """
     return _client(connection).environment_variables.list(project_name)
+# -- credentials ------------------------------------------------------------------------------------
+
+
+def get_credentials(project_name: str, connection: Connection = None) -> list[CredentialWithAccess]:
+    """Every credential of a project, each with the API proxies and groups it may call.
+
+    One ``GET .../credentials/`` request, then one ``GET .../credentials/{username}/access/`` per
+    credential, made when called (also during ``pulumi preview``). Passwords cannot be read: the
+    gateway answers none.
+
+    :param project_name: The project whose credentials to list.
+    :param connection: Where the gateway is and how to log in; defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The credentials in the gateway's order, each a :class:`CredentialWithAccess` (a
+        ``Credential`` with ``access``, a list of ``CredentialAccess``).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    client = _client(connection)
+    return [
+        CredentialWithAccess(**item.model_dump(),
+                             access=client.credentials.access(project_name, item.username))
+        for item in client.credentials.list(project_name)
+    ]

@@ -1,0 +1,81 @@
+"""Credentials through the provider: gateway requests of creating N credentials with access to two
+proxies each, of a refresh of them, of a password change and of their destroy.
+
+Drives ``CredentialProvider`` through the SDK's dynamic provider server over gRPC as the engine does,
+against an emulator subprocess, and counts requests with the emulator's ``GET /_emulator/stats``. The
+refresh runs in a new provider process (as ``pulumi refresh`` gets), with every Read sent at once.
+Run alone:
+
+    .venv/bin/python benchmarks/credential_requests.py [--credentials 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from _common import TOKEN, Row, emulator, stats, table
+
+from apinizer_pulumi.resources import CredentialProvider
+from apinizer_pulumi.resources.testing import Engine, ProviderServer
+
+LIST = "GET /apiops/projects/{projectName}/credentials/"
+ACCESS = "GET /apiops/projects/{projectName}/credentials/{username}/access/"
+#: Each provider process proves its token once, with one read, before its first request.
+SKIP_CHECK = {"APINIZER_SKIP_CONNECTION_CHECK": "1"}
+
+
+def declared(index: int, password: str = "bench-password") -> dict[str, Any]:
+    return {"project_name": "Demo", "username": f"bench{index}", "password": password,
+            "email": f"bench{index}@example.com", "full_name": f"Bench {index}",
+            "access": [{"name": "PetStore", "type": "API_PROXY"}, {"name": "Orders", "type": "API_PROXY"}]}
+
+
+def counts(credentials: int) -> list[Row]:
+    config = {"apinizer:url": "", "apinizer:token": TOKEN}
+    with emulator() as url:
+        config["apinizer:url"] = url
+        made: list[tuple[str, dict[str, Any]]] = []
+        with ProviderServer(config, env=SKIP_CHECK) as server:
+            engine = Engine(server, CredentialProvider(), "Credential")
+            stats(url)
+            for index in range(credentials):
+                made.append(engine.up(declared(index), name=f"c{index}"))
+            created = stats(url)
+        with ProviderServer(config, env=SKIP_CHECK) as server:
+            engine = Engine(server, CredentialProvider(), "Credential")
+            futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
+            assert all(future.result().id for future in futures)
+            refreshed = stats(url)
+        with ProviderServer(config, env=SKIP_CHECK) as server:
+            engine = Engine(server, CredentialProvider(), "Credential")
+            id_, outs = made[0]
+            engine.update(id_, outs, engine.checked(declared(0, "rotated-password")), name="c0")
+            rotated = stats(url)
+            for n, (id_, outs) in enumerate(made):
+                engine.delete(id_, outs, name=f"c{n}")
+            deleted = stats(url)
+    return [
+        Row(f"create of N={credentials} credentials with access to 2 proxies each (requests)",
+            created["total"], 2 * credentials, "req", "= 2N (a create and one grant of both)",
+            str(dict(created["requests"]))),
+        Row(f"refresh of the {credentials} credentials, every Read at once over gRPC (requests)",
+            refreshed["total"], credentials + 1, "req", "<= N + 1 (one list, one access read each)",
+            f"lists {refreshed['requests'].get(LIST, 0)}, "
+            f"access reads {refreshed['requests'].get(ACCESS, 0)}"),
+        Row("a password change (requests)", rotated["total"], 1, "req", "= 1 (change password)",
+            str(dict(rotated["requests"]))),
+        Row(f"destroy of the {credentials} credentials (requests)", deleted["total"], credentials, "req",
+            "= N (the delete takes the access with it)", str(dict(deleted["requests"]))),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--credentials", type=int, default=20)
+    args = parser.parse_args()
+    print(table(counts(args.credentials)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""HTTP handlers of credentials and their access, and their routes.
+
+As in :mod:`api_proxy_routes`: parse and authorize, call :mod:`credentials` (writes on the app's
+writer thread, each one transaction), answer what each page documents. A new password is hashed
+on the emulator's password-hashing threads (:data:`auth.PASSWORD_HASHING`) before the write, so a
+burst of credential writes cannot take every core from the event loop.
+
+Roles: every page names ROLE_MANAGE_PROXIES, asked of every operation; each write is deployed to
+every environment at once, for which the pages name ROLE_DEPLOY_UNDEPLOY_PROXIES as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import Response
+
+from apinizer_pulumi.models import (
+    CredentialAccess,
+    CredentialAccessList,
+    CredentialAccessResponse,
+    CredentialList,
+    CredentialPasswordChange,
+    CredentialSpec,
+    DeploymentResponse,
+    credential_ip_problem,
+    expire_date_problem,
+)
+
+from . import auth, credentials
+from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES
+from .auth import ROLE_MANAGE_PROXIES
+from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .errors import BadRequestError, InvalidFieldError
+from .responses import _backend, _principal, in_writer, json_response, parse_model, read_object
+from .store import Store
+
+R = TypeVar("R")
+Route = tuple[str, str, Callable[[Request], Any], str, type[BaseModel] | None, type[BaseModel] | None]
+
+CREDENTIALS = "/apiops/projects/{projectName}/credentials/"
+CREDENTIAL = CREDENTIALS + "{username}/"
+ACCESS = CREDENTIAL + "access/"
+
+
+def _transaction(store: Store, call: Callable[..., R], *args: Any) -> R:
+    with store.write() as db:
+        return call(db, *args)
+
+
+async def _write(request: Request, call: Callable[..., R], *args: Any) -> R:
+    return await in_writer(request, _transaction, _backend(request).store, call, *args)
+
+
+def _read(request: Request, call: Callable[..., R], *args: Any) -> R:
+    with _backend(request).store.read() as db:
+        return call(db, *args)
+
+
+def _authorize(request: Request, *, writes: bool) -> None:
+    principal = _principal(request, ROLE_MANAGE_PROXIES)
+    if writes:
+        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+
+
+def _project(request: Request) -> str:
+    return str(request.path_params["projectName"])
+
+
+def _username(request: Request) -> str:
+    return str(request.path_params["username"])
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+async def _hash(password: str) -> str:
+    return await auth.PASSWORD_HASHING.run(lambda: auth.hash_password(password))
+
+
+# -- credentials ------------------------------------------------------------------------------------
+
+
+def _credential_body(body: dict[str, Any]) -> dict[str, Any]:
+    """The body checked in the documented order, then every field's type and format."""
+    for key, what in (
+        ("username", "username"),
+        ("password", "password"),
+        ("fullName", "full name"),
+        ("email", "email"),
+    ):
+        if _blank(body.get(key)):
+            raise credentials.CredentialFieldEmptyError(what)
+    for index, ip in enumerate(body.get("ipList") or []):
+        problem = credential_ip_problem(ip) if isinstance(ip, str) else None
+        if problem is not None:
+            raise InvalidFieldError(f"ipList[{index}]", f"is not an IP address or CIDR range: {ip!r}")
+    expire = body.get("expireDate")
+    if isinstance(expire, str) and expire_date_problem(expire) is not None:
+        raise InvalidFieldError(
+            "expireDate", "must be an ISO 8601 date-time such as 2024-12-31T23:59:59.000Z"
+        )
+    spec = parse_model(CredentialSpec, {key: value for key, value in body.items() if value is not None})
+    check_text("username", spec.username, max_length=MAX_NAME_LENGTH, single_line=True)
+    check_text("fullName", spec.full_name, max_length=MAX_NAME_LENGTH, single_line=True)
+    check_text("description", spec.description, max_length=MAX_DESCRIPTION_LENGTH, single_line=False)
+    return spec.to_api()
+
+
+async def list_credentials(request: Request) -> Response:
+    _authorize(request, writes=False)
+    items = _read(request, credentials.list_credentials, _project(request))
+    return json_response({"success": True, "resultList": items})
+
+
+async def create_credential(request: Request) -> Response:
+    _authorize(request, writes=True)
+    body = _credential_body(await read_object(request))
+    password_hash = await _hash(body.pop("password"))
+    return json_response(await _write(request, credentials.create, _project(request), body, password_hash))
+
+
+async def update_credential(request: Request) -> Response:
+    _authorize(request, writes=True)
+    body = _credential_body(await read_object(request))
+    password = body.pop("password")
+    # The errors that need no hash first: a request for a credential that is not there costs no hash.
+    _read(request, credentials.check_exists, _project(request), body["username"])
+    password_hash = await _hash(password)
+    return json_response(await _write(request, credentials.update, _project(request), body, password_hash))
+
+
+async def change_password(request: Request) -> Response:
+    _authorize(request, writes=True)
+    body = await read_object(request)
+    if _blank(body.get("password")):
+        raise credentials.CredentialFieldEmptyError("password")
+    # Only the password is read; the documentation says other fields are ignored.
+    change = parse_model(CredentialPasswordChange, {"password": body["password"]})
+    _read(request, credentials.check_exists, _project(request), _username(request))
+    password_hash = await _hash(change.password)
+    answer = await _write(
+        request, credentials.change_password, _project(request), _username(request), password_hash
+    )
+    return json_response(answer)
+
+
+async def delete_credential(request: Request) -> Response:
+    _authorize(request, writes=True)
+    return json_response(await _write(request, credentials.delete, _project(request), _username(request)))
+
+
+# -- access -----------------------------------------------------------------------------------------
+
+
+async def _access_items(request: Request) -> list[CredentialAccess]:
+    body = await read_object(request)
+    items = body.get("credentialAccessList")
+    if not isinstance(items, list):
+        raise BadRequestError("credentialAccessList is required and must be an array")
+    for item in items:
+        if not isinstance(item, dict):
+            raise BadRequestError("Credential access object can not be empty!")
+        if _blank(item.get("name")):
+            raise credentials.AccessFieldEmptyError("name")
+        if _blank(item.get("type")):
+            raise credentials.AccessFieldEmptyError("type")
+    return parse_model(CredentialAccessList, body).credential_access_list
+
+
+async def list_access(request: Request) -> Response:
+    _authorize(request, writes=False)
+    items = _read(request, credentials.list_access, _project(request), _username(request))
+    return json_response({"success": True, "resultList": items})
+
+
+async def grant_access(request: Request) -> Response:
+    _authorize(request, writes=True)
+    items = await _access_items(request)
+    return json_response(
+        await _write(request, credentials.grant, _project(request), _username(request), items)
+    )
+
+
+async def revoke_access(request: Request) -> Response:
+    _authorize(request, writes=True)
+    items = await _access_items(request)
+    return json_response(
+        await _write(request, credentials.revoke, _project(request), _username(request), items)
+    )
+
+
+# (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
+ROUTES: list[Route] = [
+    ("GET", CREDENTIALS, list_credentials, "List a project's credentials", None, CredentialList),
+    ("POST", CREDENTIALS, create_credential, "Create a credential", CredentialSpec, DeploymentResponse),
+    (
+        "PUT",
+        CREDENTIALS,
+        update_credential,
+        "Update a credential (every field)",
+        CredentialSpec,
+        DeploymentResponse,
+    ),
+    (
+        "PATCH",
+        CREDENTIAL,
+        change_password,
+        "Change a credential's password",
+        CredentialPasswordChange,
+        DeploymentResponse,
+    ),
+    ("DELETE", CREDENTIAL, delete_credential, "Delete a credential", None, DeploymentResponse),
+    ("GET", ACCESS, list_access, "List a credential's access", None, CredentialAccessResponse),
+    ("PUT", ACCESS, grant_access, "Grant a credential access", CredentialAccessList, DeploymentResponse),
+    (
+        "DELETE",
+        ACCESS,
+        revoke_access,
+        "Revoke a credential's access",
+        CredentialAccessList,
+        DeploymentResponse,
+    ),
+]
