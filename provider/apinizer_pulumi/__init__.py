@@ -20,7 +20,7 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models
+    from . import client, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
@@ -35,6 +35,7 @@ if _typing.TYPE_CHECKING:
         EndpointRateLimitArgs,
         EndpointWsa,
         HeaderMatchArgs,
+        Policy,
         Rlcl,
         RlclEndpoints,
         RoutingAddressArgs,
@@ -49,6 +50,7 @@ if _typing.TYPE_CHECKING:
         get_endpoints,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
 
@@ -72,6 +74,7 @@ __all__ = [
     "EndpointRateLimitArgs",
     "EndpointWsa",
     "HeaderMatchArgs",
+    "Policy",
     "Rlcl",
     "RlclEndpoints",
     "RoutingAddressArgs",
@@ -88,11 +91,13 @@ __all__ = [
     "get_endpoints",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
     "models",
+    "policies",
 ]
 
-_SUBPACKAGES = frozenset({"client", "models"})
+_SUBPACKAGES = frozenset({"client", "models", "policies"})
 
 
 def __getattr__(name: str) -> _typing.Any:

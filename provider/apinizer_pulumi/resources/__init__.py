@@ -56,8 +56,10 @@ if TYPE_CHECKING:
         get_endpoints,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
+    from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
@@ -111,6 +113,9 @@ _HOMES = {
     "get_endpoint_policies": "functions",
     "get_endpoints": "functions",
     "get_organization_access_report": "functions",
+    "get_policies": "functions",
+    "Policy": "policy",
+    "PolicyProvider": "policy",
     "Rlcl": "rlcl",
     "RlclProvider": "rlcl",
     "EndpointRateLimitArgs": "rlcl_endpoints",
@@ -148,6 +153,8 @@ __all__ = [
     "IntervalWindowTypeName",
     "MessageContentTypeName",
     "ParamTypeName",
+    "Policy",
+    "PolicyProvider",
     "RateLimitTimeIntervalName",
     "Rlcl",
     "RlclEndpoints",
@@ -170,6 +177,7 @@ __all__ = [
     "get_endpoints",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
 ]
 
