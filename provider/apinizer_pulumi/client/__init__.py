@@ -36,6 +36,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
 from ._transport_pool import close_all as close_pooled_clients
@@ -67,6 +68,7 @@ __all__ = [
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",
+    "Policies",
     "Projects",
     "RateLimitError",
     "Reports",

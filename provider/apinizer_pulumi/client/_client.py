@@ -46,6 +46,7 @@ from ._exceptions import (
     redact_secrets,
 )
 from ._parsing import expect_success, parse_success
+from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl
 from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
@@ -218,6 +219,7 @@ class ApinizerClient:
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)
+        self.policies = Policies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
