@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import re
 import sys
 import textwrap
@@ -36,6 +37,17 @@ SOURCE_PREFIX = "https://github.com/apinizer/management-api-docs/blob/main/"
 #: Nested models that already have an args class elsewhere: reused, not generated again.
 SHARED_ARGS = {"Variable": ("._args", "VariableArgs")}
 WIDTH = 110
+
+
+def _q(value: object) -> str:
+    """A string literal in double quotes, as the project's code writes them."""
+    return json.dumps(str(value))
+
+
+def _tuple(values: Sequence[str]) -> str:
+    if not values:
+        return "()"
+    return "(" + ", ".join(_q(value) for value in values) + ("," if len(values) == 1 else "") + ")"
 
 
 def type_class_name(model: type[BaseModel]) -> str:
@@ -63,7 +75,8 @@ class Renderer:
         name = f"{enum.__name__}Name"
         known = self.enums.get(name)
         if known is not None and [m.value for m in known] != [m.value for m in enum]:
-            name = f"{enum.__module__.rsplit('.', 1)[-1].strip('_').title().replace('_', '')}{enum.__name__}Name"
+            module = enum.__module__.rsplit(".", 1)[-1].strip("_").title().replace("_", "")
+            name = f"{module}{enum.__name__}Name"
         self.enums[name] = enum
         return name
 
@@ -89,7 +102,7 @@ class Renderer:
         if annotation is Any or annotation is None:
             return "Any"
         if origin is Literal:
-            return "Literal[" + ", ".join(repr(arg) for arg in get_args(annotation)) + "]"
+            return "Literal[" + ", ".join(_q(arg) for arg in get_args(annotation)) + "]"
         if origin in (Union, types.UnionType):
             args = [arg for arg in get_args(annotation) if arg is not type(None)]
             return " | ".join(self.plain(arg) for arg in args) if args else "Any"
@@ -155,7 +168,8 @@ def _docstring(text: str, indent: str) -> list[str]:
     paragraphs = [p for p in text.split("\n\n") if p.strip()] or [""]
     for index, paragraph in enumerate(paragraphs):
         flat = " ".join(paragraph.split())
-        wrapped = textwrap.wrap(flat, WIDTH - len(indent) - 6) or [""]
+        wrapped = textwrap.wrap(flat, WIDTH - len(indent) - 6, break_on_hyphens=False,
+                                break_long_words=False) or [""]
         lines.extend(wrapped)
         if index < len(paragraphs) - 1:
             lines.append("")
@@ -173,9 +187,9 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
     lines.extend(_docstring(doc, "    "))
     lines.append("")
     if policy_type is not None:
-        lines.append(f"    policy_type: ClassVar[str] = {policy_type!r}")
+        lines.append(f"    policy_type: ClassVar[str] = {_q(policy_type)}")
         lines.append('    """The policy type this settings class declares."""')
-        lines.append(f"    secret_fields: ClassVar[tuple[str, ...]] = {tuple(secrets)!r}")
+        lines.append(f"    secret_fields: ClassVar[tuple[str, ...]] = {_tuple(secrets)}")
         lines.append('    """The dotted paths of the fields stored only as secrets."""')
     for field_name, info in fields.items():
         annotation = renderer.annotation(info)
@@ -253,10 +267,10 @@ def render_args() -> str:
         out.append(f"from {module} import {name}")
     out.append("")
     for alias in sorted(renderer.enums):
-        values = ", ".join(repr(member.value) for member in renderer.enums[alias])
+        values = ", ".join(_q(member.value) for member in renderer.enums[alias])
         line = f"{alias} = Literal[{values}]"
         if len(line) > WIDTH:
-            items = [repr(member.value) for member in renderer.enums[alias]]
+            items = [_q(member.value) for member in renderer.enums[alias]]
             body = textwrap.wrap(", ".join(items), WIDTH - 4)
             line = f"{alias} = Literal[\n" + "\n".join(f"    {part}" for part in body) + "\n]"
         out.append(line)
@@ -266,17 +280,20 @@ def render_args() -> str:
     out.append("")
     out.append("#: Each type string's settings class.")
     out.append("POLICY_ARGS: dict[str, type] = {")
-    out.extend(f"    {info.policy_type!r}: {info.class_name}," for info in infos)
+    out.extend(f"    {_q(info.policy_type)}: {info.class_name}," for info in infos)
     out.append("}")
     out.append("#: Each literal's enum, by name (tests/unit/test_policy_args.py keeps them equal).")
     out.append("ENUM_LITERALS: dict[str, tuple[str, str]] = {")
-    out.extend(f"    {alias!r}: ({enum.__module__!r}, {enum.__name__!r}),"
-               for alias, enum in sorted(renderer.enums.items()))
+    for alias, enum in sorted(renderer.enums.items()):
+        line = f"    {_q(alias)}: ({_q(enum.__module__)}, {_q(enum.__name__)}),"
+        if len(line) > WIDTH:
+            line = f"    {_q(alias)}: (\n        {_q(enum.__module__)}, {_q(enum.__name__)}),"
+        out.append(line)
     out.append("}")
     names = sorted({info.class_name for info in infos} | set(renderer.nested) | set(renderer.enums))
     out.append("")
     out.append("__all__ = [")
-    out.extend(f"    {name!r}," for name in names)
+    out.extend(f"    {_q(name)}," for name in names)
     out.append("]")
     return "\n".join(out) + "\n"
 
@@ -288,7 +305,7 @@ def _md_type(info: FieldInfo, renderer: Renderer) -> str:
 
 
 def render_reference() -> str:
-    infos, base = collect()
+    infos, _ = collect()
     renderer = Renderer()
     out = [
         "# Policy type reference",

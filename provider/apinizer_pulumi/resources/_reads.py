@@ -427,7 +427,7 @@ def live_policies(client: ApinizerClient, project: str, proxy: str) -> Any:
 
     def fetch() -> PolicyRead:
         try:
-            return PolicyRead(client.policies.list(project, proxy))  # type: ignore[attr-defined]
+            return PolicyRead(client.policies.list(project, proxy))
         except NotFoundError as error:
             if container_gone(error):
                 return PolicyRead(None)

@@ -22,6 +22,7 @@ from apinizer_pulumi.models import (
     Environment,
     HttpMethod,
     Project,
+    ProxyPolicies,
 )
 
 from ._args import to_props
@@ -179,7 +180,7 @@ def get_api_proxies_report(include_endpoints: bool = False,
     return _client(connection).reports.api_proxies(include_endpoints=include_endpoints)
 
 
-def get_policies(project_name: str, api_proxy_name: str, connection: Connection = None) -> Any:
+def get_policies(project_name: str, api_proxy_name: str, connection: Connection = None) -> ProxyPolicies:
     """Every policy of an API proxy: its request, response and error pipelines and each endpoint's.
 
     One ``GET .../apiProxies/{api_proxy_name}/policies/`` request, made when called (also during
@@ -196,4 +197,4 @@ def get_policies(project_name: str, api_proxy_name: str, connection: Connection 
     :raises apinizer_pulumi.client.NotFoundError: The API proxy (or project) does not exist.
     :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
     """
-    return _client(connection).policies.list(project_name, api_proxy_name)  # type: ignore[attr-defined]
+    return _client(connection).policies.list(project_name, api_proxy_name)

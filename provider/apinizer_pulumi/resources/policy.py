@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel, ValidationError
 
     from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import PolicyBase
 
 PipelineName = Literal["REQUEST", "RESPONSE", "ERROR"]
 TargetScopeName = Literal["ALL", "ENDPOINT"]
@@ -79,7 +80,7 @@ def subject(props: Mapping[str, Any], id_: str = "") -> str:
     return f"apinizer:Policy {name} in {project}/{proxy}"
 
 
-def policy_model(policy_type: str) -> type[BaseModel]:
+def policy_model(policy_type: str) -> type[PolicyBase]:
     """The model of a type string; an unknown one is an error naming the known types."""
     from apinizer_pulumi.models._policy_registry import POLICY_TYPES
 
@@ -98,14 +99,14 @@ def secret_fields(policy_type: Any) -> tuple[str, ...]:
         model = policy_model(policy_type)
     except ValueError:
         return ()
-    return tuple(model.secret_fields())  # type: ignore[attr-defined]
+    return tuple(model.secret_fields())
 
 
 def own_field_names(policy_type: str) -> set[str]:
     """The type's own fields: those beyond ``PolicyBase``'s common ones."""
     from apinizer_pulumi.models import PolicyBase
 
-    return set(policy_model(policy_type).model_fields) - set(PolicyBase.model_fields)
+    return set(policy_model(policy_type).model_fields) - set(PolicyBase.model_fields) - {"type"}
 
 
 def _path_text(parts: Sequence[str]) -> str:
@@ -127,7 +128,7 @@ def _failures(error: ValidationError, prefix: Path, unknown: Sequence[Path]) -> 
     return [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items()]
 
 
-def build_policy(props: Mapping[str, Any]) -> BaseModel:
+def build_policy(props: Mapping[str, Any]) -> PolicyBase:
     """The type's model from the inputs: settings plus the common fields."""
     model = policy_model(str(props["policy_type"]))
     data: dict[str, Any] = dict(props.get("settings") or {})
@@ -335,7 +336,8 @@ class PolicyProvider(ApinizerProvider):
         if settings is not None:
             inputs["settings"] = settings
         if not failures:
-            url = gateway_url(known_connection(news.get(CONNECTION)) or {}, getattr(self, "_stack_config", None))
+            given = known_connection(news.get(CONNECTION)) or {}
+            url = gateway_url(given, getattr(self, "_stack_config", None))
             declare(url, inputs)
         return dyn.CheckResult(secret(inputs, inputs.get("policy_type")), failures)
 
@@ -454,7 +456,7 @@ class PolicyProvider(ApinizerProvider):
         with _proxy_lock(key), policy_writing(client, project, proxy):
             position: int | None = None
             if isinstance(order, int) and (move or not update):
-                live = client.policies.list(project, proxy)  # type: ignore[attr-defined]
+                live = client.policies.list(project, proxy)
                 target, pipeline = target_of(props), str(props["pipeline"])
                 names = [entry_name for entry_name in
                          (_name_of(entry) for entry in pipelines(live).get((target, pipeline), []))
@@ -478,7 +480,7 @@ class PolicyProvider(ApinizerProvider):
         who = subject(props)
         client = self.client(props)
         existing = find_policy(client.policies.list(project, proxy), name) \
-            if props.get("adopt") else None  # type: ignore[attr-defined]
+            if props.get("adopt") else None
         if existing is not None:
             live_type = str(getattr(existing.policy, "type", ""))
             if live_type and live_type != props.get("policy_type"):
@@ -495,7 +497,7 @@ class PolicyProvider(ApinizerProvider):
             try:
                 ExactlyOnce(
                     send=lambda: self._placed_write(client, props, update=False, move=False),
-                    look_up=lambda: find_policy(client.policies.list(project, proxy), name),  # type: ignore[attr-defined]
+                    look_up=lambda: find_policy(client.policies.list(project, proxy), name),
                     made_by=made_by,
                     already_exists=lambda error: "already exist" in (error.error_description or ""),
                     noun="policy",
@@ -544,7 +546,8 @@ class PolicyProvider(ApinizerProvider):
         found = find_policy(live, name)
         if found is None:
             return dyn.ReadResult(None, {})  # deleted in the console, or its proxy is gone
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in ("revision", "position")}
+        inputs = {key: value for key, value in inputs_of(props).items()
+                  if key not in ("revision", "position")}
         inputs.update(zip(KEYS, (project, proxy, name), strict=True))
         inputs.update(live_inputs(found, inputs))
         outs = self.outputs(inputs, revision=revision(inputs), position=found.position)
