@@ -69,6 +69,7 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.rlcl_endpoints", "RlclEndpointsProvider"),
     ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
+    ("apinizer_pulumi.resources.policy", "PolicyProvider"),
 ]
 
 

@@ -330,21 +330,33 @@ class PolicyProvider(ApinizerProvider):
         news = plain(news)
         result = super().check(plain(olds), news)
         inputs = dict(result.inputs)
-        failures = list(result.failures)
-        settings_failures, settings = self._check_settings(news)
-        failures.extend(settings_failures)
+        failures: dict[str, list[str]] = {}
+        for failure in result.failures:
+            # The base names list items ``a.0.b``; a policy's paths read ``a[0].b``.
+            prop = _path_text(failure.property.split(".")) if failure.property else ""
+            failures.setdefault(prop, []).append(failure.reason)
+        extra, settings = self._check_settings(news)
+        extra.extend(self._check_target(news))
+        for failure in extra:
+            reasons = failures.setdefault(failure.property, [])
+            if failure.reason not in "; ".join(reasons):
+                reasons.append(failure.reason)
         if settings is not None:
             inputs["settings"] = settings
         if not failures:
             given = known_connection(news.get(CONNECTION)) or {}
             url = gateway_url(given, getattr(self, "_stack_config", None))
             declare(url, inputs)
-        return dyn.CheckResult(secret(inputs, inputs.get("policy_type")), failures)
+        merged = [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in failures.items()]
+        return dyn.CheckResult(secret(inputs, inputs.get("policy_type")), merged)
 
-    def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
-        scope = _value(getattr(model, "target_scope", "ALL"))
-        endpoint = getattr(model, "target_endpoint", None)
-        method = getattr(model, "target_endpoint_http_method", None)
+    @staticmethod
+    def _check_target(news: Mapping[str, Any]) -> list[dyn.CheckFailure]:
+        """ENDPOINT scope needs the endpoint and its method; ALL takes neither."""
+        scope = news.get("target_scope") or "ALL"
+        endpoint, method = news.get("target_endpoint"), news.get("target_endpoint_http_method")
+        if is_unknown(scope):
+            return []
         if scope == "ENDPOINT":
             failures = []
             if endpoint is None:
@@ -354,7 +366,7 @@ class PolicyProvider(ApinizerProvider):
                 failures.append(dyn.CheckFailure("target_endpoint_http_method",
                                                  "required when target_scope is ENDPOINT"))
             return failures
-        if endpoint is not None or method is not None:
+        if scope == "ALL" and (endpoint is not None or method is not None):
             prop = "target_endpoint" if endpoint is not None else "target_endpoint_http_method"
             return [dyn.CheckFailure(prop, "only with target_scope='ENDPOINT' (a policy of the whole proxy "
                                            "has no endpoint)")]
@@ -381,7 +393,7 @@ class PolicyProvider(ApinizerProvider):
         settings, unknown = strip_unknowns(dict(raw or {}))
         own = own_field_names(policy_type)
         failures = [dyn.CheckFailure(_path_text(("settings", *path)), "unknown property")
-                    for path in unknown_keys(model, settings) if path[0] in own or len(path) > 1]
+                    for path in unknown_keys(model, settings)]
         failures.extend(dyn.CheckFailure(_path_text(("settings", key)), (
             "not a setting of the type: it is the Policy's own input "
             f"{next((k for k, v in COMMON.items() if v == key), key)!r}"))
