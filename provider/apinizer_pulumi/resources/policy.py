@@ -455,8 +455,11 @@ class PolicyProvider(ApinizerProvider):
     # -- writes ------------------------------------------------------------------------------
 
     def _placed_write(self, client: ApinizerClient, props: Mapping[str, Any], *, update: bool,
-                      move: bool) -> None:
-        """Send the add (or update) with the position that puts the policy at its declared order."""
+                      move: bool) -> int | None:
+        """Send the add (or update) with the position that puts the policy at its declared order.
+
+        Returns that position (where the policy now is), or None when no list was read for it.
+        """
         from ._reads import policy_writing
 
         project, proxy, name = identity("", props)
@@ -476,12 +479,13 @@ class PolicyProvider(ApinizerProvider):
                 position = placement(url, project, proxy, name, target, pipeline, order, names)
             if update:
                 client.policies.update(project, proxy, name, policy, metadata(props, order=position))
-                return
+                return position
             client.policies.add(project, proxy, name, policy, metadata(props, order=position))
             if position is not None and position == len(names) and names:
                 # The add page: an order of the list's size or more appends. Before the last
                 # policy is a place only an update reaches (it counts the policy itself).
                 client.policies.update(project, proxy, name, policy, metadata(props, order=position))
+            return position
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
@@ -500,15 +504,20 @@ class PolicyProvider(ApinizerProvider):
                     f"{who}: adopt=True found a policy of this name of type {live_type!r}, not "
                     f"{props.get('policy_type')!r}; a policy's type cannot change: declare its type, "
                     "or give the new policy another name")
-            self._placed_write(client, props, update=True, move=True)
+            placed: list[int | None] = [self._placed_write(client, props, update=True, move=True)]
         else:
+            placed = [None]
+
+            def send() -> None:
+                placed[0] = self._placed_write(client, props, update=False, move=False)
+
             def made_by(live: Placed) -> bool:
                 return (str(getattr(live.policy, "type", "")) == props.get("policy_type")
                         and live.target == target_of(props) and live.pipeline == props.get("pipeline"))
 
             try:
                 ExactlyOnce(
-                    send=lambda: self._placed_write(client, props, update=False, move=False),
+                    send=send,
                     look_up=lambda: find_policy(client.policies.list(project, proxy), name),
                     made_by=made_by,
                     already_exists=lambda error: "already exist" in (error.error_description or ""),
@@ -524,9 +533,10 @@ class PolicyProvider(ApinizerProvider):
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None
         self.created(props)
-        outs = self.outputs(props, revision=revision(props))
-        with after_create(who, "reading back its position"):
-            outs = self._outputs(client, props)
+        outs = self.outputs(props, revision=revision(props), position=placed[0])
+        if placed[0] is None:  # appended (no order), or found after a lost answer: one read says where
+            with after_create(who, "reading back its position"):
+                outs = self._outputs(client, props)
         return dyn.CreateResult("/".join((project, proxy, name)), secret(outs, props.get("policy_type")))
 
     def _outputs(self, client: ApinizerClient, props: Mapping[str, Any]) -> dict[str, Any]:
@@ -543,8 +553,12 @@ class PolicyProvider(ApinizerProvider):
         client = self.client(news)
         moved = any(not same(olds.get(key), news.get(key)) for key in PLACEMENT) or (
             isinstance(news.get("order"), int) and olds.get("position") != news.get("order"))
-        self._placed_write(client, news, update=True, move=moved)
-        return dyn.UpdateResult(secret(self._outputs(client, news), news.get("policy_type")))
+        position = self._placed_write(client, news, update=True, move=moved)
+        if position is None and not moved:
+            position = olds.get("position")  # an update without order keeps the policy where it was
+        outs = self.outputs(news, revision=revision(news), position=position) if position is not None \
+            else self._outputs(client, news)
+        return dyn.UpdateResult(secret(outs, news.get("policy_type")))
 
     # -- read --------------------------------------------------------------------------------
 
