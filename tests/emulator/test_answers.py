@@ -27,7 +27,7 @@ JSON = "application/json;charset=UTF-8"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
 PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
-          "environmentName": "test", "hideSpecFile": "true"}
+          "environmentName": "test", "hideSpecFile": "true", "policyName": "x"}
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
 API_PATHS = [
     re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template) for _, template, *_ in app.API_ROUTES

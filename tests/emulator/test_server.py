@@ -73,6 +73,13 @@ def test_openapi_document_lists_every_operation(emulator_url):
         },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
+        # An API proxy's policies (test_policies.py covers them).
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/{policyName}/": {
+            "post",
+            "put",
+            "delete",
+        },
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
