@@ -241,19 +241,25 @@ _DECLARED_LOCK = threading.Lock()
 _PROXY_LOCKS: dict[tuple[str, str, str], threading.Lock] = {}
 
 
+def as_order(value: Any) -> int | None:
+    """A declared order as an int: numbers cross the gRPC wire as floats (``2.0``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        return None
+    return int(value)
+
+
 def declare(url: str, props: Mapping[str, Any]) -> None:
     """Note where ``props`` declares its policy, for the placement of its neighbours."""
     try:
         project, proxy, name = identity("", props)
     except ValueError:
         return
-    order = props.get("order")
     pipeline = props.get("pipeline")
-    if not isinstance(pipeline, str) or is_unknown(order) or is_unknown(pipeline):
+    if not isinstance(pipeline, str) or is_unknown(props.get("order")) or is_unknown(pipeline):
         return
     with _DECLARED_LOCK:
         _DECLARED.setdefault((url, project, proxy), {})[name.casefold()] = (
-            target_of(props), pipeline, order if isinstance(order, int) else None)
+            target_of(props), pipeline, as_order(props.get("order")))
 
 
 def _proxy_lock(key: tuple[str, str, str]) -> threading.Lock:
@@ -466,11 +472,11 @@ class PolicyProvider(ApinizerProvider):
         policy = build_policy(props)
         url = client.base_url
         declare(url, props)
-        order = props.get("order")
+        order = as_order(props.get("order"))
         key = (url, project, proxy)
         with _proxy_lock(key), policy_writing(client, project, proxy):
             position: int | None = None
-            if isinstance(order, int) and (move or not update):
+            if order is not None and (move or not update):
                 live = client.policies.list(project, proxy)
                 target, pipeline = target_of(props), str(props["pipeline"])
                 names = [entry_name for entry_name in
@@ -552,7 +558,8 @@ class PolicyProvider(ApinizerProvider):
         olds, news = plain(olds), plain(news)
         client = self.client(news)
         moved = any(not same(olds.get(key), news.get(key)) for key in PLACEMENT) or (
-            isinstance(news.get("order"), int) and olds.get("position") != news.get("order"))
+            as_order(news.get("order")) is not None
+            and as_order(olds.get("position")) != as_order(news.get("order")))
         position = self._placed_write(client, news, update=True, move=moved)
         if position is None and not moved:
             position = olds.get("position")  # an update without order keeps the policy where it was
@@ -668,8 +675,7 @@ def live_inputs(found: Placed, declared: Mapping[str, Any]) -> dict[str, Any]:
             if key not in live_settings and key not in secrets:
                 del settings[key]
         out["settings"] = settings
-    order = declared.get("order")
-    expected = expected_position(order if isinstance(order, int) else None, len(found.names))
+    expected = expected_position(as_order(declared.get("order")), len(found.names))
     if expected is not None and expected != found.position:
         out["order"] = found.position
     return out
