@@ -557,9 +557,8 @@ class PolicyProvider(ApinizerProvider):
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         olds, news = plain(olds), plain(news)
         client = self.client(news)
-        moved = any(not same(olds.get(key), news.get(key)) for key in PLACEMENT) or (
-            as_order(news.get("order")) is not None
-            and as_order(olds.get("position")) != as_order(news.get("order")))
+        # A move only when where it runs changed (a drift that refresh read shows as a changed order).
+        moved = any(not same(olds.get(key), news.get(key)) for key in PLACEMENT)
         position = self._placed_write(client, news, update=True, move=moved)
         if position is None and not moved:
             position = olds.get("position")  # an update without order keeps the policy where it was
