@@ -74,3 +74,41 @@ def _copy(repo: str) -> None:
 
 if __name__ == "__main__":
     _copy(sys.argv[1])
+
+
+def kind_of(body: Any) -> str:
+    """What a documented example is: ``write`` (``{operationMetadata, policy}``), ``flat-write``
+    (the policy's fields beside ``operationMetadata``), ``delete`` (the metadata alone),
+    ``answer`` (add/update/delete's answer), ``list`` (list-policies' answer), ``error``, or
+    ``policy`` (a policy alone)."""
+    if not isinstance(body, dict):
+        return "other"
+    keys = set(body)
+    if "error" in keys:
+        return "error"
+    if "resultList" in keys:
+        return "list"
+    if keys & {"status", "success", "deploymentResult"}:
+        return "answer"
+    if isinstance(body.get("policy"), dict):
+        return "write"
+    if keys == {"operationMetadata"}:
+        return "delete"
+    if "operationMetadata" in keys:
+        return "flat-write"
+    if "type" in keys:
+        return "policy"
+    return "other"
+
+
+def listed_policies(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every policy entry of a list answer: the proxy's pipelines and each endpoint's, in either
+    documented shape (``resultList`` items bare or wrapped in ``apiProxy``)."""
+    entries: list[dict[str, Any]] = []
+    pipelines = ("requestPolicyList", "responsePolicyList", "errorPolicyList")
+    for item in body.get("resultList") or []:
+        proxy = item.get("apiProxy", item)
+        for holder in [proxy, *(proxy.get("endpointList") or [])]:
+            for pipeline in pipelines:
+                entries.extend(holder.get(pipeline) or [])
+    return entries

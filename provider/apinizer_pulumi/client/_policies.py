@@ -89,6 +89,17 @@ class Policies(_Resource):
     ) -> models.PolicyDeploymentResult:
         """``POST .../policies/{policyName}/``: add ``policy`` where ``metadata`` says. A name
         already used in the proxy raises :class:`BadRequestError`."""
+        kind: type[models.PolicyBase] | None = None
+        if isinstance(policy, models.PolicyBase):
+            kind = type(policy)
+        elif isinstance(policy, Mapping):
+            kind = models.POLICY_TYPES.get(str(policy.get("type")))
+        if kind is not None and not kind.addable:
+            raise InvalidArgumentError(
+                "policy",
+                f"{kind.policy_type} cannot be added through the API: the gateway adds it with the proxy's"
+                " SOAP/REST transformation",
+            )
         return self._write_policy("POST", project, proxy, name, policy, metadata, idempotent=False)
 
     def update(
@@ -139,15 +150,32 @@ class Policies(_Resource):
         return self._result(response, method, path)
 
     def _result(self, response: httpx.Response, method: str, path: str) -> models.PolicyDeploymentResult:
+        """The answer, after a check that neither the envelope nor any environment says it failed."""
         if not response.content.strip():
             return models.PolicyDeploymentResult()
-        result = self._client._parse(models.PolicyDeploymentResult, response, method, path)
-        deployment = result.deployment_result
-        if deployment is not None and not deployment.ok:
-            failures = [(r.environment_name, r.message) for r in deployment.failures()]
-            raise DeploymentFailedError(method, path, failures or [("every environment", deployment.message)])
+        try:
+            result = self._client._parse(models.PolicyDeploymentResult, response, method, path)
+        except APIResponseValidationError:
+            # ``success: false`` under a 2xx: when a deploymentResult says where and why, that is the error.
+            _raise_failed_deployment(_lenient(response), method, path)
+            raise
+        _raise_failed_deployment(result, method, path)
         if result.status != "SUCCESS":
             raise APIResponseValidationError(
                 method, path, response.status_code, f"the gateway answered status {result.status}"
             )
         return result
+
+
+def _lenient(response: httpx.Response) -> models.PolicyDeploymentResult | None:
+    try:
+        return models.PolicyDeploymentResult.model_validate(response.json())
+    except ValueError:  # a JSONDecodeError or a pydantic ValidationError
+        return None
+
+
+def _raise_failed_deployment(result: models.PolicyDeploymentResult | None, method: str, path: str) -> None:
+    deployment = result.deployment_result if result is not None else None
+    if deployment is not None and not deployment.ok:
+        failures = [(r.environment_name, r.message) for r in deployment.failures()]
+        raise DeploymentFailedError(method, path, failures or [("every environment", deployment.message)])

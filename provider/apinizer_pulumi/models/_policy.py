@@ -9,6 +9,7 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
 from typing import Any, ClassVar, Self
 
@@ -24,6 +25,8 @@ __all__ = [
     "ConditionValueComparisonOperator",
     "ConditionValueSource",
     "ConditionVariableDataType",
+    "CriteriaCondition",
+    "CriteriaRule",
     "PolicyBase",
     "PolicyCondition",
     "PolicyDeploymentResult",
@@ -34,7 +37,12 @@ __all__ = [
     "PolicyTargetScope",
     "PolicyVariable",
     "PolicyVariableType",
+    "RuleMatchCriteria",
+    "RuleValueSource",
+    "RuleVariable",
     "SecretField",
+    "raise_problems",
+    "require_field",
     "unknown_fields",
 ]
 
@@ -54,17 +62,30 @@ def SecretField(default: Any = ..., **kwargs: Any) -> Any:  # noqa: N802  (reads
 
 class PolicyModel(ApiModel):
     """A structure of a policy: unknown fields of a read are kept (``model_extra``), so that a
-    policy the console changed is shown whole; :func:`unknown_fields` names them for writes."""
+    policy the console changed is shown whole; :func:`unknown_fields` names them for writes.
+
+    ``repr`` shows the declared fields (secret ones left out) and only the names of unknown
+    ones: an unknown field may hold a secret the model does not know to hide.
+    """
 
     model_config = ConfigDict(extra="allow")
+    #: True for the structures whose fields the docs do not list: any field is theirs.
+    open_fields: ClassVar[bool] = False
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for name, info in type(self).model_fields.items():
+            if info.repr:
+                yield name, getattr(self, name)
+        if self.model_extra:
+            yield "unknown_fields", sorted(self.model_extra)
 
 
 def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
     """The dotted snake_case paths of the fields of ``model`` (and its nested models) that no
     model declares: a write refuses them, naming each."""
     found: list[str] = []
-    for key in model.model_extra or {}:
-        found.append(f"{prefix}{key}")
+    if not getattr(model, "open_fields", False):
+        found.extend(f"{prefix}{key}" for key in model.model_extra or {})
     for name in type(model).model_fields:
         value = getattr(model, name)
         items = value if isinstance(value, list) else [value]
@@ -75,16 +96,30 @@ def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
     return found
 
 
+def require_field(model: object, problems: list[tuple[str, str, Any]], field: str, why: str) -> None:
+    """Add ``field is required <why>`` to ``problems`` when ``model``'s field is unset, blank or empty."""
+    value = getattr(model, field)
+    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
+        problems.append((field, f"{field} is required {why}", value))
+
+
+def raise_problems(model: object, problems: list[tuple[str, str, Any]]) -> None:
+    """Raise one ValidationError naming each ``(field, message, value)`` of ``problems``, if any."""
+    if problems:
+        raise field_errors(type(model).__name__, problems)
+
+
 class PolicyTargetScope(StrEnum):
     """Where a policy applies: the whole proxy or one endpoint (EnumPolicyTargetScope).
 
-    API_PROXY is not in the enum but is what several type pages' examples send (the decryption
-    and WS-Security pages); it is accepted as documented and means the whole proxy, as ALL does
-    (docs/limits.md, "Policies")."""
+    API_PROXY and GLOBAL are not in the CRUD pages' enum but are in the client-ban and
+    policy-group pages' enum, and API_PROXY is what several type pages' examples send (decryption,
+    WS-Security); both are accepted as documented (docs/limits.md, "Policies")."""
 
     ALL = "ALL"
     ENDPOINT = "ENDPOINT"
     API_PROXY = "API_PROXY"
+    GLOBAL = "GLOBAL"
 
 
 class PolicyTargetPipeline(StrEnum):
@@ -161,8 +196,9 @@ class ConditionValueSource(StrEnum):
 
 class PolicyVariableType(StrEnum):
     """A policy variable's type. The condition's VariableDTO lists HEADER, PARAMETER, BODY,
-    CONTEXT_VALUES and CUSTOM; the IP policies' ``targetVariableForIP`` lists CONTEXT and SCRIPT
-    too: every documented value is accepted (docs/limits.md, "Policies")."""
+    CONTEXT_VALUES and CUSTOM; the IP, quota and API-call pages list CONTEXT and SCRIPT too, and
+    the client-ban page's examples send CLIENT_IP: every documented value is accepted
+    (docs/limits.md, "Policies")."""
 
     HEADER = "HEADER"
     PARAMETER = "PARAMETER"
@@ -171,6 +207,7 @@ class PolicyVariableType(StrEnum):
     CUSTOM = "CUSTOM"
     CONTEXT = "CONTEXT"
     SCRIPT = "SCRIPT"
+    CLIENT_IP = "CLIENT_IP"
 
 
 class PolicyVariable(PolicyModel):
@@ -204,6 +241,10 @@ class PolicyVariable(PolicyModel):
     form_name: str | None = Field(None, description="Form field name (form parameters).")
     xpath_value: str | None = Field(None, description="XPath of the value (type BODY, XML content).")
     json_path_value: str | None = Field(None, description="JsonPath of the value (type BODY, JSON content).")
+    body_json_path: str | None = Field(
+        None,
+        description="JsonPath of a body value, as the business-rule and redaction pages' examples give it.",
+    )
     message_content_type: MessageContentType | None = Field(
         None, description="Body content type JSON, XML or FORM (type BODY)."
     )
@@ -350,12 +391,73 @@ class PolicyCondition(PolicyModel):
     )
 
 
-class PolicyErrorMessage(PolicyModel):
-    """One custom error answer of a policy (an ``errorMessageList`` item)."""
+class RuleMatchCriteria(StrEnum):
+    """When a ``criteria``/``rules`` condition holds (the client-ban and policy-group pages'
+    EnumConditionCriteria)."""
 
-    error_code: str | None = Field(None, description="The error the message replaces.")
-    http_status_code: int | None = Field(None, description="HTTP status code of the error answer.")
-    message: str | None = Field(None, description="Text of the error answer.")
+    ALWAYS = "ALWAYS"
+    IF_ALL_MATCH = "IF_ALL_MATCH"
+    IF_ANY_MATCH = "IF_ANY_MATCH"
+    IF_NONE_MATCH = "IF_NONE_MATCH"
+
+
+class RuleValueSource(StrEnum):
+    """Where a ``rules`` item's value comes from: the enum lists VALUE and VARIABLE, the
+    client-ban page's examples send STATIC; all three are accepted."""
+
+    VALUE = "VALUE"
+    VARIABLE = "VARIABLE"
+    STATIC = "STATIC"
+
+
+class RuleVariable(PolicyModel):
+    """The variable of a ``rules`` item. Its ``type`` is free text: the client-ban page's
+    examples use HTTP_STATUS_CODE, which no variable enum lists."""
+
+    type: str = Field(
+        description="The variable type (HEADER, PARAMETER, BODY, CONTEXT, HTTP_STATUS_CODE...)."
+    )
+    name: str | None = Field(None, description="Variable name.")
+    header_name: str | None = Field(None, description="Header name (type HEADER).")
+    param_name: str | None = Field(None, description="Parameter name (type PARAMETER).")
+    context_value: str | None = Field(None, description="Context value (type CONTEXT).")
+
+
+class CriteriaRule(PolicyModel):
+    """A ``rules`` item of a ``criteria``/``rules`` condition (client ban, policy group)."""
+
+    variable: RuleVariable | None = Field(None, description="The variable checked.")
+    comparison_operator: ConditionValueComparisonOperator | None = Field(None, description="The comparison.")
+    value: str | None = Field(None, description="The value compared against.")
+    value_source: RuleValueSource | None = Field(None, description="Where the value comes from.")
+
+
+class CriteriaCondition(PolicyModel):
+    """The ``{criteria, rules}`` condition of the client-ban and policy-group pages
+    (``condition``, ``assertionCondition``): ALWAYS needs no rules, the others at least one."""
+
+    criteria: RuleMatchCriteria = Field(description="ALWAYS, IF_ALL_MATCH, IF_ANY_MATCH or IF_NONE_MATCH.")
+    rules: list[CriteriaRule] = Field(default_factory=list, description="The rules the criteria applies to.")
+
+    @model_validator(mode="after")
+    def _check_rules(self) -> Self:
+        if self.criteria is not RuleMatchCriteria.ALWAYS and not self.rules:
+            raise field_errors(
+                type(self).__name__,
+                [("rules", f"rules needs at least one rule when criteria is {self.criteria.value}", [])],
+            )
+        return self
+
+
+class PolicyErrorMessage(PolicyModel):
+    """One custom error answer of a policy (an ``errorMessageList`` item).
+
+    The pages name ``errorMessageList`` ("custom error messages; if not provided, standard
+    messages are used") but document no field of its items, so every field is kept and sent
+    as given (docs/limits.md, "Policies").
+    """
+
+    open_fields: ClassVar[bool] = True
 
 
 class PolicyOperationMetadata(ApiModel):
@@ -418,6 +520,7 @@ class PolicyDeploymentResult(ApiModel):
     documented ``deploymentResult`` (success, responseTime, detailList per pod)."""
 
     status: str = Field("SUCCESS", description="SUCCESS or FAILURE.")
+    success: bool | None = Field(None, description="The type pages' envelope: true on success.")
     deployment_result: DeploymentResult | None = Field(
         None, description="The deployment's outcome, when deploy was true."
     )
@@ -437,6 +540,9 @@ class PolicyBase(PolicyModel):
     """
 
     policy_type: ClassVar[str] = ""
+    #: False for the types the gateway manages itself (the protocol transformations): they are
+    #: read, never added or deleted through the API.
+    addable: ClassVar[bool] = True
 
     name: str | None = Field(
         None, description="The policy's name (reads carry it; writes take it from the path)."

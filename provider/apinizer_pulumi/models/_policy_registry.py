@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from . import _policy_message, _policy_security, _policy_traffic
 from ._base import ApiModel
@@ -25,6 +25,7 @@ __all__ = [
     "ProxyPolicyList",
     "UnknownPolicyTypeError",
     "parse_policy",
+    "split_write_body",
 ]
 
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 else:
     # Built from the registry, so a type that lands in a module joins it with no edit here.
     AnyPolicy = Annotated[Union[tuple(POLICY_TYPES.values())], Field(discriminator="type")]  # noqa: UP007
-_ANY_POLICY: TypeAdapter[PolicyBase] = TypeAdapter(AnyPolicy)
 
 
 class UnknownPolicyTypeError(ValueError):
@@ -64,11 +64,24 @@ def parse_policy(data: Mapping[str, Any]) -> PolicyBase:
     if not isinstance(data, Mapping):
         raise TypeError(f"a policy must be a mapping, got {type(data).__name__}")
     kind = data.get("type")
-    if kind not in POLICY_TYPES:
+    model = POLICY_TYPES.get(kind) if isinstance(kind, str) else None
+    if model is None:
         known = ", ".join(POLICY_TYPES)
         shown = "no type" if kind is None else f"unknown policy type {kind!r}"
         raise UnknownPolicyTypeError(f"type: {shown}; the known types are {known}")
-    return _ANY_POLICY.validate_python(dict(data))
+    # The type's own model rather than the union: errors then name the field alone (ip_list),
+    # without the union's tag in front.
+    return model.model_validate(dict(data))
+
+
+def split_write_body(body: Mapping[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """``(operationMetadata, policy)`` of an add or update body, in either documented shape:
+    ``{"operationMetadata": ..., "policy": {...}}`` (the CRUD pages and most type pages) or the
+    policy's fields beside ``operationMetadata`` (the client-ban and policy-group pages)."""
+    metadata = body.get("operationMetadata")
+    if isinstance(body.get("policy"), Mapping):
+        return metadata, dict(body["policy"])
+    return metadata, {key: value for key, value in body.items() if key != "operationMetadata"}
 
 
 def _lenient(value: Any) -> Any:
