@@ -21,9 +21,11 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+
+from apinizer_pulumi.models import POLICY_TYPES
 
 from . import api_proxies
 from .errors import BadRequestError, EndpointNotFoundError, ProjectNotFoundError, ProxyNotFoundError
@@ -86,9 +88,7 @@ class PolicyTypeChangeError(BadRequestError):
 
 #: The protocol transformation policies come and go with a proxy's SOAP/REST transformation: their
 #: pages say they cannot be added or deleted through the API, and that update is not implemented.
-SYSTEM_MANAGED_TYPES = frozenset(
-    {"policy-request-protocol-transformation", "policy-response-protocol-transformation"}
-)
+SYSTEM_MANAGED_TYPES = frozenset(t for t, model in POLICY_TYPES.items() if not model.addable)
 
 
 class SystemManagedPolicyError(BadRequestError):
@@ -277,8 +277,6 @@ def mask_secrets(body: dict[str, Any], model: Any = None) -> dict[str, Any]:
     ``secret_fields()``, its type's when not given) replaced by :data:`MASK`; a body whose type
     no model knows has no secret field known either, and is returned as it is."""
     if model is None:
-        from apinizer_pulumi.models import POLICY_TYPES
-
         model = POLICY_TYPES.get(str(body.get("type")))
         if model is None:
             return body
@@ -310,10 +308,6 @@ def _mask_path(value: Any, parts: Sequence[str], model: Any) -> None:
 
 def _nested_model(annotation: Any) -> Any:
     """The model class inside an annotation such as ``Foo | None`` or ``list[Foo]``."""
-    from typing import get_args
-
-    from pydantic import BaseModel
-
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     for arg in get_args(annotation):
@@ -502,8 +496,6 @@ def policy_data(policy: Any) -> PolicyData:
 
 def _extras(model: Any) -> dict[Any, Any]:
     """pydantic's ``exclude`` for the unknown fields a model (and each nested one) kept."""
-    from pydantic import BaseModel
-
     exclude: dict[Any, Any] = {key: True for key in model.model_extra or {}}
     for name in type(model).model_fields:
         value = getattr(model, name)
@@ -574,8 +566,6 @@ def load_fixture(db: sqlite3.Connection, fixture: Fixture) -> None:
 def _fixture_body(policy: PolicyFixture, where: str) -> dict[str, Any] | None:
     if policy.settings is None:
         return None
-    from apinizer_pulumi.models import POLICY_TYPES
-
     model = POLICY_TYPES.get(policy.type)
     if model is None:
         raise FixtureError(f"{where}: {UnknownPolicyTypeError(policy.type, list(POLICY_TYPES)).description}")
@@ -631,8 +621,6 @@ def import_policies(
                 raise ImportPolicyError(where, exc.description) from None
         body = None
         if item.body is not None:
-            from apinizer_pulumi.models import POLICY_TYPES
-
             model = POLICY_TYPES.get(item.type)
             if model is None:
                 raise ImportPolicyError(

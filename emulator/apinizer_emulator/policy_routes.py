@@ -29,6 +29,7 @@ from apinizer_pulumi.models import (
     PolicyOperationMetadata,
     PolicyTargetScope,
     ProxyPolicyList,
+    split_write_body,
 )
 
 from . import policies
@@ -103,12 +104,14 @@ def _deployment(metadata: PolicyOperationMetadata) -> policies.Deployment:
 def _policy(body: dict[str, Any], operation: str) -> policies.PolicyData:
     """The body's policy, validated with its type's model; its ``name`` is ignored (the path's).
 
-    The crud pages nest it under ``policy``; some type pages (decryption, encryption, client ban,
-    policy group) write its fields beside ``operationMetadata``: both are read.
+    The crud pages nest it under ``policy``; some type pages (client ban, policy group) write its
+    fields beside ``operationMetadata``: both are read.
     """
-    if "policy" not in body and "type" in body:
-        body = {"policy": {k: v for k, v in body.items() if k != "operationMetadata"}}
-    data = {k: v for k, v in _settings_object(body, "policy").items() if k != "name"}
+    if "policy" in body or "type" not in body:
+        policy = _settings_object(body, "policy")
+    else:
+        _, policy = split_write_body(body)
+    data = {k: v for k, v in policy.items() if k != "name"}
     policy_type = data.get("type")
     if policy_type is None:
         raise FieldRequiredError("policy.type")

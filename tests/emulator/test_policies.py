@@ -674,3 +674,34 @@ def test_adding_a_protocol_transformation_is_refused(api: Api) -> None:
         "A policy-request-protocol-transformation policy can not be added through the API: it comes"
         " with the SOAP/REST transformation of the API Proxy!",
     )
+
+
+def test_unknown_fields_are_ignored_not_stored(api: Api) -> None:
+    policy = {
+        **white_ip(),
+        "notAField": 1,
+        "targetVariableForIP": {"type": "HEADER", "headerName": "X-IP", "bogus": 2},
+    }
+    assert add(api, "tolerant", policy).status_code == 200
+    (entry,) = listed(api)["requestPolicyList"]
+    assert "notAField" not in entry and "bogus" not in entry["targetVariableForIP"]
+    assert entry["targetVariableForIP"]["headerName"] == "X-IP"
+
+
+def test_parallel_adds_keep_every_list_whole_and_names_unique(api: Api) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def add_one(name: str) -> int:
+        with httpx.Client(base_url=str(api.client.base_url), timeout=10) as client:
+            return add(Api(client, api.token), name).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        distinct = list(pool.map(add_one, [f"p{i}" for i in range(24)]))
+        same = list(pool.map(add_one, ["twin"] * 8))
+    assert distinct == [200] * 24
+    assert sorted(same) == [200] + [400] * 7
+    assert sorted(names(api)) == sorted([f"p{i}" for i in range(24)] + ["twin"])
+    # The positions are 1..n without gaps: order 24 of 25 is the 24th place.
+    before = names(api)
+    assert add(api, "placed", order=24).status_code == 200
+    assert names(api) == [*before[:23], "placed", *before[23:]]
