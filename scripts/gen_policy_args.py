@@ -193,10 +193,12 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
         lines.append('    """The dotted paths of the fields stored only as secrets."""')
     for field_name, info in fields.items():
         annotation = renderer.annotation(info)
-        if info.is_required():
-            lines.append(f"    {field_name}: {annotation}")
-        else:
-            lines.append(f"    {field_name}: {annotation} | None = None")
+        text = annotation if info.is_required() else f"{annotation} | None"
+        tail = "" if info.is_required() else " = None"
+        line = f"    {field_name}: {text}{tail}"
+        if len(line) > WIDTH:  # parenthesized, so the line fits
+            line = f"    {field_name}: (\n        {text}\n    ){tail}"
+        lines.append(line)
         lines.extend(_docstring(_field_doc(info, field_name in secret_names), "    "))
     return lines
 

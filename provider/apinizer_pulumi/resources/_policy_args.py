@@ -18,16 +18,223 @@ from typing import Any, ClassVar, Literal
 
 import pulumi
 
+ActionSourceDataTypeName = Literal["STRING", "NUMERIC", "TEMPORAL"]
+ActionSourceValueModificationOperatorName = Literal[
+    "ADD", "SUBTRACT", "MULTIPLY", "DIVIDE", "MODULUS", "POWER", "CONCAT", "REPLACE_IN", "REPLACE_WITH",
+    "REPLACE_FIRST", "SUBSTRING", "MASK", "FORMAT", "TRANSFORM", "INSERT", "TRIM", "ENCODE", "DECODE",
+    "URL_ENCODE", "URL_DECODE", "EXTRACT_JWT_HEADER_CLAIM", "EXTRACT_JWT_BODY_CLAIM", "ADD_TEMPORAL",
+    "SUBTRACT_TEMPORAL"
+]
+ActionTypeName = Literal["ADD", "MODIFY", "DELETE", "STOP"]
+BodyContentSourceTypeName = Literal["VALUE", "VARIABLE"]
+CacheErrorHandlingTypeName = Literal["FAIL", "CONTINUE"]
+CacheStorageTypeName = Literal["LOCAL", "DISTRIBUTED"]
+ConditionValueComparisonOperatorName = Literal[
+    "LT", "LE", "GT", "GE", "EQ", "NE", "STARTS_WITH", "ENDS_WITH", "CONTAINS", "NOT_CONTAINS", "IS_EMPTY",
+    "IS_NOT_EMPTY", "IS_EXISTS", "IS_NOT_EXISTS", "IN", "NOT_IN"
+]
+ContentFilterActionName = Literal["BLOCK", "DELETE"]
+ContentFilterContentTypeName = Literal["XML", "JSON", "ALL_BODY"]
+DayTypeName = Literal["WEEK", "CUSTOM"]
+ErrorThresholdTypeName = Literal["COUNT", "PERCENT"]
+HttpMethodName = Literal["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "ALL"]
 IntervalWindowTypeName = Literal["FIXED", "SLIDING"]
+JsonTransformationTypeName = Literal["JSON2JSON", "JSON2XML"]
 MessageContentTypeName = Literal["XML", "JSON", "ALL_BODY", "FORM"]
+MessageTemplateContentTypeName = Literal["XML", "JSON", "RAW", "URL_ENCODED"]
+OriginalMessageOperationTypeName = Literal["NOT_CHANGE_BODY", "REPLACE_BODY", "CLEAR_BODY"]
 ParamTypeName = Literal["QUERY", "PATH", "FORM"]
 PolicyCacheErrorHandlingTypeName = Literal["FAIL", "ALLOW"]
+PolicyRedactionTypeName = Literal["KEY_EXISTENCE", "KEY_VALUE", "USER", "ROLE"]
+PolicyRestApiCallTypeName = Literal["SYNCHRONOUS", "ONE_WAY"]
 PolicyVariableTypeName = Literal[
-    "HEADER", "PARAMETER", "BODY", "CONTEXT_VALUES", "CUSTOM", "CONTEXT", "SCRIPT"
+    "HEADER", "PARAMETER", "BODY", "CONTEXT_VALUES", "CUSTOM", "CONTEXT", "SCRIPT", "CLIENT_IP"
 ]
+QuotaIntervalName = Literal["ONE_HOUR", "ONE_DAY", "ONE_MONTH"]
+RestApiDataManipulationDefOperationName = Literal["ADD", "ADD_OR_EDIT", "DELETE"]
+RestApiHeaderPrefixName = Literal["NONE", "BASIC", "BEARER", "DIGEST"]
+RestrictionTypeName = Literal["ALLOW", "RESTRICT"]
+RuleMatchCriteriaName = Literal["ALWAYS", "IF_ALL_MATCH", "IF_ANY_MATCH", "IF_NONE_MATCH"]
+RuleValueSourceName = Literal["VALUE", "VARIABLE", "STATIC"]
 ScriptExecutionTypeName = Literal["SYNC", "ASYNC"]
 ScriptTypeName = Literal["GROOVY", "JAVASCRIPT"]
 ThrottlingIntervalName = Literal["ONE_SECOND", "ONE_MINUTE", "ONE_HOUR", "ONE_DAY"]
+TimeUnitName = Literal["MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "YEAR"]
+TransformationContentTypeName = Literal["XSLT", "JOLT", "XML2JSON", "JSON2XML"]
+ValueSourceName = Literal["VALUE", "VARIABLE"]
+WeekDaysName = Literal["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY", "ALL"]
+XmlTransformationTypeName = Literal["XML2XML", "XML2JSON"]
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiCallHeaderArgs:
+    """A header an API call adds (``headersToBeAdded...List`` item), with an optional prefix (BASIC,
+    BEARER, DIGEST) before its value.
+    """
+
+    name: pulumi.Input[str]
+    """The parameter's name."""
+    description: pulumi.Input[str] | None = None
+    """What the parameter is."""
+    value_source: pulumi.Input[ValueSourceName]
+    """VALUE: the constant value; VARIABLE: the variable's value."""
+    value: pulumi.Input[str] | None = None
+    """The value (required when value_source is VALUE)."""
+    variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The variable (required when value_source is VARIABLE)."""
+    prefix: pulumi.Input[RestApiHeaderPrefixName] | None = None
+    """A prefix before the value: NONE, BASIC, BEARER or DIGEST."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiCallParameterArgs:
+    """A parameter an API call adds (``parametersToBeAdded...List`` item): a constant or a variable's
+    value.
+    """
+
+    name: pulumi.Input[str]
+    """The parameter's name."""
+    description: pulumi.Input[str] | None = None
+    """What the parameter is."""
+    value_source: pulumi.Input[ValueSourceName]
+    """VALUE: the constant value; VARIABLE: the variable's value."""
+    value: pulumi.Input[str] | None = None
+    """The value (required when value_source is VALUE)."""
+    variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The variable (required when value_source is VARIABLE)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class BusinessRuleActionArgs:
+    """One action of a business rule (an ``actionList`` item).
+
+    ADD needs ``source_var``, ``target_val_source`` and ``target_var``; MODIFY ``source_var``,
+    ``source_data_type`` and ``target_val_source``, and an operator's own fields when it names one (the
+    pages call ``operator`` required for MODIFY, but the redaction page's example modifies without one,
+    replacing the value: it is accepted); DELETE ``source_var``; STOP nothing. The page's requirements
+    name the constant ``targetVal``, its examples ``targetValue``: both are accepted.
+    """
+
+    action_type: pulumi.Input[ActionTypeName]
+    """ADD, MODIFY, DELETE or STOP."""
+    source_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The source variable (ADD, MODIFY, DELETE)."""
+    source_var_body_injection_field_name: pulumi.Input[str] | None = None
+    """The body field to inject into."""
+    source_data_type: pulumi.Input[ActionSourceDataTypeName] | None = None
+    """How the source is read: STRING, NUMERIC or TEMPORAL (required for MODIFY)."""
+    source_temporal_format: pulumi.Input[str] | None = None
+    """The date format of a TEMPORAL source."""
+    operator: pulumi.Input[ActionSourceValueModificationOperatorName] | None = None
+    """How MODIFY changes the value; left out, MODIFY sets the target value."""
+    substring_from: pulumi.Input[int] | None = None
+    """SUBSTRING's start index."""
+    substring_to: pulumi.Input[int] | None = None
+    """SUBSTRING's end index."""
+    mask_from: pulumi.Input[int] | None = None
+    """MASK's start index."""
+    mask_to: pulumi.Input[int] | None = None
+    """MASK's end index."""
+    replace_source: pulumi.Input[str] | None = None
+    """The pattern REPLACE_IN/REPLACE_WITH replace."""
+    insert_offset: pulumi.Input[int] | None = None
+    """INSERT's offset."""
+    temporal_operator_time_unit: pulumi.Input[TimeUnitName] | None = None
+    """The unit of a temporal operation."""
+    replace_first: pulumi.Input[str] | None = None
+    """The pattern REPLACE_FIRST replaces."""
+    transformation_content_type: pulumi.Input[TransformationContentTypeName] | None = None
+    """TRANSFORM's transformation: XSLT, JOLT, XML2JSON or JSON2XML."""
+    format_allows_invalid: pulumi.Input[bool] | None = None
+    """FORMAT allows invalid characters. Default (the API's): ``False``."""
+    format_value_contains_literal_characters: pulumi.Input[bool] | None = None
+    """FORMAT's value holds literal characters. Default (the API's): ``False``."""
+    format_invalid_characters: pulumi.Input[str] | None = None
+    """FORMAT's invalid characters."""
+    format_placeholder: pulumi.Input[str] | None = None
+    """FORMAT's placeholder."""
+    json_to_xml_ignore_null: pulumi.Input[bool] | None = None
+    """JSON to XML: leave out nulls. Default (the API's): ``False``."""
+    json_to_xml_ignore_empty: pulumi.Input[bool] | None = None
+    """JSON to XML: leave out empty values. Default (the API's): ``False``."""
+    json_to_xml_use_null_for_nil: pulumi.Input[bool] | None = None
+    """JSON to XML: null for nil. Default (the API's): ``False``."""
+    json_to_xml_unwrap_element: pulumi.Input[bool] | None = None
+    """JSON to XML: unwrap the element. Default (the API's): ``False``."""
+    xml_to_json_unwrap_element: pulumi.Input[bool] | None = None
+    """XML to JSON: unwrap the element. Default (the API's): ``False``."""
+    xml_to_json_ignore_null: pulumi.Input[bool] | None = None
+    """XML to JSON: leave out nulls. Default (the API's): ``False``."""
+    xml_to_json_ignore_empty: pulumi.Input[bool] | None = None
+    """XML to JSON: leave out empty values. Default (the API's): ``False``."""
+    xml_to_json_numbers_as_strings: pulumi.Input[bool] | None = None
+    """XML to JSON: numbers as strings. Default (the API's): ``False``."""
+    xml_to_json_use_null_for_nil: pulumi.Input[bool] | None = None
+    """XML to JSON: null for nil. Default (the API's): ``False``."""
+    xml_to_json_array_path_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """XML to JSON: the paths that are arrays."""
+    claim_json_path: pulumi.Input[str] | None = None
+    """The JSON path of the JWT claim extracted."""
+    target_val_source: pulumi.Input[ValueSourceName] | None = None
+    """Where the new value comes from: VALUE or VARIABLE (required for ADD and MODIFY)."""
+    target_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The target variable (required for ADD)."""
+    target_val: pulumi.Input[str] | None = None
+    """The constant value (target_val_source VALUE), as the requirements name it."""
+    target_value: pulumi.Input[str] | None = None
+    """The constant value, as the page's examples name it."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ContentFilterDefArgs:
+    """A pattern of a content filter (a ``policyContentFilterDefList`` item), applied to the headers, the
+    body or the parameters (at least one).
+    """
+
+    id: pulumi.Input[int] | None = None
+    """The definition's ID (given by the gateway)."""
+    name: pulumi.Input[str]
+    """The definition's name."""
+    rule_value: pulumi.Input[str]
+    """The Java regular expression to match; (?i) ignores case."""
+    header_active: pulumi.Input[bool] | None = None
+    """Apply the pattern to the headers. Default (the API's): ``False``."""
+    body_active: pulumi.Input[bool] | None = None
+    """Apply the pattern to the body. Default (the API's): ``False``."""
+    param_active: pulumi.Input[bool] | None = None
+    """Apply the pattern to the parameters. Default (the API's): ``False``."""
+    action: pulumi.Input[ContentFilterActionName] | None = None
+    """BLOCK the message on a match, or DELETE the matching content. Default (the API's): ``'BLOCK'``."""
+    content_type: pulumi.Input[ContentFilterContentTypeName] | None = None
+    """The body read: XML, JSON or ALL_BODY. Default (the API's): ``'XML'``."""
+    content: pulumi.Input[str] | None = None
+    """Additional content configuration."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class CriteriaConditionArgs:
+    """The ``{criteria, rules}`` condition of the client-ban and policy-group pages (``condition``,
+    ``assertionCondition``): ALWAYS needs no rules, the others at least one.
+    """
+
+    criteria: pulumi.Input[RuleMatchCriteriaName]
+    """ALWAYS, IF_ALL_MATCH, IF_ANY_MATCH or IF_NONE_MATCH."""
+    rules: pulumi.Input[Sequence[CriteriaRuleArgs | Mapping[str, Any]]] | None = None
+    """The rules the criteria applies to."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class DataManipulationArgs:
+    """A change made to the message before or after the call (``dataManipulationList...`` item)."""
+
+    operation: pulumi.Input[RestApiDataManipulationDefOperationName]
+    """ADD, ADD_OR_EDIT or DELETE."""
+    source_value_source: pulumi.Input[ValueSourceName] | None = None
+    """VALUE or VARIABLE: where the source comes from."""
+    source_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The source variable."""
+    source_value: pulumi.Input[str] | None = None
+    """The source value."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -69,6 +276,8 @@ class PolicyVariableArgs:
     """XPath of the value (type BODY, XML content)."""
     json_path_value: pulumi.Input[str] | None = None
     """JsonPath of the value (type BODY, JSON content)."""
+    body_json_path: pulumi.Input[str] | None = None
+    """JsonPath of a body value, as the business-rule and redaction pages' examples give it."""
     message_content_type: pulumi.Input[MessageContentTypeName] | None = None
     """Body content type JSON, XML or FORM (type BODY)."""
     context_value: pulumi.Input[str] | None = None
@@ -81,6 +290,72 @@ class PolicyVariableArgs:
     """Script language GROOVY or JAVASCRIPT (required when init_with_script)."""
     script_body: pulumi.Input[str] | None = None
     """Script body (required when init_with_script)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ProtocolTransformationMethodArgs:
+    """A method of a SOAP/REST transformation, as list-policies shows it (``apiMethodList`` item)."""
+
+    id: pulumi.Input[str] | None = None
+    """The method's ID."""
+    name: pulumi.Input[str] | None = None
+    """The method's name."""
+    description: pulumi.Input[str] | None = None
+    """What the method is."""
+    active: pulumi.Input[bool] | None = None
+    """Whether the method is active."""
+    http_method: pulumi.Input[str] | None = None
+    """The REST side's HTTP method."""
+    backend_resource_url: pulumi.Input[str] | None = None
+    """The backend's resource URL."""
+    backend_http_method: pulumi.Input[str] | None = None
+    """The backend's HTTP method."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class QuotaDetailArgs:
+    """A per-value override of a quota (a ``detailList`` item)."""
+
+    target_value: pulumi.Input[str]
+    """The identity value this quota applies to (e.g. VIP)."""
+    regex_expression: pulumi.Input[bool] | None = None
+    """Whether target_value is a regular expression. Default (the API's): ``False``."""
+    message_count_for_interval: pulumi.Input[int]
+    """Requests allowed per interval for this value."""
+    interval_period_length: pulumi.Input[int] | None = None
+    """How many intervals make one period. Default (the API's): ``1``."""
+    quota_interval: pulumi.Input[QuotaIntervalName]
+    """The interval: ONE_HOUR, ONE_DAY or ONE_MONTH."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RedactionDefArgs:
+    """A redaction (a ``redactionDefList`` item): when it applies and its ordered actions."""
+
+    redaction_type: pulumi.Input[PolicyRedactionTypeName]
+    """KEY_EXISTENCE, KEY_VALUE, USER or ROLE."""
+    key_value_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The key's variable (required for KEY_EXISTENCE and KEY_VALUE)."""
+    key_value_list_str: pulumi.Input[str] | None = None
+    """Comma-separated values to match (required for KEY_VALUE)."""
+    redaction_def_detail_list: pulumi.Input[Sequence[RedactionDefDetailArgs | Mapping[str, Any]]]
+    """The actions (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class SchemaDefinitionArgs:
+    """A schema a validation uses (a ``schemaDefinitionList`` item): JSON Schema or XSD text."""
+
+    schema_no: pulumi.Input[int] | None = None
+    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
+    schema_body: pulumi.Input[str]
+    """The schema's text (a JSON Schema or an XSD)."""
+    system_id: pulumi.Input[str] | None = None
+    """The system ID other schemas reference this one by."""
+    target_namespace: pulumi.Input[str] | None = None
+    """The schema's target namespace."""
+    root_schema: pulumi.Input[bool] | None = None
+    """Whether this is the root schema. Default (the API's): ``False``."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -97,6 +372,205 @@ class ThrottlingDetailArgs:
     """How many intervals make one period. Default (the API's): ``1``."""
     quota_interval: pulumi.Input[ThrottlingIntervalName]
     """The interval of this limit."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class TimeRestrictionArgs:
+    """A period of a time restriction (a ``restrictionList`` item): weekdays or a day of a month, the whole
+    day or from a start to an end time.
+    """
+
+    hour_name: pulumi.Input[str] | None = None
+    """A name for this period."""
+    description: pulumi.Input[str] | None = None
+    """What the period is."""
+    day_type: pulumi.Input[DayTypeName]
+    """WEEK: the weekdays of enum_week_day_list; CUSTOM: day and month."""
+    enum_week_day_list: pulumi.Input[Sequence[pulumi.Input[WeekDaysName]]] | None = None
+    """The weekdays (required when day_type is WEEK)."""
+    day: pulumi.Input[int] | None = None
+    """Day of the month, 0 for every day (day_type CUSTOM)."""
+    month: pulumi.Input[int] | None = None
+    """Month, 1-12, 0 for every month (day_type CUSTOM)."""
+    whole_day: pulumi.Input[bool] | None = None
+    """The whole day; otherwise from the start to the end time. Default (the API's): ``False``."""
+    start_hour: pulumi.Input[int] | None = None
+    """Start hour, 0-24 (required unless whole_day)."""
+    start_minute: pulumi.Input[int] | None = None
+    """Start minute, 0-60 (required unless whole_day)."""
+    start_second: pulumi.Input[int] | None = None
+    """Start second, 0-60 (required unless whole_day)."""
+    end_hour: pulumi.Input[int] | None = None
+    """End hour, 0-24 (required unless whole_day)."""
+    end_minute: pulumi.Input[int] | None = None
+    """End minute, 0-60 (required unless whole_day)."""
+    end_second: pulumi.Input[int] | None = None
+    """End second, 0-60 (required unless whole_day)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class UrlEncodedParameterArgs:
+    """A form parameter of an URL_ENCODED call body (``urlEncodedList`` item)."""
+
+    key: pulumi.Input[str]
+    """The form parameter's key."""
+    value: pulumi.Input[str]
+    """The form parameter's value."""
+    description: pulumi.Input[str] | None = None
+    """What the parameter is."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class CriteriaRuleArgs:
+    """A ``rules`` item of a ``criteria``/``rules`` condition (client ban, policy group)."""
+
+    variable: pulumi.Input[RuleVariableArgs | Mapping[str, Any]] | None = None
+    """The variable checked."""
+    comparison_operator: pulumi.Input[ConditionValueComparisonOperatorName] | None = None
+    """The comparison."""
+    value: pulumi.Input[str] | None = None
+    """The value compared against."""
+    value_source: pulumi.Input[RuleValueSourceName] | None = None
+    """Where the value comes from."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RedactionDefDetailArgs:
+    """One ordered action of a redaction (a ``redactionDefDetailList`` item)."""
+
+    order_num: pulumi.Input[int]
+    """The action's place, from 1."""
+    action: pulumi.Input[RedactionActionArgs | Mapping[str, Any]]
+    """The action: MODIFY (mask, replace, transform...) or DELETE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RedactionActionArgs:
+    """A redaction's action: the business rule's action, limited to MODIFY and DELETE."""
+
+    action_type: pulumi.Input[ActionTypeName]
+    """ADD, MODIFY, DELETE or STOP."""
+    source_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The source variable (ADD, MODIFY, DELETE)."""
+    source_var_body_injection_field_name: pulumi.Input[str] | None = None
+    """The body field to inject into."""
+    source_data_type: pulumi.Input[ActionSourceDataTypeName] | None = None
+    """How the source is read: STRING, NUMERIC or TEMPORAL (required for MODIFY)."""
+    source_temporal_format: pulumi.Input[str] | None = None
+    """The date format of a TEMPORAL source."""
+    operator: pulumi.Input[ActionSourceValueModificationOperatorName] | None = None
+    """How MODIFY changes the value; left out, MODIFY sets the target value."""
+    substring_from: pulumi.Input[int] | None = None
+    """SUBSTRING's start index."""
+    substring_to: pulumi.Input[int] | None = None
+    """SUBSTRING's end index."""
+    mask_from: pulumi.Input[int] | None = None
+    """MASK's start index."""
+    mask_to: pulumi.Input[int] | None = None
+    """MASK's end index."""
+    replace_source: pulumi.Input[str] | None = None
+    """The pattern REPLACE_IN/REPLACE_WITH replace."""
+    insert_offset: pulumi.Input[int] | None = None
+    """INSERT's offset."""
+    temporal_operator_time_unit: pulumi.Input[TimeUnitName] | None = None
+    """The unit of a temporal operation."""
+    replace_first: pulumi.Input[str] | None = None
+    """The pattern REPLACE_FIRST replaces."""
+    transformation_content_type: pulumi.Input[TransformationContentTypeName] | None = None
+    """TRANSFORM's transformation: XSLT, JOLT, XML2JSON or JSON2XML."""
+    format_allows_invalid: pulumi.Input[bool] | None = None
+    """FORMAT allows invalid characters. Default (the API's): ``False``."""
+    format_value_contains_literal_characters: pulumi.Input[bool] | None = None
+    """FORMAT's value holds literal characters. Default (the API's): ``False``."""
+    format_invalid_characters: pulumi.Input[str] | None = None
+    """FORMAT's invalid characters."""
+    format_placeholder: pulumi.Input[str] | None = None
+    """FORMAT's placeholder."""
+    json_to_xml_ignore_null: pulumi.Input[bool] | None = None
+    """JSON to XML: leave out nulls. Default (the API's): ``False``."""
+    json_to_xml_ignore_empty: pulumi.Input[bool] | None = None
+    """JSON to XML: leave out empty values. Default (the API's): ``False``."""
+    json_to_xml_use_null_for_nil: pulumi.Input[bool] | None = None
+    """JSON to XML: null for nil. Default (the API's): ``False``."""
+    json_to_xml_unwrap_element: pulumi.Input[bool] | None = None
+    """JSON to XML: unwrap the element. Default (the API's): ``False``."""
+    xml_to_json_unwrap_element: pulumi.Input[bool] | None = None
+    """XML to JSON: unwrap the element. Default (the API's): ``False``."""
+    xml_to_json_ignore_null: pulumi.Input[bool] | None = None
+    """XML to JSON: leave out nulls. Default (the API's): ``False``."""
+    xml_to_json_ignore_empty: pulumi.Input[bool] | None = None
+    """XML to JSON: leave out empty values. Default (the API's): ``False``."""
+    xml_to_json_numbers_as_strings: pulumi.Input[bool] | None = None
+    """XML to JSON: numbers as strings. Default (the API's): ``False``."""
+    xml_to_json_use_null_for_nil: pulumi.Input[bool] | None = None
+    """XML to JSON: null for nil. Default (the API's): ``False``."""
+    xml_to_json_array_path_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """XML to JSON: the paths that are arrays."""
+    claim_json_path: pulumi.Input[str] | None = None
+    """The JSON path of the JWT claim extracted."""
+    target_val_source: pulumi.Input[ValueSourceName] | None = None
+    """Where the new value comes from: VALUE or VARIABLE (required for ADD and MODIFY)."""
+    target_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The target variable (required for ADD)."""
+    target_val: pulumi.Input[str] | None = None
+    """The constant value (target_val_source VALUE), as the requirements name it."""
+    target_value: pulumi.Input[str] | None = None
+    """The constant value, as the page's examples name it."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RuleVariableArgs:
+    """The variable of a ``rules`` item. Its ``type`` is free text: the client-ban page's examples use
+    HTTP_STATUS_CODE, which no variable enum lists.
+    """
+
+    type: pulumi.Input[str]
+    """The variable type (HEADER, PARAMETER, BODY, CONTEXT, HTTP_STATUS_CODE...)."""
+    name: pulumi.Input[str] | None = None
+    """Variable name."""
+    header_name: pulumi.Input[str] | None = None
+    """Header name (type HEADER)."""
+    param_name: pulumi.Input[str] | None = None
+    """Parameter name (type PARAMETER)."""
+    context_value: pulumi.Input[str] | None = None
+    """Context value (type CONTEXT)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiBasedQuota:
+    """Limits the total requests a client (identified by a variable: API key, user ID, IP address) may make
+    in an hour, a day or a month; throttling limits the rate, quota the count.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-api-based-quota.md
+    """
+
+    policy_type: ClassVar[str] = "policy-api-based-quota"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    target_variable_for_identity: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """The variable that identifies a client."""
+    message_count_for_interval: pulumi.Input[int]
+    """The most requests a client may make in one period."""
+    quota_interval: pulumi.Input[QuotaIntervalName]
+    """The interval: ONE_HOUR, ONE_DAY or ONE_MONTH."""
+    interval_period_length: pulumi.Input[int] | None = None
+    """How many intervals make one period. Default (the API's): ``1``."""
+    interval_window_type: pulumi.Input[IntervalWindowTypeName] | None = None
+    """FIXED windows (a calendar day) or a SLIDING window (the last 24 hours). Default (the API's):
+    ``'FIXED'``.
+    """
+    cache_connection_timeout_in_seconds: pulumi.Input[int] | None = None
+    """Seconds to wait for the counters' cache. Default (the API's): ``3``."""
+    cache_error_handling_type: pulumi.Input[CacheErrorHandlingTypeName] | None = None
+    """When the cache fails: FAIL the request or CONTINUE it (the quota is then not enforced). Default (the
+    API's): ``'FAIL'``.
+    """
+    show_rate_limit_statistics_in_response_header: pulumi.Input[bool] | None = None
+    """Add the quota statistics to the response headers. Default (the API's): ``False``."""
+    detail_list: pulumi.Input[Sequence[QuotaDetailArgs | Mapping[str, Any]]] | None = None
+    """Other quotas for given identity values."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -133,6 +607,351 @@ class ApiBasedThrottling:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiCall:
+    """Calls an HTTP API during the message's processing, waiting for its answer (SYNCHRONOUS, which can be
+    cached) or not (ONE_WAY); the message can be shaped before the call and changed with the answer
+    after it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-api-call.md
+    """
+
+    policy_type: ClassVar[str] = "policy-api-call"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    call_type: pulumi.Input[PolicyRestApiCallTypeName]
+    """SYNCHRONOUS waits for the answer; ONE_WAY does not."""
+    http_method: pulumi.Input[HttpMethodName]
+    """The call's HTTP method."""
+    url: pulumi.Input[str]
+    """The URL called."""
+    timeout: pulumi.Input[int] | None = None
+    """The call's timeout, in milliseconds."""
+    certificate_name: pulumi.Input[str] | None = None
+    """The certificate for mTLS (required when certificate_enabled)."""
+    certificate_enabled: pulumi.Input[bool] | None = None
+    """Call with an mTLS client certificate. Default (the API's): ``False``."""
+    clear_body_before_call: pulumi.Input[bool] | None = None
+    """Send an empty body. Default (the API's): ``False``."""
+    use_message_template_before_call: pulumi.Input[bool] | None = None
+    """Build the call's body from body_content_before_call. Default (the API's): ``True``."""
+    enum_test_console_request_body_type: pulumi.Input[MessageTemplateContentTypeName] | None = None
+    """The call body's content type: XML, JSON, RAW or URL_ENCODED. Default (the API's): ``'XML'``."""
+    body_content_before_call: pulumi.Input[str] | None = None
+    """The call body's template."""
+    url_encoded_list: pulumi.Input[Sequence[UrlEncodedParameterArgs | Mapping[str, Any]]] | None = None
+    """Form parameters of an URL_ENCODED body."""
+    data_manipulation_list_before_call: (
+        pulumi.Input[Sequence[DataManipulationArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Changes made to the message before the call."""
+    remove_all_headers_before_call: pulumi.Input[bool] | None = None
+    """Send none of the message's headers. Default (the API's): ``True``."""
+    headers_to_be_deleted_before_call_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Headers of the message not sent."""
+    headers_to_be_added_before_call_list: (
+        pulumi.Input[Sequence[ApiCallHeaderArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Headers sent with the call."""
+    remove_all_parameters_before_call: pulumi.Input[bool] | None = None
+    """Send none of the message's parameters. Default (the API's): ``True``."""
+    parameters_to_be_deleted_before_call_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Parameters of the message not sent."""
+    parameters_to_be_added_before_call_list: (
+        pulumi.Input[Sequence[ApiCallParameterArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Parameters sent with the call."""
+    enable_cache: pulumi.Input[bool] | None = None
+    """Cache the answers (SYNCHRONOUS calls only). Default (the API's): ``False``."""
+    cache_by: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The cache key's variable; left out: the whole request."""
+    capacity: pulumi.Input[int] | None = None
+    """The cache's capacity (required when enable_cache)."""
+    ttl: pulumi.Input[int] | None = None
+    """Seconds an answer stays cached (required when enable_cache)."""
+    cache_null_responses: pulumi.Input[bool] | None = None
+    """Cache empty and error answers too. Default (the API's): ``True``."""
+    cache_storage_type: pulumi.Input[CacheStorageTypeName] | None = None
+    """LOCAL (per node) or DISTRIBUTED (shared) cache. Default (the API's): ``'DISTRIBUTED'``."""
+    after_call_body_operation_type: pulumi.Input[OriginalMessageOperationTypeName] | None = None
+    """What happens to the message's body: NOT_CHANGE_BODY, REPLACE_BODY or CLEAR_BODY."""
+    use_message_template_after_call: pulumi.Input[bool] | None = None
+    """Build the new body from body_content_after_call. Default (the API's): ``True``."""
+    message_template_content_type_after_call: pulumi.Input[MessageTemplateContentTypeName] | None = None
+    """The new body's content type: XML, JSON or RAW. Default (the API's): ``'XML'``."""
+    body_content_after_call: pulumi.Input[str] | None = None
+    """The new body's template."""
+    data_manipulation_list_after_call: (
+        pulumi.Input[Sequence[DataManipulationArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Changes made to the message after the call."""
+    remove_all_headers_after_call: pulumi.Input[bool] | None = None
+    """Remove the message's headers after the call. Default (the API's): ``False``."""
+    headers_to_be_deleted_after_call_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Headers removed after the call."""
+    headers_to_be_added_after_call_list: (
+        pulumi.Input[Sequence[ApiCallHeaderArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Headers added after the call."""
+    remove_all_parameters_after_call: pulumi.Input[bool] | None = None
+    """Remove the message's parameters after the call. Default (the API's): ``False``."""
+    parameters_to_be_deleted_after_call_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Parameters removed after the call."""
+    parameters_to_be_added_after_call_list: (
+        pulumi.Input[Sequence[ApiCallParameterArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Parameters added after the call."""
+    prepare_message: pulumi.Input[bool] | None = None
+    """The page's prepareMessage flag. Default (the API's): ``False``."""
+    modify_message: pulumi.Input[bool] | None = None
+    """The page's modifyMessage flag. Default (the API's): ``False``."""
+    new_body_content_source_type: pulumi.Input[BodyContentSourceTypeName] | None = None
+    """Where the new body comes from: VALUE or VARIABLE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class BlackIp:
+    """Refuses requests from the listed IP addresses or CIDR ranges before they reach the backend.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-black-ip.md
+    """
+
+    policy_type: ClassVar[str] = "policy-black-ip"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    target_variable_for_ip: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """Where to read the client IP; left out: X-Forwarded-For, else the connection's address."""
+    ip_list: pulumi.Input[Sequence[pulumi.Input[str]]]
+    """The IP addresses or CIDR ranges refused (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class BusinessRule:
+    """Runs business actions on the message: ADD, MODIFY (arithmetic, string, temporal and transformation
+    operators), DELETE values, or STOP the flow; logic without code.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-business-rule.md
+    """
+
+    policy_type: ClassVar[str] = "policy-business-rule"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    action_list: pulumi.Input[Sequence[BusinessRuleActionArgs | Mapping[str, Any]]]
+    """The actions, in order (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ClientBan:
+    """Bans a client (identified by variables: API key, IP address, user ID) for a while once the messages
+    matching ``assertion_condition`` pass a threshold within a window.
+
+    The page documents this type's body flat (the policy's fields beside ``operationMetadata``) and its
+    conditions as ``{criteria, rules}``; both are accepted.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-client-ban.md
+    """
+
+    policy_type: ClassVar[str] = "policy-client-ban"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    client_identity_variable_list: pulumi.Input[Sequence[PolicyVariableArgs | Mapping[str, Any]]]
+    """The variables that identify a client (at least one)."""
+    threshold_window_in_seconds: pulumi.Input[int] | None = None
+    """The window, in seconds, the threshold counts over. Default (the API's): ``10``."""
+    threshold_count_per_window: pulumi.Input[int] | None = None
+    """Matching messages (COUNT) or their percentage (PERCENT) per window that ban the client. Default (the
+    API's): ``1``.
+    """
+    threshold_calculation_type: pulumi.Input[ErrorThresholdTypeName] | None = None
+    """COUNT the matching messages or take their PERCENT of all. Default (the API's): ``'COUNT'``."""
+    ban_time_in_seconds: pulumi.Input[int] | None = None
+    """How long, in seconds, a client stays banned. Default (the API's): ``10``."""
+    enable_retry_after_header: pulumi.Input[bool] | None = None
+    """Send a Retry-After header in the ban answer. Default (the API's): ``False``."""
+    ignore_when_key_is_empty: pulumi.Input[bool] | None = None
+    """Do not count messages whose identity is empty. Default (the API's): ``False``."""
+    assertion_condition: pulumi.Input[CriteriaConditionArgs | Mapping[str, Any]]
+    """Which messages count towards the ban."""
+    condition: pulumi.Input[CriteriaConditionArgs | Mapping[str, Any]] | None = None
+    """When the policy runs, in the page's {criteria, rules} shape."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ContentFilter:
+    """Blocks messages, or deletes content, matching regular expressions in the headers, the body or the
+    parameters.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-content-filter.md
+    """
+
+    policy_type: ClassVar[str] = "policy-content-filter"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    policy_content_filter_def_list: pulumi.Input[Sequence[ContentFilterDefArgs | Mapping[str, Any]]]
+    """The patterns (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class Group:
+    """A container that groups policies as one unit. The page says the type is under development and
+    documents no fields of its own beyond ``condition`` (its ``{criteria, rules}`` shape).
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-group.md
+    """
+
+    policy_type: ClassVar[str] = "policy-group"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    condition: pulumi.Input[CriteriaConditionArgs | Mapping[str, Any]] | None = None
+    """When the group runs, in the page's {criteria, rules} shape."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class JsonSchemaValidation:
+    """Validates JSON bodies against JSON Schemas (draft-07 or compatible) before they are processed or
+    forwarded.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-json-schema-validation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-json-schema-validation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    path_for_body: pulumi.Input[str]
+    """The JSONPath of the JSON validated ($ for the whole body)."""
+    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]]
+    """The schemas (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class JsonTransformation:
+    """Transforms JSON bodies: to JSON with a JOLT specification, or to XML.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-json-transformation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-json-transformation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    transformation_type: pulumi.Input[JsonTransformationTypeName] | None = None
+    """JSON2JSON (JOLT) or JSON2XML. Default (the API's): ``'JSON2JSON'``."""
+    jolt_value: pulumi.Input[str] | None = None
+    """The JOLT specification (required for JSON2JSON)."""
+    json_to_xml_ignore_null: pulumi.Input[bool] | None = None
+    """JSON2XML: leave out null values. Default (the API's): ``False``."""
+    json_to_xml_ignore_empty: pulumi.Input[bool] | None = None
+    """JSON2XML: leave out empty values. Default (the API's): ``False``."""
+    json_to_xml_use_null_for_nil: pulumi.Input[bool] | None = None
+    """JSON2XML: write xsi:nil="true" for nulls. Default (the API's): ``False``."""
+    json_to_xml_unwrap_element: pulumi.Input[bool] | None = None
+    """JSON2XML: leave out the root wrapper element. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class MaxMessageSize:
+    """Refuses messages larger than a size, before they are processed.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-max-message-size.md
+    """
+
+    policy_type: ClassVar[str] = "policy-max-message-size"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    max_message_size: pulumi.Input[int]
+    """The largest message allowed, in bytes."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class MinMessageSize:
+    """Refuses messages smaller than a size, before they are processed.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-min-message-size.md
+    """
+
+    policy_type: ClassVar[str] = "policy-min-message-size"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    min_message_size: pulumi.Input[int]
+    """The smallest message allowed, in bytes."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class Redaction:
+    """Removes or masks sensitive data (card numbers, passwords...) in messages, by key, key value, user or
+    role, with ordered MODIFY or DELETE actions.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-redaction.md
+    """
+
+    policy_type: ClassVar[str] = "policy-redaction"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    redaction_def_list: pulumi.Input[Sequence[RedactionDefArgs | Mapping[str, Any]]]
+    """The redactions (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class RequestProtocolTransformation:
+    """Turns REST requests into SOAP requests before they reach the backend. The gateway adds it when
+    SOAP/REST transformation is enabled at the proxy's creation: it cannot be added or deleted through
+    the API, only read.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-request-protocol-transformation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-request-protocol-transformation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    api_method_list: (
+        pulumi.Input[Sequence[ProtocolTransformationMethodArgs | Mapping[str, Any]]] | None
+    ) = None
+    """The transformed methods, as list-policies shows them."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ResponseProtocolTransformation:
+    """Turns the backend's SOAP responses into REST responses. The gateway adds it when SOAP/REST
+    transformation is enabled at the proxy's creation: it cannot be added or deleted through the API,
+    only read.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-response-protocol-transformation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-response-protocol-transformation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    api_method_list: (
+        pulumi.Input[Sequence[ProtocolTransformationMethodArgs | Mapping[str, Any]]] | None
+    ) = None
+    """The transformed methods, as list-policies shows them."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class Script:
     """Runs a Groovy or JavaScript script in the pipeline: it can change the request or the response, set
     variables, call services and apply custom logic.
@@ -156,6 +975,29 @@ class Script:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class TimeRestriction:
+    """Allows access only in, or refuses it in, the listed periods (weekdays, dates, time windows):
+    maintenance windows, business hours.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-time-restriction.md
+    """
+
+    policy_type: ClassVar[str] = "policy-time-restriction"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    action_type: pulumi.Input[RestrictionTypeName] | None = None
+    """ALLOW access only in the periods, or RESTRICT it in them. Default (the API's): ``'RESTRICT'``."""
+    zone_id: pulumi.Input[str] | None = None
+    """The periods' time zone: an offset (+03:00) or a Java zone ID (Europe/Istanbul). Default (the API's):
+    ``'+03:00'``.
+    """
+    restriction_list: pulumi.Input[Sequence[TimeRestrictionArgs | Mapping[str, Any]]]
+    """The periods (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class WhiteIp:
     """Lets through only requests from the listed IP addresses or CIDR ranges; others are refused before
     they reach the backend.
@@ -174,37 +1016,199 @@ class WhiteIp:
     """The IP addresses or CIDR ranges allowed (at least one)."""
 
 
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class XmlSchemaValidation:
+    """Validates XML bodies against XSDs, or against the proxy's WSDL, before they are processed or
+    forwarded.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-xml-schema-validation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-xml-schema-validation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    path_for_body: pulumi.Input[str] | None = None
+    """The XPath of the XML validated (/ for the whole body)."""
+    validate_against_spec: pulumi.Input[bool] | None = None
+    """Validate against the proxy's WSDL instead of schema_definition_list. Default (the API's): ``False``."""
+    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]] | None = None
+    """The XSDs (at least one unless validate_against_spec)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class XmlTransformation:
+    """Transforms XML bodies: to XML with an XSLT stylesheet, or to JSON.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-xml-transformation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-xml-transformation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    transformation_type: pulumi.Input[XmlTransformationTypeName] | None = None
+    """XML2XML (XSLT) or XML2JSON. Default (the API's): ``'XML2XML'``."""
+    xslt_value: pulumi.Input[str] | None = None
+    """The XSLT stylesheet (required for XML2XML)."""
+    xml_to_json_unwrap_element: pulumi.Input[bool] | None = None
+    """XML2JSON: leave out the root wrapper element. Default (the API's): ``False``."""
+    xml_to_json_ignore_null: pulumi.Input[bool] | None = None
+    """XML2JSON: leave out null values. Default (the API's): ``False``."""
+    xml_to_json_ignore_empty: pulumi.Input[bool] | None = None
+    """XML2JSON: leave out empty values. Default (the API's): ``False``."""
+    xml_to_json_numbers_as_strings: pulumi.Input[bool] | None = None
+    """XML2JSON: write numbers as strings. Default (the API's): ``False``."""
+    xml_to_json_use_null_for_nil: pulumi.Input[bool] | None = None
+    """XML2JSON: null for xsi:nil="true". Default (the API's): ``False``."""
+    xml_to_json_array_path_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """XML2JSON: XPaths of the elements written as arrays."""
+
+
 #: Each type string's settings class.
 POLICY_ARGS: dict[str, type] = {
+    "policy-api-based-quota": ApiBasedQuota,
     "policy-api-based-throttling": ApiBasedThrottling,
+    "policy-api-call": ApiCall,
+    "policy-black-ip": BlackIp,
+    "policy-business-rule": BusinessRule,
+    "policy-client-ban": ClientBan,
+    "policy-content-filter": ContentFilter,
+    "policy-group": Group,
+    "policy-json-schema-validation": JsonSchemaValidation,
+    "policy-json-transformation": JsonTransformation,
+    "policy-max-message-size": MaxMessageSize,
+    "policy-min-message-size": MinMessageSize,
+    "policy-redaction": Redaction,
+    "policy-request-protocol-transformation": RequestProtocolTransformation,
+    "policy-response-protocol-transformation": ResponseProtocolTransformation,
     "policy-script": Script,
+    "policy-time-restriction": TimeRestriction,
     "policy-white-ip": WhiteIp,
+    "policy-xml-schema-validation": XmlSchemaValidation,
+    "policy-xml-transformation": XmlTransformation,
 }
 #: Each literal's enum, by name (tests/unit/test_policy_args.py keeps them equal).
 ENUM_LITERALS: dict[str, tuple[str, str]] = {
+    "ActionSourceDataTypeName": ("apinizer_pulumi.models._policy_traffic", "ActionSourceDataType"),
+    "ActionSourceValueModificationOperatorName": (
+        "apinizer_pulumi.models._policy_traffic", "ActionSourceValueModificationOperator"),
+    "ActionTypeName": ("apinizer_pulumi.models._policy_traffic", "ActionType"),
+    "BodyContentSourceTypeName": ("apinizer_pulumi.models._policy_traffic", "BodyContentSourceType"),
+    "CacheErrorHandlingTypeName": ("apinizer_pulumi.models._enums", "CacheErrorHandlingType"),
+    "CacheStorageTypeName": ("apinizer_pulumi.models._enums", "CacheStorageType"),
+    "ConditionValueComparisonOperatorName": (
+        "apinizer_pulumi.models._policy", "ConditionValueComparisonOperator"),
+    "ContentFilterActionName": ("apinizer_pulumi.models._policy_message", "ContentFilterAction"),
+    "ContentFilterContentTypeName": ("apinizer_pulumi.models._policy_message", "ContentFilterContentType"),
+    "DayTypeName": ("apinizer_pulumi.models._policy_traffic", "DayType"),
+    "ErrorThresholdTypeName": ("apinizer_pulumi.models._api_proxy", "ErrorThresholdType"),
+    "HttpMethodName": ("apinizer_pulumi.models._enums", "HttpMethod"),
     "IntervalWindowTypeName": ("apinizer_pulumi.models._enums", "IntervalWindowType"),
+    "JsonTransformationTypeName": ("apinizer_pulumi.models._policy_message", "JsonTransformationType"),
     "MessageContentTypeName": ("apinizer_pulumi.models._enums", "MessageContentType"),
+    "MessageTemplateContentTypeName": (
+        "apinizer_pulumi.models._policy_traffic", "MessageTemplateContentType"),
+    "OriginalMessageOperationTypeName": (
+        "apinizer_pulumi.models._policy_traffic", "OriginalMessageOperationType"),
     "ParamTypeName": ("apinizer_pulumi.models._enums", "ParamType"),
     "PolicyCacheErrorHandlingTypeName": (
         "apinizer_pulumi.models._policy_traffic", "PolicyCacheErrorHandlingType"),
+    "PolicyRedactionTypeName": ("apinizer_pulumi.models._policy_message", "PolicyRedactionType"),
+    "PolicyRestApiCallTypeName": ("apinizer_pulumi.models._policy_traffic", "PolicyRestApiCallType"),
     "PolicyVariableTypeName": ("apinizer_pulumi.models._policy", "PolicyVariableType"),
+    "QuotaIntervalName": ("apinizer_pulumi.models._policy_traffic", "QuotaInterval"),
+    "RestApiDataManipulationDefOperationName": (
+        "apinizer_pulumi.models._policy_traffic", "RestApiDataManipulationDefOperation"),
+    "RestApiHeaderPrefixName": ("apinizer_pulumi.models._policy_traffic", "RestApiHeaderPrefix"),
+    "RestrictionTypeName": ("apinizer_pulumi.models._policy_traffic", "RestrictionType"),
+    "RuleMatchCriteriaName": ("apinizer_pulumi.models._policy", "RuleMatchCriteria"),
+    "RuleValueSourceName": ("apinizer_pulumi.models._policy", "RuleValueSource"),
     "ScriptExecutionTypeName": ("apinizer_pulumi.models._policy_message", "ScriptExecutionType"),
     "ScriptTypeName": ("apinizer_pulumi.models._enums", "ScriptType"),
     "ThrottlingIntervalName": ("apinizer_pulumi.models._policy_traffic", "ThrottlingInterval"),
+    "TimeUnitName": ("apinizer_pulumi.models._policy_traffic", "TimeUnit"),
+    "TransformationContentTypeName": ("apinizer_pulumi.models._policy_traffic", "TransformationContentType"),
+    "ValueSourceName": ("apinizer_pulumi.models._policy_traffic", "ValueSource"),
+    "WeekDaysName": ("apinizer_pulumi.models._policy_traffic", "WeekDays"),
+    "XmlTransformationTypeName": ("apinizer_pulumi.models._policy_message", "XmlTransformationType"),
 }
 
 __all__ = [
+    "ActionSourceDataTypeName",
+    "ActionSourceValueModificationOperatorName",
+    "ActionTypeName",
+    "ApiBasedQuota",
     "ApiBasedThrottling",
+    "ApiCall",
+    "ApiCallHeaderArgs",
+    "ApiCallParameterArgs",
+    "BlackIp",
+    "BodyContentSourceTypeName",
+    "BusinessRule",
+    "BusinessRuleActionArgs",
+    "CacheErrorHandlingTypeName",
+    "CacheStorageTypeName",
+    "ClientBan",
+    "ConditionValueComparisonOperatorName",
+    "ContentFilter",
+    "ContentFilterActionName",
+    "ContentFilterContentTypeName",
+    "ContentFilterDefArgs",
+    "CriteriaConditionArgs",
+    "CriteriaRuleArgs",
+    "DataManipulationArgs",
+    "DayTypeName",
+    "ErrorThresholdTypeName",
+    "Group",
+    "HttpMethodName",
     "IntervalWindowTypeName",
+    "JsonSchemaValidation",
+    "JsonTransformation",
+    "JsonTransformationTypeName",
+    "MaxMessageSize",
     "MessageContentTypeName",
+    "MessageTemplateContentTypeName",
+    "MinMessageSize",
+    "OriginalMessageOperationTypeName",
     "ParamTypeName",
     "PolicyCacheErrorHandlingTypeName",
+    "PolicyRedactionTypeName",
+    "PolicyRestApiCallTypeName",
     "PolicyVariableArgs",
     "PolicyVariableTypeName",
+    "ProtocolTransformationMethodArgs",
+    "QuotaDetailArgs",
+    "QuotaIntervalName",
+    "Redaction",
+    "RedactionActionArgs",
+    "RedactionDefArgs",
+    "RedactionDefDetailArgs",
+    "RequestProtocolTransformation",
+    "ResponseProtocolTransformation",
+    "RestApiDataManipulationDefOperationName",
+    "RestApiHeaderPrefixName",
+    "RestrictionTypeName",
+    "RuleMatchCriteriaName",
+    "RuleValueSourceName",
+    "RuleVariableArgs",
+    "SchemaDefinitionArgs",
     "Script",
     "ScriptExecutionTypeName",
     "ScriptTypeName",
     "ThrottlingDetailArgs",
     "ThrottlingIntervalName",
+    "TimeRestriction",
+    "TimeRestrictionArgs",
+    "TimeUnitName",
+    "TransformationContentTypeName",
+    "UrlEncodedParameterArgs",
+    "ValueSourceName",
+    "WeekDaysName",
     "WhiteIp",
+    "XmlSchemaValidation",
+    "XmlTransformation",
+    "XmlTransformationTypeName",
 ]
