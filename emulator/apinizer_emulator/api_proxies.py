@@ -35,6 +35,7 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
+from . import policies
 from .errors import BadRequestError, NotFoundError, UnauthorizedError
 from .fixtures import Fixture, FixtureError
 from .models import new_id, stable_id
@@ -542,12 +543,8 @@ def fingerprint(db: sqlite3.Connection, proxy_id: str) -> str:
         (proxy_id,),
     ):
         digest.update(json.dumps(list(r)).encode())
-    for r in db.execute(
-        "SELECT p.endpoint_id, p.pipeline, p.type, p.name, p.description, p.active FROM policies p"
-        " JOIN endpoints e ON e.id = p.endpoint_id WHERE e.proxy_id = ? ORDER BY p.seq",
-        (proxy_id,),
-    ):
-        digest.update(json.dumps(list(r)).encode())
+    for item in policies.fingerprint_items(db, proxy_id):
+        digest.update(item)
     return digest.hexdigest()
 
 
@@ -631,6 +628,22 @@ class ExportedEndpoint(BaseModel):
     errorPolicyList: list[PolicySummary] = Field(default_factory=list)  # noqa: N815
 
 
+class ExportedPolicy(BaseModel):
+    """One policy of the export's ``policies``: its list (the proxy's when ``endpoint`` is null), its
+    summary, and the whole policy as written (null for one known by its summary alone)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    endpoint: str | None = None
+    httpMethod: HttpMethod | None = None  # noqa: N815
+    pipeline: Literal["request", "response", "error"]
+    type: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    description: str | None = None
+    active: bool = True
+    body: dict[str, Any] | None = None
+
+
 class ExportedProxy(BaseModel):
     """What an export ZIP's JSON file must hold to be imported."""
 
@@ -644,6 +657,9 @@ class ExportedProxy(BaseModel):
     details: dict[str, Any]
     endpoints: list[ExportedEndpoint] = Field(default_factory=list)
     deploymentList: list[dict[str, Any]] = Field(default_factory=list)  # noqa: N815
+    #: Every policy, whole, in list order; an export without it (made before policies were stored
+    #: whole) brings the endpoints' policy summaries instead.
+    policies: list[ExportedPolicy] | None = None
 
 
 def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
@@ -673,7 +689,7 @@ def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, A
                     "active": bool(p["active"]),
                 }
                 for p in db.execute(
-                    "SELECT * FROM policies WHERE endpoint_id = ? AND pipeline = ? ORDER BY seq",
+                    "SELECT * FROM policies WHERE endpoint_id = ? AND pipeline = ? ORDER BY position, seq",
                     (e["id"], pipeline),
                 )
             ]
@@ -695,6 +711,7 @@ def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, A
         "details": _details_of(row),
         "endpoints": endpoints,
         "deploymentList": deployments,
+        "policies": policies.export_policies(db, row["id"]),
     }
 
 
@@ -718,7 +735,7 @@ def import_proxy(db: sqlite3.Connection, project: str, exported: ExportedProxy) 
         paths[0] = _free(paths[0], used)
         details["clientRoute"] = {**route, "relativePathList": paths}
     proxy_id = _insert_exported_proxy(db, project, name, exported, details)
-    _insert_exported_endpoints(db, proxy_id, exported.endpoints)
+    _insert_exported_endpoints(db, proxy_id, exported)
     return {"status": "SUCCESS"}
 
 
@@ -766,7 +783,8 @@ def override_proxy(
             (proxy_id, json.dumps(details)),
         )
         db.execute("DELETE FROM endpoints WHERE proxy_id = ?", (proxy_id,))
-    _insert_exported_endpoints(db, proxy_id, exported.endpoints)
+        db.execute("DELETE FROM policies WHERE proxy_id = ?", (proxy_id,))
+    _insert_exported_endpoints(db, proxy_id, exported)
     answer: dict[str, Any] = {"status": "SUCCESS"}
     if metadata.deploy:
         # The shape this page documents: ``message`` and ``environmentResults``.
@@ -793,11 +811,9 @@ def _insert_exported_proxy(
     return proxy_id
 
 
-def _insert_exported_endpoints(
-    db: sqlite3.Connection, proxy_id: str, endpoints: list[ExportedEndpoint]
-) -> None:
+def _insert_exported_endpoints(db: sqlite3.Connection, proxy_id: str, exported: ExportedProxy) -> None:
     seen: set[tuple[str, str]] = set()
-    for e in endpoints:
+    for e in exported.endpoints:
         if (e.name, e.httpMethod.value) in seen:
             continue
         seen.add((e.name, e.httpMethod.value))
@@ -819,16 +835,19 @@ def _insert_exported_endpoints(
                 json.dumps(e.wsaSettings.to_api()) if e.wsaSettings else None,
             ),
         )
-        for pipeline, policies in (
+        if exported.policies is not None:
+            continue
+        for pipeline, policy_list in (
             ("request", e.requestPolicyList),
             ("response", e.responsePolicyList),
             ("error", e.errorPolicyList),
         ):
-            db.executemany(
-                "INSERT INTO policies (endpoint_id, pipeline, type, name, description, active)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(endpoint_id, pipeline, p.type, p.name, p.description, int(p.active)) for p in policies],
-            )
+            for p in policy_list:
+                policies.insert_summary(
+                    db, proxy_id, endpoint_id, pipeline, p.type, p.name, p.description, p.active
+                )
+    if exported.policies is not None:
+        policies.import_policies(db, proxy_id, exported.policies)
 
 
 def _free(value: str, taken: set[str]) -> str:

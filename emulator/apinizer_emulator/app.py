@@ -36,7 +36,14 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from . import api_proxy_routes, credential_routes, environment_variable_routes, inspection, ip_group_routes
+from . import (
+    api_proxy_routes,
+    credential_routes,
+    environment_variable_routes,
+    inspection,
+    ip_group_routes,
+    policy_routes,
+)
 from . import responses as r
 from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
@@ -161,6 +168,8 @@ _PROXY_FAMILY_PATHS |= {
 # Credentials and their access (their own module); their pages answer 400 for an unknown credential.
 API_ROUTES.extend(credential_routes.ROUTES)
 _PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in credential_routes.ROUTES)
+# An API proxy's policies (their own module too).
+API_ROUTES.extend(policy_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

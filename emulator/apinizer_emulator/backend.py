@@ -34,6 +34,7 @@ from apinizer_pulumi.models import (
 )
 
 from . import api_proxies, auth
+from . import policies as policy_store
 from .errors import (
     BadCredentialsError,
     BadRequestError,
@@ -163,6 +164,7 @@ class Backend:
                 self._offset = 0.0
                 self._load_fixture(db)
                 api_proxies.load_fixture(db, self.fixture)
+                policy_store.load_fixture(db, self.fixture)
                 db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialized', '1')")
         except sqlite3.IntegrityError as exc:  # the fixture declares something twice
             raise FixtureError(f"the fixture declares an object twice ({exc})") from exc
@@ -231,22 +233,6 @@ class Backend:
                             "UPDATE endpoints SET wsa_settings = ? WHERE id = ?",
                             (json.dumps(ep.wsa_settings.to_api()), endpoint_id),
                         )
-                    for pipeline, policies in zip(
-                        PIPELINES, (ep.request_policies, ep.response_policies, ep.error_policies), strict=True
-                    ):
-                        for policy in policies:
-                            db.execute(
-                                "INSERT INTO policies (endpoint_id, pipeline, type, name, description,"
-                                " active) VALUES (?, ?, ?, ?, ?, ?)",
-                                (
-                                    endpoint_id,
-                                    pipeline,
-                                    policy.type,
-                                    policy.name,
-                                    policy.description,
-                                    int(policy.active),
-                                ),
-                            )
             for rl in project.rlcls:
                 rlcl_id = stable_id(project.name, "rlcl", rl.name)
                 db.execute(
@@ -517,7 +503,7 @@ class Backend:
             proxy = self._proxy(db, project, proxy_name)
             record = self._endpoint(db, proxy, name, method.value)
             rows = db.execute(
-                "SELECT * FROM policies WHERE endpoint_id = ? ORDER BY seq", (record.id,)
+                "SELECT * FROM policies WHERE endpoint_id = ? ORDER BY position, seq", (record.id,)
             ).fetchall()
         policies: dict[str, list[Any]] = {p: [] for p in PIPELINES}
         for row in rows:
@@ -761,6 +747,7 @@ class Backend:
                                     "SELECT * FROM endpoints WHERE proxy_id = ? ORDER BY seq", (proxy.id,)
                                 ).fetchall()
                             ],
+                            "policies": policy_store.proxy_state(db, proxy.id),
                         }
                     )
                 rlcls = []
@@ -798,7 +785,7 @@ class Backend:
             body[f"{pipeline}PolicyList"] = [
                 policy_from_row(r).model_dump(mode="json", by_alias=True)
                 for r in db.execute(
-                    "SELECT * FROM policies WHERE endpoint_id = ? AND pipeline = ? ORDER BY seq",
+                    "SELECT * FROM policies WHERE endpoint_id = ? AND pipeline = ? ORDER BY position, seq",
                     (record.id, pipeline),
                 )
             ]

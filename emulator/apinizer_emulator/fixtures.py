@@ -65,10 +65,16 @@ class TokenFixture(_Strict):
 
 
 class PolicyFixture(_Strict):
+    """A policy in a list. Without ``settings`` it is known by its summary alone (any type);
+    ``settings`` holds the type's own fields as the API writes them (camelCase, with
+    ``policyCondition`` and ``errorMessageList`` if any), and the whole policy is then validated
+    with the client's model of its type."""
+
     type: str
-    name: str
+    name: str = Field(min_length=1)
     description: str | None = None
     active: bool = True
+    settings: dict[str, Any] | None = None
 
 
 class EndpointFixture(_Strict):
@@ -97,6 +103,10 @@ class ProxyFixture(_Strict):
     relative_path: str | None = None
     #: Environments the proxy is deployed to (the fixture's state as deployed).
     deployed_to: list[str] = Field(default_factory=list)
+    #: The proxy's own policies (scope ALL), per pipeline, in order.
+    request_policies: list[PolicyFixture] = Field(default_factory=list)
+    response_policies: list[PolicyFixture] = Field(default_factory=list)
+    error_policies: list[PolicyFixture] = Field(default_factory=list)
 
 
 class EnvironmentFixture(_Strict):

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies, credentials, environment_variables, ip_groups
+from . import api_proxies, credentials, environment_variables, ip_groups, policies
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -97,16 +97,6 @@ CREATE TABLE IF NOT EXISTS endpoints (
     wsa_settings TEXT
 );
 CREATE UNIQUE INDEX IF NOT EXISTS endpoints_identity ON endpoints(proxy_id, name, http_method);
-CREATE TABLE IF NOT EXISTS policies (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    endpoint_id TEXT NOT NULL REFERENCES endpoints(id) ON DELETE CASCADE,
-    pipeline TEXT NOT NULL CHECK (pipeline IN ('request', 'response', 'error')),
-    type TEXT NOT NULL,
-    name TEXT NOT NULL,
-    description TEXT,
-    active INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS policies_endpoint ON policies(endpoint_id);
 CREATE TABLE IF NOT EXISTS rlcls (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     id TEXT NOT NULL UNIQUE,
@@ -133,7 +123,9 @@ CREATE TABLE IF NOT EXISTS data_models (
     body TEXT NOT NULL
 );
 INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
-""" + api_proxies.SCHEMA + credentials.SCHEMA + ip_groups.SCHEMA + environment_variables.SCHEMA + "".join(
+""" + api_proxies.SCHEMA + policies.SCHEMA + credentials.SCHEMA
+_SCHEMA += ip_groups.SCHEMA + environment_variables.SCHEMA
+_SCHEMA += "".join(
     # Any change to who a token belongs to, or may do, makes cached lookups out of date.
     f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
     " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
@@ -194,6 +186,8 @@ class Store:
             if self.path != MEMORY:
                 # Checkpoints are the checkpointer thread's (see the module's docstring).
                 self._conn.execute("PRAGMA wal_autocheckpoint=0")
+            # A file from before a table's change is brought up to date before the script runs.
+            policies.migrate(self._conn)
             self._conn.executescript(_SCHEMA)
 
     def _connect(self) -> sqlite3.Connection:

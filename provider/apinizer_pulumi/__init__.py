@@ -20,7 +20,7 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models
+    from . import client, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
@@ -39,6 +39,7 @@ if _typing.TYPE_CHECKING:
         EnvironmentVariable,
         HeaderMatchArgs,
         IpGroup,
+        Policy,
         Rlcl,
         RlclEndpoints,
         RoutingAddressArgs,
@@ -55,6 +56,7 @@ if _typing.TYPE_CHECKING:
         get_environment_variables,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
 
@@ -80,6 +82,7 @@ __all__ = [
     "EnvironmentVariable",
     "HeaderMatchArgs",
     "IpGroup",
+    "Policy",
     "Rlcl",
     "RlclEndpoints",
     "RoutingAddressArgs",
@@ -97,14 +100,17 @@ __all__ = [
     "get_environment_variables",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
     "models",
+    "policies",
 ]
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
+_SUBPACKAGES = frozenset({"client", "models", "policies"})
 
 
 def __getattr__(name: str) -> _typing.Any:

@@ -152,6 +152,12 @@ def new_service(before: list[State], states: list[State], outputs: dict[str, Any
     )
 
 
+def policies(before: list[State], states: list[State], outputs: dict[str, Any]) -> None:
+    assert outputs["policies"] == [
+        "authenticate", "office-only", "per-user-limit", "reshape-request", "stamp"]
+    assert outputs["positions"] == [1, 2, 3, 4, 5] and outputs["deployed"] is True
+
+
 def stack_gateway(urls: list[str]) -> dict[str, str]:
     return {"apinizer:url": urls[0]}
 
@@ -186,6 +192,7 @@ EXAMPLES = {
     "adopt-existing": Example(4, adopt_existing, destroyed=without_adopted),
     "multiple-gateways": Example(4, multiple_gateways, config=two_gateways, gateways=2),
     "new-service": Example(5, new_service),
+    "policies": Example(7, policies),
 }
 
 

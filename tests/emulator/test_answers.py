@@ -27,7 +27,7 @@ JSON = "application/json;charset=UTF-8"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
 PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
-          "environmentName": "test", "hideSpecFile": "true", "ipGroupName": "x"}
+          "environmentName": "test", "hideSpecFile": "true", "ipGroupName": "x", "policyName": "x"}
 # Credentials and their access.
 PARAMS["username"] = "partner"
 #: The API's paths as the OpenAPI document lists them (parameters filled in).

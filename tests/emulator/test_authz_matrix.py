@@ -10,6 +10,8 @@ Expected answers, spec first:
   documentation (error-handling: "403 Forbidden - user lacks required role");
 * RLCL operations (4.12, 4.11b, 4.13, and the record's create, update and delete of the product's
   documentation): ``ROLE_MANAGE_PROXIES`` ("required for all RLCL operations" in that documentation);
+* an API proxy's policy operations (list, add, update, delete): ``ROLE_MANAGE_PROXIES`` (the policies
+  index page; the rows here send ``deploy: false``, which needs no deploy role: test_policies.py covers it);
 * the secure hello test endpoint: any valid token, no role; it answers ``Hello {name}`` as text;
 * no, expired, revoked or malformed token (5.2, 5.4): 401 ``unauthorized_client``, ``Invalid token``,
   whatever the route needs, and even for the administrator's own token.
@@ -102,6 +104,10 @@ _VARIABLE_BODY = {"name": "AUTHZ", "global": True, "globalValue": "v"}
 _MAKE_VARIABLE: tuple[tuple[str, str, dict[str, Any] | None], ...] = (("POST", _VARIABLE, _VARIABLE_BODY),)
 _LISTED = frozenset({"success", "resultList", "resultCount"})
 _DEPLOYED = frozenset({"success", "deploymentResult"})
+POLICIES = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/"
+POLICY = POLICIES + "{policyName}/"
+_ALL_REQUEST = {"targetScope": "ALL", "targetPipeline": "REQUEST"}
+_PETS_SCOPE = {"targetScope": "ENDPOINT", "targetEndpoint": "/pets", "targetEndpointHTTPMethod": "GET"}
 
 ROUTES = (
     Route("POST", TOKEN_PATH, TOKEN_PATH, None, "open",
@@ -183,6 +189,20 @@ ROUTES += (
           "deploys", _DEPLOYED, _credential),
     Route("DELETE", CREDENTIAL + "access/", "/apiops/projects/Demo/credentials/authz/access/", _ACCESS,
           "deploys", _DEPLOYED, _granted),
+    # An API proxy's policies (ROLE_MANAGE_PROXIES; deploy: false, else ROLE_DEPLOY_UNDEPLOY_PROXIES too).
+    Route("GET", POLICIES, "/apiops/projects/Demo/apiProxies/PetStore/policies/", None, "proxies",
+          frozenset({"status", "resultList", "resultCount"})),
+    Route("POST", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/authz/",
+          {"operationMetadata": {**_ALL_REQUEST, "deploy": False},
+           "policy": {"type": "policy-white-ip", "ipList": ["10.0.0.0/8"]}},
+          "proxies", frozenset({"status"})),
+    Route("PUT", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/map-backend-errors/",
+          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "ERROR", "deploy": False},
+           "policy": {"type": "policy-script", "scriptLanguage": "GROOVY", "scriptBody": "return 1",
+                      "executionType": "SYNC"}}, "proxies", frozenset({"status"})),
+    Route("DELETE", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/throttle-list/",
+          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "REQUEST", "deploy": False}}, "proxies",
+          frozenset({"status"})),
 )
 
 

@@ -79,6 +79,13 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/projects/{projectName}/ipGroups/{ipGroupName}/ips/": {"post", "put", "delete"},
         "/apiops/projects/{projectName}/environmentVariables/": {"get"},
         "/apiops/projects/{projectName}/environmentVariables/{name}/": {"get", "post", "put", "delete"},
+        # An API proxy's policies (test_policies.py covers them).
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/": {"get"},
+        "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/{policyName}/": {
+            "post",
+            "put",
+            "delete",
+        },
     }
     # Credentials and their access (test_credentials.py covers their operations).
     expected.update({

@@ -71,6 +71,7 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
     ("apinizer_pulumi.resources.ip_group", "IpGroupProvider"),
     ("apinizer_pulumi.resources.environment_variable", "EnvironmentVariableProvider"),
+    ("apinizer_pulumi.resources.policy", "PolicyProvider"),
 ]
 # Credentials and their access.
 RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))

@@ -39,6 +39,7 @@ from ._exceptions import (
     make_status_error,
 )
 from ._ip_groups import IpGroups
+from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
 from ._transport_pool import close_all as close_pooled_clients
@@ -72,6 +73,7 @@ __all__ = [
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",
+    "Policies",
     "Projects",
     "RateLimitError",
     "Reports",

@@ -49,6 +49,7 @@ from ._exceptions import (
 )
 from ._ip_groups import IpGroups
 from ._parsing import expect_success, parse_success
+from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl
 from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
@@ -224,6 +225,7 @@ class ApinizerClient:
         self.ip_groups = IpGroups(self)
         self.environment_variables = EnvironmentVariables(self)
         self.credentials = Credentials(self)
+        self.policies = Policies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._policies import policy_section
 from ._snapshot import (
     ApiProxyRecord,
     CredentialRecord,
@@ -31,7 +32,7 @@ _UNREADABLE = """\
 #   - endpoint cache settings (apinizer.EndpointCache) and WS-Addressing settings
 #     (apinizer.EndpointWsa): declaring one writes it whole on the next `pulumi up`;
 #   - RLCLs and their endpoint lists (apinizer.Rlcl, apinizer.RlclEndpoints): see the end;
-#   - policies: no resource manages them; each endpoint names its own in a comment;
+#   - policies of a type the models do not hold: each endpoint names its own in a comment;
 #   - IP groups (apinizer.IpGroup): the API can neither list nor read them.
 """
 
@@ -285,6 +286,11 @@ def render_program(
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
     out.extend(variable_section(variables, retain_option=RETAIN_OPTION if retain else None))
+    policy_lines = policy_section([record for proxy in snapshot.proxies for record in proxy.policy_records],
+                                  retain=retain, retain_option=RETAIN_OPTION)
+    out.extend(policy_lines)
+    if "import pulumi" not in out and any("pulumi.Config()" in line for line in policy_lines):
+        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     return "\n".join(out) + "\n"

@@ -62,9 +62,11 @@ if TYPE_CHECKING:
         get_environment_variables,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
     from .ip_group import IpGroup, IpGroupProvider
+    from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
@@ -118,6 +120,9 @@ _HOMES = {
     "get_endpoint_policies": "functions",
     "get_endpoints": "functions",
     "get_organization_access_report": "functions",
+    "get_policies": "functions",
+    "Policy": "policy",
+    "PolicyProvider": "policy",
     "Rlcl": "rlcl",
     "RlclProvider": "rlcl",
     "EndpointRateLimitArgs": "rlcl_endpoints",
@@ -172,6 +177,8 @@ __all__ = [
     "IpGroupProvider",
     "MessageContentTypeName",
     "ParamTypeName",
+    "Policy",
+    "PolicyProvider",
     "RateLimitTimeIntervalName",
     "Rlcl",
     "RlclEndpoints",
@@ -195,6 +202,7 @@ __all__ = [
     "get_environment_variables",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
 ]
 

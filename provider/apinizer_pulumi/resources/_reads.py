@@ -393,6 +393,49 @@ def live_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxy | N
     return PROXIES.get((client.base_url, project, proxy), who, fetch).proxy
 
 
+# -- policies: one list per proxy (its pipelines and every endpoint's) shared by every Policy of
+# -- that proxy, by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class PolicyRead:
+    """A proxy's policy list (``ProxyPolicies``), or None when the gateway said the proxy is gone."""
+
+    policies: Any
+
+
+#: The process's shared policy lists.
+POLICY_LISTS: ListCache[PolicyRead] = ListCache()
+
+
+@contextmanager
+def policy_writing(client: ApinizerClient, project: str, proxy: str) -> Iterator[None]:
+    """Around a write to a proxy's policies: its policy lists and proxy reads sent before are stale
+    after it (a policy change sets the deployments' ``redeployRequired``)."""
+    key = (client.base_url, project, proxy)
+    with POLICY_LISTS.writing(key), PROXIES.writing(key):
+        yield
+
+
+def live_policies(client: ApinizerClient, project: str, proxy: str) -> Any:
+    """The proxy's ``ProxyPolicies`` from the shared list, or None on the gateway's own "not found"."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> PolicyRead:
+        try:
+            return PolicyRead(client.policies.list(project, proxy))
+        except NotFoundError as error:
+            if container_gone(error):
+                return PolicyRead(None)
+            raise
+
+    return POLICY_LISTS.get((client.base_url, project, proxy), who, fetch).policies
+
+
 # -- credentials: one list of a project's credentials shared by the refresh of every Credential in
 # -- it, by the same rules as the endpoint lists (keyed by (URL, project, "credentials")).
 

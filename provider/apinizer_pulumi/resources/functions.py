@@ -24,6 +24,7 @@ from apinizer_pulumi.models import (
     EnvironmentVariable,
     HttpMethod,
     Project,
+    ProxyPolicies,
 )
 
 from ._args import to_props
@@ -218,3 +219,21 @@ def get_credentials(project_name: str, connection: Connection = None) -> list[Cr
                              access=client.credentials.access(project_name, item.username))
         for item in client.credentials.list(project_name)
     ]
+def get_policies(project_name: str, api_proxy_name: str, connection: Connection = None) -> ProxyPolicies:
+    """Every policy of an API proxy: its request, response and error pipelines and each endpoint's.
+
+    One ``GET .../apiProxies/{api_proxy_name}/policies/`` request, made when called (also during
+    ``pulumi preview``). Each policy is its type's model (``apinizer_pulumi.models``), in pipeline
+    order; secret fields are hidden from ``repr`` but readable as attributes.
+
+    :param project_name: The project that holds the API proxy.
+    :param api_proxy_name: The API proxy whose policies to list.
+    :param connection: Where the gateway is and how to log in (``ConnectionArgs`` or a dict with
+        ``url`` and ``token``, or ``username`` and ``password``); defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The proxy's ``ProxyPolicies``: ``request_policy_list``, ``response_policy_list``,
+        ``error_policy_list`` and ``endpoint_list`` (each endpoint with its own three lists).
+    :raises apinizer_pulumi.client.NotFoundError: The API proxy (or project) does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    return _client(connection).policies.list(project_name, api_proxy_name)
