@@ -1,0 +1,66 @@
+"""Who may call the APIs, as code: a partner's credential, an IP allow-list and an environment variable.
+
+- ``partner``: the partner's credential, with access to the proxies PetStore and Orders;
+- ``partner-networks``: an IP group of the partner's networks (``partnerNetworks`` in the stack config),
+  whose addresses an allowed IP list policy (``policy-white-ip``) on PetStore takes;
+- ``partner-backend-url``: an environment variable whose value is the stack's own
+  (``partnerBackendUrl``: the partner's sandbox in ``dev``, its production API in ``prod``).
+"""
+
+from __future__ import annotations
+
+import pulumi
+
+import apinizer_pulumi as apinizer
+
+config = pulumi.Config()
+PROJECT = "Demo"
+
+# Set it with `pulumi config set --secret partnerPassword <password>`; a stand-in where it is not set
+# (the dev stack), so that the example runs as it ships.
+password = config.get_secret("partnerPassword") or pulumi.Output.secret("dev-only-Partner-Pa55")
+
+partner = apinizer.Credential(
+    "partner",
+    project_name=PROJECT,
+    username="partner-app",
+    password=password,
+    email="api@partner.example",
+    full_name="Partner Inc.",
+    access=[
+        apinizer.CredentialAccessArgs(name="PetStore", type="API_PROXY"),
+        apinizer.CredentialAccessArgs(name="Orders", type="API_PROXY"),
+    ],
+)
+
+networks = apinizer.IpGroup(
+    "partner-networks",
+    project_name=PROJECT,
+    name="PartnerNetworks",
+    description="The partner's networks",
+    addresses=config.require("partnerNetworks").split(","),
+)
+
+allow_partner = apinizer.Policy(
+    "petstore-allow-partner",
+    project_name=PROJECT,
+    api_proxy_name="PetStore",
+    name="allow-partner-networks",
+    pipeline="REQUEST",
+    order=1,
+    description="Only the partner's networks",
+    settings=apinizer.policies.WhiteIp(ip_list=networks.addresses),
+)
+
+backend_url = apinizer.EnvironmentVariable(
+    "partner-backend-url",
+    project_name=PROJECT,
+    name="PARTNER_BACKEND_URL",
+    description="Where the partner's API is, per stack",
+    global_value=config.require("partnerBackendUrl"),
+)
+
+pulumi.export("credential", partner.username)
+pulumi.export("access", partner.access.apply(lambda items: sorted(f"{a['type']} {a['name']}" for a in items)))
+pulumi.export("allowedNetworks", networks.addresses)
+pulumi.export("partnerBackendUrl", backend_url.global_value)
