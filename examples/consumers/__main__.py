@@ -27,9 +27,10 @@ partner = apinizer.Credential(
     password=password,
     email="api@partner.example",
     full_name="Partner Inc.",
+    # The proxies the partner may call (`partnerProxies`, comma-separated; PetStore and Orders by default).
     access=[
-        apinizer.CredentialAccessArgs(name="PetStore", type="API_PROXY"),
-        apinizer.CredentialAccessArgs(name="Orders", type="API_PROXY"),
+        apinizer.CredentialAccessArgs(name=proxy, type="API_PROXY")
+        for proxy in (config.get("partnerProxies") or "PetStore,Orders").split(",")
     ],
 )
 
