@@ -36,7 +36,7 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from . import api_proxy_routes, inspection
+from . import api_proxy_group_routes, api_proxy_routes, inspection
 from . import responses as r
 from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
@@ -152,6 +152,9 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
 # Projects, environments, API proxies and their deployment (their own module, as their rules are).
 API_ROUTES.extend(api_proxy_routes.ROUTES)
 _PROXY_FAMILY_PATHS = frozenset(path for _, path, *_ in api_proxy_routes.ROUTES)
+# API proxy groups and an RLCL's credentials and condition; their pages answer 400 for what is missing.
+API_ROUTES.extend(api_proxy_group_routes.ROUTES)
+_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies
+from . import api_proxies, api_proxy_groups
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -140,6 +140,7 @@ INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
     for table in ("tokens", "users")
     for event in ("UPDATE", "DELETE")
 )
+_SCHEMA += api_proxy_groups.SCHEMA
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -152,6 +153,7 @@ CHECKPOINT_EVERY = 200
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
     *api_proxies.TABLES,
+    *api_proxy_groups.TABLES,
     "rlcl_entries",
     "rlcl_settings",
     "rlcls",

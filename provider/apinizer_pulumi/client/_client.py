@@ -26,6 +26,7 @@ import pydantic
 
 from .. import models
 from ._api_proxies import ApiProxies, ApiProxyReports
+from ._api_proxy_groups import ApiProxyGroups
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
 from ._constants import (
     DEFAULT_MAX_RETRIES,
@@ -219,6 +220,7 @@ class ApinizerClient:
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)
+        self.api_proxy_groups = ApiProxyGroups(self)
         self.policies = Policies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------

@@ -53,6 +53,14 @@ from ._api_proxy import (
     XffOrder,
     XmlErrorTemplate,
 )
+from ._api_proxy_group import (
+    ApiProxyGroupClientRoute,
+    ApiProxyGroupEnvironment,
+    ApiProxyGroupEnvironmentList,
+    ApiProxyGroupList,
+    ApiProxyGroupSpec,
+    ApiProxyGroupSummary,
+)
 from ._auth import ApiErrorBody, TokenResponse, token_problem
 from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
@@ -191,7 +199,7 @@ from ._policy_traffic import (
 from ._project import Project, ProjectList, ResponseStatus, ResultEnvelope
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
-from ._rlcl import RlclSpec, RlclUpdate
+from ._rlcl import RlclCondition, RlclCredentialNames, RlclSpec, RlclUpdate
 from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
 from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
@@ -213,6 +221,12 @@ __all__ = [
     "ApiModel",
     "ApiProxiesReport",
     "ApiProxy",
+    "ApiProxyGroupClientRoute",
+    "ApiProxyGroupEnvironment",
+    "ApiProxyGroupEnvironmentList",
+    "ApiProxyGroupList",
+    "ApiProxyGroupSpec",
+    "ApiProxyGroupSummary",
     "ApiProxyList",
     "ApiProxyReportItem",
     "ApiProxyRequest",
@@ -339,6 +353,8 @@ __all__ = [
     "RestApiHeaderPrefix",
     "RestrictionType",
     "ResultEnvelope",
+    "RlclCondition",
+    "RlclCredentialNames",
     "RlclSpec",
     "RlclUpdate",
     "RoutingAddress",
