@@ -27,7 +27,7 @@ JSON = "application/json;charset=UTF-8"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
 PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
-          "environmentName": "test", "hideSpecFile": "true"}
+          "environmentName": "test", "hideSpecFile": "true", "apiProxyGroupName": "Payments"}
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
 API_PATHS = [
     re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template) for _, template, *_ in app.API_ROUTES
@@ -37,6 +37,8 @@ INSPECTION = {
     "/_emulator/state": {"GET"},
     "/_emulator/projects/Demo/rlcl/Standard/endpoints": {"GET"},
     "/_emulator/projects/Demo/rlcl/Standard": {"GET"},
+    "/_emulator/projects/Demo/apiProxyGroups/Payments": {"GET"},
+    "/_emulator/projects/Demo/rlcl/Standard/credentials": {"GET"},
     "/_emulator/stats": {"GET"},
     "/_emulator/stats/reset": {"POST"},
     "/_emulator/reset": {"POST"},

@@ -15,6 +15,7 @@ from apinizer_emulator.testing import EmulatorServer
 from .conftest import Api, assert_error, assert_success
 
 GROUPS = "/apiops/projects/Demo/apiProxyGroups/"
+NO_PATH = "clientRoute value needs at least one relativePath!"
 NOT_FOUND = "API Proxy Group ({}) is not found or user does not have privilege to access it!"
 
 
@@ -57,15 +58,16 @@ def test_create_list_update_delete(api: Api, http: httpx.Client) -> None:
 
     assert_success(api.request("DELETE", GROUPS + "Payments/"))
     assert api.request("GET", GROUPS).json()["resultList"] == []
-    assert_error(api.request("DELETE", GROUPS + "Payments/"), 400, "bad_request", NOT_FOUND.format("Payments"))
+    assert_error(api.request("DELETE", GROUPS + "Payments/"), 400, "bad_request",
+                 NOT_FOUND.format("Payments"))
 
 
 @pytest.mark.parametrize(("body", "message"), [
     ({"clientRoute": {"relativePathList": ["/a"]}}, "name value can not be empty!"),
     ({"name": " ", "clientRoute": {"relativePathList": ["/a"]}}, "name value can not be empty!"),
     ({"name": "G"}, "clientRoute value can not be empty!"),
-    ({"name": "G", "clientRoute": {"relativePathList": []}}, "clientRoute value needs at least one relativePath!"),
-    ({"name": "G", "clientRoute": {"methodList": ["GET"]}}, "clientRoute value needs at least one relativePath!"),
+    ({"name": "G", "clientRoute": {"relativePathList": []}}, NO_PATH),
+    ({"name": "G", "clientRoute": {"methodList": ["GET"]}}, NO_PATH),
     ({"name": "G", "clientRoute": {"relativePathList": [""]}},
      "relativePath value in clientRoute object can not be empty!"),
 ])
@@ -141,7 +143,8 @@ def test_deploy_deploys_the_members_and_undeploy_undeploys_them(api: Api, http: 
     assert deployed.status_code == 200
     assert deployed.json() == {"success": True, "deploymentResult": {
         "success": True, "message": "Deployment completed successfully",
-        "environmentResults": [{"environmentName": "test", "success": True, "message": "Deployed successfully"}]}}
+        "environmentResults": [
+            {"environmentName": "test", "success": True, "message": "Deployed successfully"}]}}
     assert api.request("GET", environments).json() == {
         "success": True, "resultList": [{"environmentName": "test", "deployed": True}], "resultCount": 1}
     line = deployment_line(api, "PetStore", "test")
@@ -164,7 +167,8 @@ def test_deploy_to_an_unknown_environment_or_group(api: Api) -> None:
                  "Environment (nowhere) is not found or user does not have privilege to access it!")
     assert_error(api.request("POST", GROUPS + "Nope/environments/test/"), 400, "bad_request",
                  NOT_FOUND.format("Nope"))
-    assert_error(api.request("GET", GROUPS + "Nope/environments/"), 400, "bad_request", NOT_FOUND.format("Nope"))
+    assert_error(api.request("GET", GROUPS + "Nope/environments/"), 400, "bad_request",
+                 NOT_FOUND.format("Nope"))
 
 
 # -- RLCL credentials and condition -------------------------------------------------------------------
@@ -213,7 +217,8 @@ def test_rlcl_credentials_refuse_unknown_names_and_empty_lists(api: Api, http: h
     assert_error(api.request("PUT", path, {"credentialNameList": []}), 400, "bad_request",
                  "credentialNameList value can not be empty!")
     assert_error(api.request("POST", "/apiops/projects/Demo/rlcl/Nope/credentials/",
-                             {"credentialNameList": ["ghost"]}), 400, "bad_request", "RLCL (Nope) is not found!")
+                             {"credentialNameList": ["ghost"]}),
+                 400, "bad_request", "RLCL (Nope) is not found!")
     assert rlcl_lists(http)["credentials"] == []
 
 
