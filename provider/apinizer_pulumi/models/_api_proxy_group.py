@@ -104,3 +104,10 @@ class ApiProxyGroupEnvironmentList(ResultEnvelope):
     def deployed_to(self) -> list[str]:
         """The environments the group is deployed to, in the answer's order."""
         return [item.environment_name for item in self.result_list if item.deployed]
+
+
+class ApiProxyGroupInfo(ApiProxyGroupSummary):
+    """A group as ``get_api_proxy_groups`` returns it: the list's item and the environments it is
+    deployed to (from the group's environments list)."""
+
+    environments: list[str] = Field(default_factory=list)

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
         RoutingArgs,
     )
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
+    from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
+    from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_api_proxy_groups,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
         get_projects,
     )
     from .rlcl import Rlcl, RlclProvider
+    from .rlcl_condition import RlclCondition, RlclConditionProvider
+    from .rlcl_credentials import RlclCredentials, RlclCredentialsProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
 #: Where each public name lives. A program imports only the modules of the kinds it declares:
@@ -116,12 +121,25 @@ _HOMES = {
     "EndpointRateLimitArgs": "rlcl_endpoints",
     "RlclEndpoints": "rlcl_endpoints",
     "RlclEndpointsProvider": "rlcl_endpoints",
+    "ApiProxyGroup": "api_proxy_group",
+    "ApiProxyGroupProvider": "api_proxy_group",
+    "ApiProxyGroupDeployment": "api_proxy_group_deployment",
+    "ApiProxyGroupDeploymentProvider": "api_proxy_group_deployment",
+    "RlclCondition": "rlcl_condition",
+    "RlclConditionProvider": "rlcl_condition",
+    "RlclCredentials": "rlcl_credentials",
+    "RlclCredentialsProvider": "rlcl_credentials",
+    "get_api_proxy_groups": "functions",
 }
 
 __all__ = [
     "ApiProxy",
     "ApiProxyDeployment",
     "ApiProxyDeploymentProvider",
+    "ApiProxyGroup",
+    "ApiProxyGroupDeployment",
+    "ApiProxyGroupDeploymentProvider",
+    "ApiProxyGroupProvider",
     "ApiProxyMetadataArgs",
     "ApiProxyProvider",
     "ApiProxySpecTypeName",
@@ -150,6 +168,10 @@ __all__ = [
     "ParamTypeName",
     "RateLimitTimeIntervalName",
     "Rlcl",
+    "RlclCondition",
+    "RlclConditionProvider",
+    "RlclCredentials",
+    "RlclCredentialsProvider",
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
@@ -165,6 +187,7 @@ __all__ = [
     "get_api_proxies",
     "get_api_proxies_report",
     "get_api_proxy",
+    "get_api_proxy_groups",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
