@@ -69,6 +69,10 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.rlcl_endpoints", "RlclEndpointsProvider"),
     ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
+    ("apinizer_pulumi.resources.api_proxy_group", "ApiProxyGroupProvider"),
+    ("apinizer_pulumi.resources.api_proxy_group_deployment", "ApiProxyGroupDeploymentProvider"),
+    ("apinizer_pulumi.resources.rlcl_credentials", "RlclCredentialsProvider"),
+    ("apinizer_pulumi.resources.rlcl_condition", "RlclConditionProvider"),
 ]
 
 
