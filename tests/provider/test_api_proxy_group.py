@@ -216,3 +216,21 @@ def test_an_unknown_environment_fails_naming_it(groups: Engine, deployments: Eng
     details = str(info.value.details())
     assert "apinizer:ApiProxyGroupDeployment Payments in Demo to nowhere" in details
     assert "Environment (nowhere) is not found" in details
+
+
+def test_adopt_without_a_route_takes_the_group_over_as_it_is(
+    groups: Engine, client: ApinizerClient, gateway: Gateway
+) -> None:
+    client.api_proxy_groups.create("Demo", {"name": "Kept",
+                                            "client_route": {"relative_path_list": ["/kept"]}})
+    generated = {"project_name": "Demo", "name": "Kept", "adopt": True, "api_proxy_names": ["Orders"]}
+    gateway.reset_stats()
+    groups.up(generated, name="kept")
+    found = inspect(gateway, "Kept")
+    assert found is not None and found["body"]["clientRoute"]["relativePathList"] == ["/kept"]
+    assert found["members"] == ["Orders"]
+    assert "PUT /apiops/projects/{projectName}/apiProxyGroups/" not in gateway.stats()["requests"]
+    with pytest.raises(grpc.RpcError) as info:
+        groups.up({**generated, "name": "Absent"}, name="absent")
+    assert "adopt=True found no group of this name" in str(info.value.details())
+    assert "client_route is required" in groups.check({**generated, "adopt": False}).failures["client_route"]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._groups import GroupRecord, group_section, read_groups
 from ._snapshot import ApiProxyRecord, EndpointRecord, GatewaySnapshot, Policies, Progress, read_gateway
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
@@ -227,7 +228,8 @@ def _command_lines(command: str) -> list[str]:
 
 
 def render_program(
-    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True
+    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
+    groups: Sequence[GroupRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -274,6 +276,8 @@ def render_program(
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
+    out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
+                             literal=literal))
     return "\n".join(out) + "\n"
 
 
@@ -308,7 +312,8 @@ def generate_program(
     snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
                             progress=progress or (lambda _line: None))
     command = command_line(project, proxies, rlcls, retain=retain)
-    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain)
+    groups = read_groups(client, project, progress or (lambda _line: None))
+    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, groups=groups)
 
 
 def command_line(

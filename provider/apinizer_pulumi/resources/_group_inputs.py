@@ -37,14 +37,18 @@ class ApiProxyGroupInputs(ApiModel):
     project_name: Name
     name: Name
     description: str | None = None
-    client_route: ClientRouteInput
+    #: None only with ``adopt``: the group is taken over with the route it has (what ``generate`` writes).
+    client_route: ClientRouteInput | None = None
     api_proxy_names: list[Name] = Field(default_factory=list)
     adopt: bool = False
 
     @model_validator(mode="after")
     def _checks(self) -> Self:
         problems = _duplicates("api_proxy_names", self.api_proxy_names)
-        for index, path in enumerate(self.client_route.relative_paths):
+        if self.client_route is None and not self.adopt:
+            problems.append(("client_route", "client_route is required; only adopt=True may leave it out, "
+                             "to take a group over with the route it has", None))
+        for index, path in enumerate(self.client_route.relative_paths if self.client_route else []):
             if len(path.strip()) < 2:
                 problems.append(("client_route", f"relative_paths.{index} ({path!r}) must be at least "
                                  "2 characters long and not blank", path))
@@ -52,8 +56,11 @@ class ApiProxyGroupInputs(ApiModel):
             raise field_errors(type(self).__name__, problems)
         return self
 
-    def spec(self) -> ApiProxyGroupSpec:
+    def spec(self) -> ApiProxyGroupSpec | None:
+        """The create and update body; None without a declared route (adopted as it is)."""
         route = self.client_route
+        if route is None:
+            return None
         return ApiProxyGroupSpec(
             name=self.name,
             description=self.description,

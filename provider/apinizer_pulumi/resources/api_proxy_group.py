@@ -67,8 +67,9 @@ class ApiProxyGroupProvider(ApinizerProvider):
     replace_fields = KEYS
     ignored_fields = (CONNECTION, "adopt")
 
-    def _members(self, client: ApinizerClient, project: str, name: str, *, add: Sequence[str],
-                 remove: Sequence[str], who: str) -> list[str]:
+    @staticmethod
+    def _members(client: ApinizerClient, project: str, name: str, *, add: Sequence[str],
+                 remove: Sequence[str]) -> list[str]:
         """Add, then remove members; the members that are in the group afterwards, as far as known."""
         done: list[str] = []
         for proxy in add:
@@ -87,9 +88,38 @@ class ApiProxyGroupProvider(ApinizerProvider):
                     raise
         return done
 
+    def _create(self, client: ApinizerClient, props: Mapping[str, Any], spec: Any, who: str) -> None:
+        """The create, exactly once; with ``adopt``, a group of this name is taken over instead."""
+        from apinizer_pulumi.client import BadRequestError
+
+        project, name = identity("", props)
+        try:
+            ExactlyOnce(
+                send=lambda: client.api_proxy_groups.create(project, spec),
+                # The list answers name and description: a group of this name and description
+                # found after a lost answer is taken as this create's.
+                look_up=lambda: client.api_proxy_groups.find(project, name),
+                made_by=lambda live: (live.description or None) == (spec.description or None),
+                already_exists=_already_created,
+                noun="API proxy group",
+                namesake="an API proxy group with this name",
+            ).run()
+        except ApinizerResourceError as error:
+            raise ApinizerResourceError(f"{who}: {error.message}") from None
+        except BadRequestError as error:
+            if not _already_created(error):
+                raise
+            if not props.get("adopt"):
+                raise ApinizerResourceError(
+                    f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
+                    f"{error.error_description}); set adopt=True to take it over") from None
+            # Taken over: the API cannot read a group's route or members, so every declared
+            # field is written, and every declared member added.
+            client.api_proxy_groups.update(project, spec)
+            self.created(props)
+
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
 
         from ._reads import group_writing, live_group
 
@@ -99,33 +129,18 @@ class ApiProxyGroupProvider(ApinizerProvider):
         spec = _spec(props)
         members = list(props.get("api_proxy_names") or [])
         with group_writing(client, project, name):
-            try:
-                ExactlyOnce(
-                    send=lambda: client.api_proxy_groups.create(project, spec),
-                    # The list answers name and description: a group of this name and description
-                    # found after a lost answer is taken as this create's.
-                    look_up=lambda: client.api_proxy_groups.find(project, name),
-                    made_by=lambda live: (live.description or None) == (spec.description or None),
-                    already_exists=_already_created,
-                    noun="API proxy group",
-                    namesake="an API proxy group with this name",
-                ).run()
-            except ApinizerResourceError as error:
-                raise ApinizerResourceError(f"{who}: {error.message}") from None
-            except BadRequestError as error:
-                if not _already_created(error):
-                    raise
-                if not props.get("adopt"):
+            if spec is None:
+                # Adopted without a route (what ``generate`` writes): taken over as it is.
+                if client.api_proxy_groups.find(project, name) is None:
                     raise ApinizerResourceError(
-                        f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                        f"{error.error_description}); set adopt=True to take it over") from None
-                # Taken over: the API cannot read a group's route or members, so every declared
-                # field is written, and every declared member added.
-                client.api_proxy_groups.update(project, spec)
+                        f"{who}: adopt=True found no group of this name, and without client_route "
+                        "there is nothing to create it from")
                 self.created(props)
+            else:
+                self._create(client, props, spec, who)
             added: list[str] = []
             with after_create(who, "adding its member proxies"):
-                added = self._members(client, project, name, add=members, remove=[], who=who)
+                added = self._members(client, project, name, add=members, remove=[])
         outs = self.outputs(props, api_proxy_names=added)
         with after_create(who, "reading back its id"):
             live = live_group(client, project, name)
@@ -142,9 +157,14 @@ class ApiProxyGroupProvider(ApinizerProvider):
         after = [str(p) for p in news.get("api_proxy_names") or []]
         with group_writing(client, project, name):
             if any(olds.get(key) != news.get(key) for key in ("description", "client_route")):
-                client.api_proxy_groups.update(project, _spec(news))
+                spec = _spec(news)
+                if spec is None:
+                    raise ApinizerResourceError(
+                        f"{subject(news, id_)}: the API's update writes every field of a group: "
+                        "declare client_route to change its description")
+                client.api_proxy_groups.update(project, spec)
             self._members(client, project, name, add=[p for p in after if p not in before],
-                          remove=[p for p in before if p not in after], who=subject(news, id_))
+                          remove=[p for p in before if p not in after])
         return dyn.UpdateResult(self.outputs(news, api_proxy_group_id=olds.get("api_proxy_group_id")))
 
     @translated(lambda self, id_, props: subject(props, id_))
