@@ -37,6 +37,7 @@ from apinizer_pulumi.models import (
 )
 
 from . import (
+    api_proxy_group_routes,
     api_proxy_routes,
     credential_routes,
     environment_variable_routes,
@@ -170,6 +171,9 @@ API_ROUTES.extend(credential_routes.ROUTES)
 _PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in credential_routes.ROUTES)
 # An API proxy's policies (their own module too).
 API_ROUTES.extend(policy_routes.ROUTES)
+# API proxy groups and an RLCL's credentials and condition; their pages answer 400 for what is missing.
+API_ROUTES.extend(api_proxy_group_routes.ROUTES)
+_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

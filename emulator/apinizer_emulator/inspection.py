@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import credentials, environment_variables, ip_groups
+from . import api_proxy_group_routes, credentials, environment_variables, ip_groups
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -131,5 +131,6 @@ def register(app: FastAPI) -> None:
         ("GET", "/_emulator/faults", list_faults),
         ("POST", "/_emulator/faults", add_fault),
         ("DELETE", "/_emulator/faults", clear_faults),
+        *api_proxy_group_routes.INSPECTION,
     ):
         app.add_api_route(path, handler, methods=[method], include_in_schema=False)

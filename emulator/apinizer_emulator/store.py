@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies, credentials, environment_variables, ip_groups, policies
+from . import api_proxies, api_proxy_groups, credentials, environment_variables, ip_groups, policies
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -132,6 +132,7 @@ _SCHEMA += "".join(
     for table in ("tokens", "users")
     for event in ("UPDATE", "DELETE")
 )
+_SCHEMA += api_proxy_groups.SCHEMA
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -147,6 +148,7 @@ DATA_TABLES = (
     *api_proxies.TABLES,
     *ip_groups.TABLES,
     *environment_variables.TABLES,
+    *api_proxy_groups.TABLES,
     "rlcl_entries",
     "rlcl_settings",
     "rlcls",

@@ -111,6 +111,8 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         # The project's environment variables (none in the default fixture): one list.
         "GET /apiops/projects/{projectName}/environmentVariables/": 1,
         "GET /apiops/projects/{projectName}/credentials/": 1,  # the project's credentials (none)
+        # The project's API proxy groups (none here: no environments list per group).
+        "GET /apiops/projects/{projectName}/apiProxyGroups/": 1,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

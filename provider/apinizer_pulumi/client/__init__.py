@@ -14,6 +14,7 @@ See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
 # First: the modules below import httpx, and this imports it without its CLI.
 from . import _httpx  # noqa: F401  # isort: skip
 from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
+from ._api_proxy_groups import ApiProxyGroups, group_not_found
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
@@ -53,6 +54,7 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "ApiProxies",
+    "ApiProxyGroups",
     "ApiProxyReports",
     "ApinizerClient",
     "ApinizerError",
@@ -79,6 +81,7 @@ __all__ = [
     "Reports",
     "Rlcl",
     "close_pooled_clients",
+    "group_not_found",
     "is_endpoint_not_found",
     "make_status_error",
 ]

@@ -26,6 +26,7 @@ import pydantic
 
 from .. import models
 from ._api_proxies import ApiProxies, ApiProxyReports
+from ._api_proxy_groups import ApiProxyGroups
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
 from ._constants import (
     DEFAULT_MAX_RETRIES,
@@ -225,6 +226,7 @@ class ApinizerClient:
         self.ip_groups = IpGroups(self)
         self.environment_variables = EnvironmentVariables(self)
         self.credentials = Credentials(self)
+        self.api_proxy_groups = ApiProxyGroups(self)
         self.policies = Policies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------

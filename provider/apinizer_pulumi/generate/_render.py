@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._groups import GroupRecord, group_section, read_groups
 from ._policies import policy_section
 from ._snapshot import (
     ApiProxyRecord,
@@ -240,6 +241,7 @@ def _command_lines(command: str) -> list[str]:
 def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
+    groups: Sequence[GroupRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -293,6 +295,8 @@ def render_program(
         out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     out.extend(_credential_section(snapshot.credentials, retain=retain))
+    out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
+                             literal=literal))
     return "\n".join(out) + "\n"
 
 
@@ -328,7 +332,9 @@ def generate_program(
                             progress=progress or (lambda _line: None))
     command = command_line(project, proxies, rlcls, retain=retain)
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
-    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables)
+    groups = read_groups(client, project, progress or (lambda _line: None))
+    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
+                          groups=groups)
 
 
 def command_line(

@@ -53,6 +53,15 @@ from ._api_proxy import (
     XffOrder,
     XmlErrorTemplate,
 )
+from ._api_proxy_group import (
+    ApiProxyGroupClientRoute,
+    ApiProxyGroupEnvironment,
+    ApiProxyGroupEnvironmentList,
+    ApiProxyGroupInfo,
+    ApiProxyGroupList,
+    ApiProxyGroupSpec,
+    ApiProxyGroupSummary,
+)
 from ._auth import ApiErrorBody, TokenResponse, token_problem
 from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
@@ -212,7 +221,7 @@ from ._policy_traffic import (
 from ._project import Project, ProjectList, ResponseStatus, ResultEnvelope
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
-from ._rlcl import RlclSpec, RlclUpdate
+from ._rlcl import RlclCondition, RlclCredentialNames, RlclSpec, RlclUpdate
 from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
 from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
@@ -234,6 +243,13 @@ __all__ = [
     "ApiModel",
     "ApiProxiesReport",
     "ApiProxy",
+    "ApiProxyGroupClientRoute",
+    "ApiProxyGroupEnvironment",
+    "ApiProxyGroupEnvironmentList",
+    "ApiProxyGroupInfo",
+    "ApiProxyGroupList",
+    "ApiProxyGroupSpec",
+    "ApiProxyGroupSummary",
     "ApiProxyList",
     "ApiProxyReportItem",
     "ApiProxyRequest",
@@ -367,6 +383,8 @@ __all__ = [
     "RestApiHeaderPrefix",
     "RestrictionType",
     "ResultEnvelope",
+    "RlclCondition",
+    "RlclCredentialNames",
     "RlclSpec",
     "RlclUpdate",
     "RoutingAddress",

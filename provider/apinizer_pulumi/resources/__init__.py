@@ -46,6 +46,8 @@ if TYPE_CHECKING:
         RoutingArgs,
     )
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
+    from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
+    from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_api_proxy_groups,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -68,6 +71,8 @@ if TYPE_CHECKING:
     from .ip_group import IpGroup, IpGroupProvider
     from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
+    from .rlcl_condition import RlclCondition, RlclConditionProvider
+    from .rlcl_credentials import RlclCredentials, RlclCredentialsProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
 #: Where each public name lives. A program imports only the modules of the kinds it declares:
@@ -133,6 +138,15 @@ _HOMES = {
     "IpGroup": "ip_group",
     "IpGroupProvider": "ip_group",
     "get_environment_variables": "functions",
+    "ApiProxyGroup": "api_proxy_group",
+    "ApiProxyGroupProvider": "api_proxy_group",
+    "ApiProxyGroupDeployment": "api_proxy_group_deployment",
+    "ApiProxyGroupDeploymentProvider": "api_proxy_group_deployment",
+    "RlclCondition": "rlcl_condition",
+    "RlclConditionProvider": "rlcl_condition",
+    "RlclCredentials": "rlcl_credentials",
+    "RlclCredentialsProvider": "rlcl_credentials",
+    "get_api_proxy_groups": "functions",
 }
 # Credentials and their access.
 _HOMES.update({
@@ -147,6 +161,10 @@ __all__ = [
     "ApiProxy",
     "ApiProxyDeployment",
     "ApiProxyDeploymentProvider",
+    "ApiProxyGroup",
+    "ApiProxyGroupDeployment",
+    "ApiProxyGroupDeploymentProvider",
+    "ApiProxyGroupProvider",
     "ApiProxyMetadataArgs",
     "ApiProxyProvider",
     "ApiProxySpecTypeName",
@@ -181,6 +199,10 @@ __all__ = [
     "PolicyProvider",
     "RateLimitTimeIntervalName",
     "Rlcl",
+    "RlclCondition",
+    "RlclConditionProvider",
+    "RlclCredentials",
+    "RlclCredentialsProvider",
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
@@ -196,6 +218,7 @@ __all__ = [
     "get_api_proxies",
     "get_api_proxies_report",
     "get_api_proxy",
+    "get_api_proxy_groups",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",

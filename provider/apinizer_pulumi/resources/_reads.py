@@ -544,3 +544,81 @@ def live_environment_variable(client: ApinizerClient, project: str, name: str) -
         if container_gone(error):
             return None
         raise
+
+
+# -- API proxy groups: one list per project (the groups' only read), and one environments list per
+# -- group (what their deployments read), shared by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class GroupIndex:
+    """A project's groups by name; ``groups`` is None when the gateway said the project is gone."""
+
+    groups: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class GroupEnvironments:
+    """The environments a group is deployed to; None when the gateway said the group (or project) is gone."""
+
+    deployed: frozenset[str] | None
+
+
+#: The process's shared group lists, keyed by (URL, project, "").
+GROUP_LISTS: ListCache[GroupIndex] = ListCache()
+#: The process's shared environments lists, keyed by (URL, project, group).
+GROUP_ENVIRONMENTS: ListCache[GroupEnvironments] = ListCache()
+
+
+def _who(client: ApinizerClient) -> str:
+    return client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+
+@contextmanager
+def group_writing(client: ApinizerClient, project: str, group: str) -> Iterator[None]:
+    """Around a write to a group (crud, members, deployment): the project's group list and the
+    group's environments sent before are stale after it."""
+    with GROUP_LISTS.writing((client.base_url, project, "")), \
+            GROUP_ENVIRONMENTS.writing((client.base_url, project, group)):
+        yield
+
+
+def live_group(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The group's list item (``ApiProxyGroupSummary``), or None when the project has no such group
+    or the gateway said the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> GroupIndex:
+        try:
+            return GroupIndex({group.name: group for group in client.api_proxy_groups.list(project)})
+        except NotFoundError as error:
+            if container_gone(error):
+                return GroupIndex(None)
+            raise
+
+    index = GROUP_LISTS.get((client.base_url, project, ""), _who(client), fetch).groups
+    return None if index is None else index.get(name)
+
+
+def group_deployed_to(client: ApinizerClient, project: str, group: str) -> frozenset[str] | None:
+    """The environments the group is deployed to, or None when the group (or project) is gone."""
+    from apinizer_pulumi.client import BadRequestError, NotFoundError, group_not_found
+
+    from ._errors import container_gone
+
+    def fetch() -> GroupEnvironments:
+        try:
+            listed = client.api_proxy_groups.environments(project, group)
+        except NotFoundError as error:
+            if container_gone(error):
+                return GroupEnvironments(None)
+            raise
+        except BadRequestError as error:
+            if group_not_found(error):
+                return GroupEnvironments(None)
+            raise
+        return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
+
+    return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed

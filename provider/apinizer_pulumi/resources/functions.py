@@ -15,6 +15,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import (
     AccessReport,
     ApiProxy,
+    ApiProxyGroupInfo,
     ApiProxyReportItem,
     ApiProxySummary,
     CredentialWithAccess,
@@ -237,3 +238,25 @@ def get_policies(project_name: str, api_proxy_name: str, connection: Connection 
     :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
     """
     return _client(connection).policies.list(project_name, api_proxy_name)
+def get_api_proxy_groups(project_name: str, with_environments: bool = True,
+                         connection: Connection = None) -> list[ApiProxyGroupInfo]:
+    """The API proxy groups of a project, each with the environments it is deployed to.
+
+    One ``GET .../apiProxyGroups/`` request, and one ``GET .../apiProxyGroups/{name}/environments/``
+    per group when ``with_environments`` (the default). The API lists neither a group's members
+    nor its client route.
+
+    :param project_name: The project whose groups to list.
+    :param with_environments: Also read where each group is deployed (one request per group).
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The groups in the gateway's order (``id``, ``name``, ``description``,
+        ``environments``: the names of the environments it is deployed to, empty when not asked).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    client = _client(connection)
+    found = []
+    for group in client.api_proxy_groups.list(project_name):
+        environments = ([item.environment_name for item in client.api_proxy_groups.environments(
+            project_name, group.name) if item.deployed] if with_environments else [])
+        found.append(ApiProxyGroupInfo(**group.model_dump(), environments=environments))
+    return found
