@@ -4,7 +4,9 @@
 - ``partner-networks``: an IP group of the partner's networks (``partnerNetworks`` in the stack config),
   whose addresses an allowed IP list policy (``policy-white-ip``) on PetStore takes;
 - ``partner-backend-url``: an environment variable whose value is the stack's own
-  (``partnerBackendUrl``: the partner's sandbox in ``dev``, its production API in ``prod``).
+  (``partnerBackendUrl``: the partner's sandbox in ``dev``, its production API in ``prod``);
+- ``partner-apis``: an API proxy group of the same two proxies under ``/partner``, deployed to the
+  environment the stack names (``environment``: ``test``).
 """
 
 from __future__ import annotations
@@ -61,7 +63,25 @@ backend_url = apinizer.EnvironmentVariable(
     global_value=config.require("partnerBackendUrl"),
 )
 
+group = apinizer.ApiProxyGroup(
+    "partner-apis",
+    project_name=PROJECT,
+    name="PartnerApis",
+    description="What the partner calls, under one route",
+    client_route=apinizer.ClientRouteArgs(relative_paths=["/partner"]),
+    api_proxy_names=["PetStore", "Orders"],
+)
+group_deployment = apinizer.ApiProxyGroupDeployment(
+    "partner-apis-deployment",
+    project_name=PROJECT,
+    api_proxy_group_name=group.name,
+    environment_name=config.get("environment") or "test",
+    triggers={"members": group.api_proxy_names},
+)
+
 pulumi.export("credential", partner.username)
 pulumi.export("access", partner.access.apply(lambda items: sorted(f"{a['type']} {a['name']}" for a in items)))
 pulumi.export("allowedNetworks", networks.addresses)
 pulumi.export("partnerBackendUrl", backend_url.global_value)
+pulumi.export("proxyGroup", group.name)
+pulumi.export("proxyGroupDeployed", group_deployment.deployed)

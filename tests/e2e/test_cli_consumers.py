@@ -69,10 +69,10 @@ def test_the_consumers_example_through_its_whole_life(
     initial = state(emulator_url)
 
     up = project.up()
-    assert summary(up.stdout) == {"created": 5}, up.stdout
+    assert summary(up.stdout) == {"created": 7}, up.stdout
     assert holds_password(emulator, FIRST_PASSWORD)
     assert sorted(a.name for a in client.credentials.access("Demo", "partner-app")) == ["Orders", "PetStore"]
-    assert summary(project.up("--expect-no-changes").stdout) == {"unchanged": 5}
+    assert summary(project.up("--expect-no-changes").stdout) == {"unchanged": 7}
     exported = project.export()
     assert FIRST_PASSWORD not in exported and '"ciphertext"' in exported
 
@@ -80,7 +80,7 @@ def test_the_consumers_example_through_its_whole_life(
     project.set_config("partnerPassword", SECOND_PASSWORD, secret=True)
     stats()
     changed = project.up()
-    assert summary(changed.stdout) == {"updated": 1, "unchanged": 4}, changed.stdout
+    assert summary(changed.stdout) == {"updated": 1, "unchanged": 6}, changed.stdout
     assert stats().get(PATCH_PASSWORD) == 1
     assert holds_password(emulator, SECOND_PASSWORD) and not holds_password(emulator, FIRST_PASSWORD)
     assert SECOND_PASSWORD not in project.export()
@@ -88,7 +88,7 @@ def test_the_consumers_example_through_its_whole_life(
     # One access revoked: the partner keeps PetStore only.
     project.set_config("partnerProxies", "PetStore")
     revoked = project.up()
-    assert summary(revoked.stdout) == {"updated": 1, "unchanged": 4}, revoked.stdout
+    assert summary(revoked.stdout) == {"updated": 1, "unchanged": 6}, revoked.stdout
     assert [a.name for a in client.credentials.access("Demo", "partner-app")] == ["PetStore"]
 
     # Drift from the console: the variable edited; refresh sees it and up writes the declaration back.
@@ -98,10 +98,10 @@ def test_the_consumers_example_through_its_whole_life(
     refreshed = project.refresh()
     assert summary(refreshed.stdout).get("updated", 0) == 1, refreshed.stdout
     repaired = project.up()
-    assert summary(repaired.stdout) == {"updated": 1, "unchanged": 4}, repaired.stdout
+    assert summary(repaired.stdout) == {"updated": 1, "unchanged": 6}, repaired.stdout
     (variable,) = [v for v in client.environment_variables.list("Demo") if v.name == "PARTNER_BACKEND_URL"]
     assert variable.global_value == "https://sandbox.partner.example/api"
 
     destroyed = project.destroy("--skip-preview")
-    assert summary(destroyed.stdout) == {"deleted": 5}, destroyed.stdout
+    assert summary(destroyed.stdout) == {"deleted": 7}, destroyed.stdout
     assert state(emulator_url) == initial

@@ -165,6 +165,7 @@ def consumers(before: list[State], states: list[State], outputs: dict[str, Any])
     (variable,) = [v for v in project["environmentVariables"] if v["name"] == "PARTNER_BACKEND_URL"]
     assert variable["globalValue"] == outputs["partnerBackendUrl"] == "https://sandbox.partner.example/api"
     assert outputs["credential"] == "partner-app"
+    assert (outputs["proxyGroup"], outputs["proxyGroupDeployed"]) == ("PartnerApis", True)
     assert outputs["access"] == ["API_PROXY Orders", "API_PROXY PetStore"]
 
 
@@ -203,7 +204,7 @@ EXAMPLES = {
     "multiple-gateways": Example(4, multiple_gateways, config=two_gateways, gateways=2),
     "new-service": Example(5, new_service),
     "policies": Example(7, policies),
-    "consumers": Example(4, consumers),
+    "consumers": Example(6, consumers),
 }
 
 

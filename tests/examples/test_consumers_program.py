@@ -57,12 +57,19 @@ def test_dev_stack_makes_the_credential_the_allow_list_and_the_variable(
     # The variable has the dev stack's value.
     (variable,) = [v for v in client.environment_variables.list("Demo") if v.name == "PARTNER_BACKEND_URL"]
     assert variable.global_value == "https://sandbox.partner.example/api" == run.outputs["partnerBackendUrl"]
+    # The group of the two proxies, deployed to the dev stack's environment.
+    assert (run.outputs["proxyGroup"], run.outputs["proxyGroupDeployed"]) == ("PartnerApis", True)
+    deployed = {
+        e.environment_name for e in client.api_proxy_groups.environments("Demo", "PartnerApis") if e.deployed
+    }
+    assert deployed == {"test"}
     # The partner's password is the gateway's alone: neither answered nor in the inspection state.
     assert "dev-only-Partner-Pa55" not in str(inspect("state"))
 
     # A console edit of the variable is drift that refresh sees; the rest reads back the same.
-    client.environment_variables.update("Demo", {"name": "PARTNER_BACKEND_URL", "global": True,
-                                                 "globalValue": "https://edited.example"})
+    client.environment_variables.update(
+        "Demo", {"name": "PARTNER_BACKEND_URL", "global": True, "globalValue": "https://edited.example"}
+    )
     verdicts = refresh(run)
     assert verdicts["partner-backend-url"] == "update"
     assert verdicts["partner"] == verdicts["partner-networks"] == "same"
@@ -78,4 +85,8 @@ def test_prod_stack_gives_the_variable_its_own_value(
     (variable,) = [v for v in client.environment_variables.list("Demo") if v.name == "PARTNER_BACKEND_URL"]
     assert variable.global_value == "https://api.partner.example" == run.outputs["partnerBackendUrl"]
     assert run.outputs["allowedNetworks"] == ["192.0.2.0/24"]
+    deployed = {
+        e.environment_name for e in client.api_proxy_groups.environments("Demo", "PartnerApis") if e.deployed
+    }
+    assert deployed == {"production"}
     destroy(run)
