@@ -95,7 +95,8 @@ def _credential_body(body: dict[str, Any]) -> dict[str, Any]:
     ):
         if _blank(body.get(key)):
             raise credentials.CredentialFieldEmptyError(what)
-    for index, ip in enumerate(body.get("ipList") or []):
+    ips = body.get("ipList")
+    for index, ip in enumerate(ips if isinstance(ips, list) else []):
         problem = credential_ip_problem(ip) if isinstance(ip, str) else None
         if problem is not None:
             raise InvalidFieldError(f"ipList[{index}]", f"is not an IP address or CIDR range: {ip!r}")

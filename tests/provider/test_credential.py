@@ -414,3 +414,13 @@ def test_get_credentials_lists_each_credential_with_its_access(
             apinizer.get_credentials("Nowhere", connection=connection)
     finally:
         close_clients()
+
+
+def test_a_preview_with_an_access_not_known_yet_is_not_rejected(credentials: Engine) -> None:
+    # access=[CredentialAccessArgs(name=proxy.name, ...)] of a proxy that the same program creates.
+    pending = {**PARTNER, "access": [{"name": rpc.UNKNOWN, "type": "API_PROXY"}]}
+    result = credentials.check(pending)
+    assert result.failures == {}
+    id_, outs = credentials.up(PARTNER)
+    diff = credentials.diff(id_, outs, result.inputs)
+    assert diff.changes == DIFF_SOME and list(diff.replaces) == []
