@@ -73,6 +73,16 @@ def test_openapi_document_lists_every_operation(emulator_url):
         },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
+        # API proxy groups and an RLCL's credentials and condition (test_api_proxy_groups.py).
+        "/apiops/projects/{projectName}/apiProxyGroups/": {"get", "post", "put"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/": {"delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/apiProxies/{apiProxyName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/": {"get"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/{environmentName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/credentials/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/condition/": {"post", "put", "delete"},
     }
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
