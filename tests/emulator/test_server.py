@@ -86,23 +86,22 @@ def test_openapi_document_lists_every_operation(emulator_url):
             "put",
             "delete",
         },
+        # API proxy groups and an RLCL's credentials and condition (test_api_proxy_groups.py).
+        "/apiops/projects/{projectName}/apiProxyGroups/": {"get", "post", "put"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/": {"delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/apiProxies/{apiProxyName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/": {"get"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/{environmentName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/credentials/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/condition/": {"post", "put", "delete"},
     }
     # Credentials and their access (test_credentials.py covers their operations).
     expected.update({
         "/apiops/projects/{projectName}/credentials/": {"get", "post", "put"},
         "/apiops/projects/{projectName}/credentials/{username}/": {"patch", "delete"},
         "/apiops/projects/{projectName}/credentials/{username}/access/": {"get", "put", "delete"},
-    })
-    # API proxy groups and an RLCL's credentials and condition (test_api_proxy_groups.py covers them).
-    groups = "/apiops/projects/{projectName}/apiProxyGroups/"
-    expected.update({
-        groups: {"get", "post", "put"},
-        groups + "{apiProxyGroupName}/": {"delete"},
-        groups + "{apiProxyGroupName}/apiProxies/{apiProxyName}/": {"post", "delete"},
-        groups + "{apiProxyGroupName}/environments/": {"get"},
-        groups + "{apiProxyGroupName}/environments/{environmentName}/": {"post", "delete"},
-        "/apiops/projects/{projectName}/rlcl/{rlclName}/credentials/": {"post", "put", "delete"},
-        "/apiops/projects/{projectName}/rlcl/{rlclName}/condition/": {"post", "put", "delete"},
     })
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
