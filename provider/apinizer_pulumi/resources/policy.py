@@ -391,6 +391,10 @@ class PolicyProvider(ApinizerProvider):
             model = policy_model(policy_type)
         except ValueError as error:
             return [dyn.CheckFailure("policy_type", str(error))], None
+        if not getattr(model, "addable", True) and news.get("adopt") is not True:
+            return [dyn.CheckFailure("policy_type", (
+                f"{policy_type} cannot be added through the API: the gateway adds it with the proxy's "
+                "SOAP/REST transformation; declare it with adopt=True to manage the one it has"))], None
         raw = unwrap_secret(news.get("settings"))
         if is_unknown(raw):
             return [], None
@@ -603,6 +607,12 @@ class PolicyProvider(ApinizerProvider):
         from ._reads import policy_writing
 
         project, proxy, name = identity(id_, props)
+        try:
+            addable = policy_model(str(props.get("policy_type"))).addable
+        except ValueError:
+            addable = True
+        if not addable:
+            return  # the gateway's own (a protocol transformation): it goes with the proxy, not by itself
         with policy_writing(client, project, proxy):
             try:
                 client.policies.delete(project, proxy, name, metadata=metadata(props, order=None))
