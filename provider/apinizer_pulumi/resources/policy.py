@@ -514,7 +514,13 @@ class PolicyProvider(ApinizerProvider):
                     f"{who}: adopt=True found a policy of this name of type {live_type!r}, not "
                     f"{props.get('policy_type')!r}; a policy's type cannot change: declare its type, "
                     "or give the new policy another name")
-            placed: list[int | None] = [self._placed_write(client, props, update=True, move=True)]
+            live = live_inputs(existing, props)
+            if "order" not in live and all(same(props.get(key), live.get(key)) for key in (
+                    *PLACEMENT[:-1], "active", "description", "condition", "error_messages", "settings")):
+                # Taken over as it is (what `generate` declares): nothing to write.
+                placed: list[int | None] = [existing.position]
+            else:
+                placed = [self._placed_write(client, props, update=True, move=True)]
         else:
             placed = [None]
 
@@ -585,7 +591,8 @@ class PolicyProvider(ApinizerProvider):
         inputs = {key: value for key, value in inputs_of(props).items()
                   if key not in ("revision", "position")}
         inputs.update(zip(KEYS, (project, proxy, name), strict=True))
-        inputs.update(live_inputs(found, inputs))
+        inputs.update({key: value for key, value in live_inputs(found, inputs).items()
+                       if value is not None or key in inputs})  # no None where nothing was declared
         outs = self.outputs(inputs, revision=revision(inputs), position=found.position)
         policy_type = inputs.get("policy_type")
         return dyn.ReadResult(id_, secret(outs, policy_type), secret(inputs, policy_type))
