@@ -742,7 +742,8 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
     adopt: pulumi.Output[bool]
     """Whether create may take over a policy of this name that already exists."""
     position: pulumi.Output[int | None]
-    """Its 1-based position in its pipeline, as last read."""
+    """Its 1-based position in its pipeline when last written or read (its neighbours' creates move it
+    after; refresh reads it again)."""
     revision: pulumi.Output[str]
     """A digest of what was written: use it in ``ApiProxyDeployment(triggers=...)`` to redeploy on change."""
     connection: pulumi.Output[dict[str, Any] | None]
