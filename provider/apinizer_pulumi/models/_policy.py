@@ -41,6 +41,8 @@ __all__ = [
     "RuleValueSource",
     "RuleVariable",
     "SecretField",
+    "raise_problems",
+    "require_field",
     "unknown_fields",
 ]
 
@@ -92,6 +94,19 @@ def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
                 where = f"{prefix}{name}[{index}]." if isinstance(value, list) else f"{prefix}{name}."
                 found.extend(unknown_fields(item, where))
     return found
+
+
+def require_field(model: object, problems: list[tuple[str, str, Any]], field: str, why: str) -> None:
+    """Add ``field is required <why>`` to ``problems`` when ``model``'s field is unset, blank or empty."""
+    value = getattr(model, field)
+    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
+        problems.append((field, f"{field} is required {why}", value))
+
+
+def raise_problems(model: object, problems: list[tuple[str, str, Any]]) -> None:
+    """Raise one ValidationError naming each ``(field, message, value)`` of ``problems``, if any."""
+    if problems:
+        raise field_errors(type(model).__name__, problems)
 
 
 class PolicyTargetScope(StrEnum):

@@ -3,27 +3,18 @@ transformations and script."""
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Any, ClassVar, Literal, Self
+from xml.etree.ElementTree import ParseError
 
+import defusedxml.ElementTree as SafeXml
+from defusedxml import DefusedXmlException
 from pydantic import Field, model_validator
 
-from ._base import field_errors
 from ._enums import ScriptType
-from ._policy import PolicyBase, PolicyModel, PolicyVariable
+from ._policy import PolicyBase, PolicyModel, PolicyVariable, raise_problems, require_field
 from ._policy_traffic import ActionType, BusinessRuleAction
-
-
-def _require(model: object, problems: list[tuple[str, str, Any]], field: str, why: str) -> None:
-    value = getattr(model, field)
-    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
-        problems.append((field, f"{field} is required {why}", value))
-
-
-def _raise(model: object, problems: list[tuple[str, str, Any]]) -> None:
-    if problems:
-        raise field_errors(type(model).__name__, problems)
-
 
 # -- content filter ---------------------------------------------------------------------------------
 
@@ -66,7 +57,7 @@ class ContentFilterDef(PolicyModel):
     @model_validator(mode="after")
     def _check_target(self) -> Self:
         if not (self.header_active or self.body_active or self.param_active):
-            _raise(
+            raise_problems(
                 self,
                 [("header_active", "one of header_active, body_active or param_active must be true", False)],
             )
@@ -102,6 +93,31 @@ class SchemaDefinition(PolicyModel):
     root_schema: bool = Field(False, description="Whether this is the root schema.")
 
 
+class JsonSchemaDefinition(SchemaDefinition):
+    """A JSON Schema of a JSON schema validation: ``schema_body`` must be JSON."""
+
+    @model_validator(mode="after")
+    def _check_json(self) -> Self:
+        try:
+            json.loads(self.schema_body)
+        except ValueError as exc:
+            raise_problems(self, [("schema_body", f"schema_body is not JSON: {exc}", None)])
+        return self
+
+
+class XmlSchemaDefinition(SchemaDefinition):
+    """An XSD of an XML schema validation: ``schema_body`` must be well-formed XML."""
+
+    @model_validator(mode="after")
+    def _check_xml(self) -> Self:
+        try:
+            # defusedxml: the emulator validates bodies sent to it with these models.
+            SafeXml.fromstring(self.schema_body)
+        except (ParseError, DefusedXmlException) as exc:
+            raise_problems(self, [("schema_body", f"schema_body is not well-formed XML: {exc}", None)])
+        return self
+
+
 class JsonSchemaValidationPolicy(PolicyBase):
     """Validates JSON bodies against JSON Schemas (draft-07 or compatible) before they are
     processed or forwarded.
@@ -116,7 +132,7 @@ class JsonSchemaValidationPolicy(PolicyBase):
     path_for_body: str = Field(
         min_length=1, description="The JSONPath of the JSON validated ($ for the whole body)."
     )
-    schema_definition_list: list[SchemaDefinition] = Field(
+    schema_definition_list: list[JsonSchemaDefinition] = Field(
         min_length=1, description="The schemas (at least one)."
     )
 
@@ -138,14 +154,14 @@ class XmlSchemaValidationPolicy(PolicyBase):
     validate_against_spec: bool = Field(
         False, description="Validate against the proxy's WSDL instead of schema_definition_list."
     )
-    schema_definition_list: list[SchemaDefinition] = Field(
+    schema_definition_list: list[XmlSchemaDefinition] = Field(
         default_factory=list, description="The XSDs (at least one unless validate_against_spec)."
     )
 
     @model_validator(mode="after")
     def _check_schemas(self) -> Self:
         if not self.validate_against_spec and not self.schema_definition_list:
-            _raise(
+            raise_problems(
                 self,
                 [
                     (
@@ -193,8 +209,8 @@ class JsonTransformationPolicy(PolicyBase):
     def _check_jolt(self) -> Self:
         if self.transformation_type is JsonTransformationType.JSON2JSON:
             problems: list[tuple[str, str, Any]] = []
-            _require(self, problems, "jolt_value", "when transformation_type is JSON2JSON")
-            _raise(self, problems)
+            require_field(self, problems, "jolt_value", "when transformation_type is JSON2JSON")
+            raise_problems(self, problems)
         return self
 
 
@@ -234,8 +250,8 @@ class XmlTransformationPolicy(PolicyBase):
     def _check_xslt(self) -> Self:
         if self.transformation_type is XmlTransformationType.XML2XML:
             problems: list[tuple[str, str, Any]] = []
-            _require(self, problems, "xslt_value", "when transformation_type is XML2XML")
-            _raise(self, problems)
+            require_field(self, problems, "xslt_value", "when transformation_type is XML2XML")
+            raise_problems(self, problems)
         return self
 
 
@@ -257,14 +273,16 @@ class RedactionAction(BusinessRuleAction):
     @model_validator(mode="after")
     def _check_redaction_action(self) -> Self:
         if self.action_type not in (ActionType.MODIFY, ActionType.DELETE):
-            _raise(
+            raise_problems(
                 self,
                 [("action_type", "action_type must be MODIFY or DELETE in a redaction", self.action_type)],
             )
         source = self.target_val_source
         modify = self.action_type is ActionType.MODIFY
         if modify and source is not None and source.value == "VARIABLE" and self.target_var is None:
-            _raise(self, [("target_var", "target_var is required when target_val_source is VARIABLE", None)])
+            raise_problems(
+                self, [("target_var", "target_var is required when target_val_source is VARIABLE", None)]
+            )
         return self
 
 
@@ -294,10 +312,10 @@ class RedactionDef(PolicyModel):
         problems: list[tuple[str, str, Any]] = []
         kind = self.redaction_type
         if kind in (PolicyRedactionType.KEY_EXISTENCE, PolicyRedactionType.KEY_VALUE):
-            _require(self, problems, "key_value_var", f"when redaction_type is {kind.value}")
+            require_field(self, problems, "key_value_var", f"when redaction_type is {kind.value}")
         if kind is PolicyRedactionType.KEY_VALUE:
-            _require(self, problems, "key_value_list_str", "when redaction_type is KEY_VALUE")
-        _raise(self, problems)
+            require_field(self, problems, "key_value_list_str", "when redaction_type is KEY_VALUE")
+        raise_problems(self, problems)
         return self
 
 

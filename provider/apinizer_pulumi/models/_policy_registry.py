@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 else:
     # Built from the registry, so a type that lands in a module joins it with no edit here.
     AnyPolicy = Annotated[Union[tuple(POLICY_TYPES.values())], Field(discriminator="type")]  # noqa: UP007
+
+
 class UnknownPolicyTypeError(ValueError):
     """A policy whose ``type`` is no documented policy type."""
 

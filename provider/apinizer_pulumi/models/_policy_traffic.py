@@ -3,17 +3,67 @@ API call, business rule and policy group."""
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ._api_proxy import ErrorThresholdType
-from ._base import PositiveInt, field_errors
+from ._base import PositiveInt
 from ._enums import CacheErrorHandlingType, CacheStorageType, HttpMethod, IntervalWindowType
-from ._policy import CriteriaCondition, PolicyBase, PolicyModel, PolicyVariable
+from ._policy import (
+    CriteriaCondition,
+    PolicyBase,
+    PolicyModel,
+    PolicyVariable,
+    SecretField,
+    raise_problems,
+    require_field,
+)
+from ._variable import is_iana_zone
 
 __all__: list[str] = []  # filled at the end from the module's public classes
+
+
+def _ip_problem(entry: str) -> str | None:
+    """Why ``entry`` is no IP address or CIDR range (``10.0.0.0/8``, ``2001:db8::/32``), or None."""
+    try:
+        if "/" in entry:
+            ipaddress.ip_network(entry, strict=False)
+        else:
+            ipaddress.ip_address(entry)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_ip_list(entries: list[str]) -> list[str]:
+    problems = [
+        f"{entry!r} is not an IP address or CIDR range ({why})"
+        for entry in entries
+        if (why := _ip_problem(entry))
+    ]
+    if problems:
+        raise ValueError("; ".join(problems))
+    return entries
+
+
+#: IP addresses and CIDR ranges, IPv4 or IPv6, at least one (the IP pages' "IP Address Formats").
+IpList = Annotated[list[str], Field(min_length=1), AfterValidator(_check_ip_list)]
+
+#: Java's ZoneId offsets: Z, +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, optionally after UTC, GMT or UT.
+_ZONE_OFFSET = re.compile(r"(?:(?:UTC|GMT|UT)?[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|Z|UTC|GMT|UT)")
+
+
+def _check_zone_id(value: str) -> str:
+    if not (_ZONE_OFFSET.fullmatch(value) or is_iana_zone(value)):
+        raise ValueError(f"{value!r} is not a Java zone ID: an offset (+03:00) or a region (Europe/Istanbul)")
+    return value
+
+
+ZoneId = Annotated[str, AfterValidator(_check_zone_id)]
 
 
 class ThrottlingInterval(StrEnum):
@@ -99,20 +149,7 @@ class WhiteIpPolicy(PolicyBase):
         alias="targetVariableForIP",
         description="Where to read the client IP from; left out: the gateway's detection.",
     )
-    ip_list: list[str] = Field(
-        min_length=1, description="The IP addresses or CIDR ranges allowed (at least one)."
-    )
-
-
-def _require(model: object, problems: list[tuple[str, str, Any]], field: str, why: str) -> None:
-    value = getattr(model, field)
-    if value is None or (isinstance(value, str) and not value.strip()) or value == []:
-        problems.append((field, f"{field} is required {why}", value))
-
-
-def _raise(model: object, problems: list[tuple[str, str, Any]]) -> None:
-    if problems:
-        raise field_errors(type(model).__name__, problems)
+    ip_list: IpList = Field(description="The IP addresses or CIDR ranges allowed (at least one).")
 
 
 # -- quota ------------------------------------------------------------------------------------------
@@ -192,9 +229,7 @@ class BlackIpPolicy(PolicyBase):
         alias="targetVariableForIP",
         description="Where to read the client IP; left out: X-Forwarded-For, else the connection's address.",
     )
-    ip_list: list[str] = Field(
-        min_length=1, description="The IP addresses or CIDR ranges refused (at least one)."
-    )
+    ip_list: IpList = Field(description="The IP addresses or CIDR ranges refused (at least one).")
 
 
 # -- client ban -------------------------------------------------------------------------------------
@@ -309,19 +344,19 @@ class TimeRestriction(PolicyModel):
     def _check_period(self) -> Self:
         problems: list[tuple[str, str, Any]] = []
         if self.day_type is DayType.WEEK:
-            _require(self, problems, "enum_week_day_list", "when day_type is WEEK")
+            require_field(self, problems, "enum_week_day_list", "when day_type is WEEK")
         else:
-            _require(self, problems, "day", "when day_type is CUSTOM")
-            _require(self, problems, "month", "when day_type is CUSTOM")
+            require_field(self, problems, "day", "when day_type is CUSTOM")
+            require_field(self, problems, "month", "when day_type is CUSTOM")
         if not self.whole_day:
             for field in _TIME_FIELDS:
-                _require(self, problems, field, "when whole_day is false")
+                require_field(self, problems, field, "when whole_day is false")
             if not problems:
                 start = (self.start_hour, self.start_minute, self.start_second)
                 end = (self.end_hour, self.end_minute, self.end_second)
                 if start >= end:
                     problems.append(("end_hour", "the end time must come after the start time", end))
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
@@ -339,7 +374,7 @@ class TimeRestrictionPolicy(PolicyBase):
     action_type: RestrictionType = Field(
         RestrictionType.RESTRICT, description="ALLOW access only in the periods, or RESTRICT it in them."
     )
-    zone_id: str = Field(
+    zone_id: ZoneId = Field(
         "+03:00",
         description="The periods' time zone: an offset (+03:00) or a Java zone ID (Europe/Istanbul).",
     )
@@ -436,9 +471,9 @@ class RestApiDataManipulationDefOperation(StrEnum):
 def _value_or_variable(model: ApiCallParameter) -> list[tuple[str, str, Any]]:
     problems: list[tuple[str, str, Any]] = []
     if model.value_source is ValueSource.VALUE:
-        _require(model, problems, "value", "when value_source is VALUE")
+        require_field(model, problems, "value", "when value_source is VALUE")
     else:
-        _require(model, problems, "variable", "when value_source is VARIABLE")
+        require_field(model, problems, "variable", "when value_source is VARIABLE")
     return problems
 
 
@@ -451,14 +486,16 @@ class ApiCallParameter(PolicyModel):
     value_source: ValueSource = Field(
         description="VALUE: the constant value; VARIABLE: the variable's value."
     )
-    value: str | None = Field(None, description="The value (required when value_source is VALUE).")
+    # Secret: the API-call page's examples put API keys here, and the header prefixes (BASIC,
+    # BEARER, DIGEST) exist for credentials.
+    value: str | None = SecretField(None, description="The value (required when value_source is VALUE).")
     variable: PolicyVariable | None = Field(
         None, description="The variable (required when value_source is VARIABLE)."
     )
 
     @model_validator(mode="after")
     def _check_source(self) -> Self:
-        _raise(self, _value_or_variable(self))
+        raise_problems(self, _value_or_variable(self))
         return self
 
 
@@ -475,7 +512,7 @@ class UrlEncodedParameter(PolicyModel):
     """A form parameter of an URL_ENCODED call body (``urlEncodedList`` item)."""
 
     key: str = Field(description="The form parameter's key.")
-    value: str = Field(description="The form parameter's value.")
+    value: str = SecretField(description="The form parameter's value (a secret: forms carry credentials).")
     description: str | None = Field(None, description="What the parameter is.")
 
 
@@ -602,15 +639,15 @@ class ApiCallPolicy(PolicyBase):
     def _check_call(self) -> Self:
         problems: list[tuple[str, str, Any]] = []
         if self.enable_cache:
-            _require(self, problems, "capacity", "when enable_cache is true")
-            _require(self, problems, "ttl", "when enable_cache is true")
+            require_field(self, problems, "capacity", "when enable_cache is true")
+            require_field(self, problems, "ttl", "when enable_cache is true")
             if self.call_type is not PolicyRestApiCallType.SYNCHRONOUS:
                 problems.append(
                     ("call_type", "call_type must be SYNCHRONOUS when enable_cache is true", self.call_type)
                 )
         if self.certificate_enabled:
-            _require(self, problems, "certificate_name", "when certificate_enabled is true")
-        _raise(self, problems)
+            require_field(self, problems, "certificate_name", "when certificate_enabled is true")
+        raise_problems(self, problems)
         return self
 
 
@@ -772,17 +809,17 @@ class BusinessRuleAction(PolicyModel):
         kind = self.action_type
         why = f"when action_type is {kind.value}"
         if kind in (ActionType.ADD, ActionType.MODIFY, ActionType.DELETE):
-            _require(self, problems, "source_var", why)
+            require_field(self, problems, "source_var", why)
         if kind is ActionType.ADD:
-            _require(self, problems, "target_val_source", why)
-            _require(self, problems, "target_var", why)
+            require_field(self, problems, "target_val_source", why)
+            require_field(self, problems, "target_var", why)
         if kind is ActionType.MODIFY:
-            _require(self, problems, "source_data_type", why)
-            _require(self, problems, "target_val_source", why)
+            require_field(self, problems, "source_data_type", why)
+            require_field(self, problems, "target_val_source", why)
             operator = self.operator
             if operator is not None:
                 for field in _OPERATOR_FIELDS.get(operator, ()):
-                    _require(self, problems, field, f"when operator is {operator.value}")
+                    require_field(self, problems, field, f"when operator is {operator.value}")
         if (
             kind in (ActionType.ADD, ActionType.MODIFY)
             and self.target_val_source is ValueSource.VALUE
@@ -790,7 +827,7 @@ class BusinessRuleAction(PolicyModel):
             and self.target_value is None
         ):
             problems.append(("target_val", "target_val is required when target_val_source is VALUE", None))
-        _raise(self, problems)
+        raise_problems(self, problems)
         return self
 
 
