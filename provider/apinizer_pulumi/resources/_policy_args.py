@@ -238,6 +238,22 @@ class DataManipulationArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class JsonSchemaDefinitionArgs:
+    """A JSON Schema of a JSON schema validation: ``schema_body`` must be JSON."""
+
+    schema_no: pulumi.Input[int] | None = None
+    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
+    schema_body: pulumi.Input[str]
+    """The schema's text (a JSON Schema or an XSD)."""
+    system_id: pulumi.Input[str] | None = None
+    """The system ID other schemas reference this one by."""
+    target_namespace: pulumi.Input[str] | None = None
+    """The schema's target namespace."""
+    root_schema: pulumi.Input[bool] | None = None
+    """Whether this is the root schema. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class PolicyVariableArgs:
     """A variable inside a policy (a condition operand, ``targetVariableForIdentity``,
     ``targetVariableForIP``): the VariableDTO of the add-policy page.
@@ -343,22 +359,6 @@ class RedactionDefArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
-class SchemaDefinitionArgs:
-    """A schema a validation uses (a ``schemaDefinitionList`` item): JSON Schema or XSD text."""
-
-    schema_no: pulumi.Input[int] | None = None
-    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
-    schema_body: pulumi.Input[str]
-    """The schema's text (a JSON Schema or an XSD)."""
-    system_id: pulumi.Input[str] | None = None
-    """The system ID other schemas reference this one by."""
-    target_namespace: pulumi.Input[str] | None = None
-    """The schema's target namespace."""
-    root_schema: pulumi.Input[bool] | None = None
-    """Whether this is the root schema. Default (the API's): ``False``."""
-
-
-@dataclasses.dataclass(kw_only=True, frozen=True)
 class ThrottlingDetailArgs:
     """A per-value override of a throttling limit (a ``detailList`` item)."""
 
@@ -415,9 +415,25 @@ class UrlEncodedParameterArgs:
     key: pulumi.Input[str]
     """The form parameter's key."""
     value: pulumi.Input[str]
-    """The form parameter's value."""
+    """The form parameter's value (a secret: forms carry credentials)."""
     description: pulumi.Input[str] | None = None
     """What the parameter is."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class XmlSchemaDefinitionArgs:
+    """An XSD of an XML schema validation: ``schema_body`` must be well-formed XML."""
+
+    schema_no: pulumi.Input[int] | None = None
+    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
+    schema_body: pulumi.Input[str]
+    """The schema's text (a JSON Schema or an XSD)."""
+    system_id: pulumi.Input[str] | None = None
+    """The system ID other schemas reference this one by."""
+    target_namespace: pulumi.Input[str] | None = None
+    """The schema's target namespace."""
+    root_schema: pulumi.Input[bool] | None = None
+    """Whether this is the root schema. Default (the API's): ``False``."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -618,7 +634,13 @@ class ApiCall:
 
     policy_type: ClassVar[str] = "policy-api-call"
     """The policy type this settings class declares."""
-    secret_fields: ClassVar[tuple[str, ...]] = ()
+    secret_fields: ClassVar[tuple[str, ...]] = (
+        "url_encoded_list.value",
+        "headers_to_be_added_before_call_list.value",
+        "parameters_to_be_added_before_call_list.value",
+        "headers_to_be_added_after_call_list.value",
+        "parameters_to_be_added_after_call_list.value",
+    )
     """The dotted paths of the fields stored only as secrets."""
     call_type: pulumi.Input[PolicyRestApiCallTypeName]
     """SYNCHRONOUS waits for the answer; ONE_WAY does not."""
@@ -832,7 +854,7 @@ class JsonSchemaValidation:
     """The dotted paths of the fields stored only as secrets."""
     path_for_body: pulumi.Input[str]
     """The JSONPath of the JSON validated ($ for the whole body)."""
-    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]]
+    schema_definition_list: pulumi.Input[Sequence[JsonSchemaDefinitionArgs | Mapping[str, Any]]]
     """The schemas (at least one)."""
 
 
@@ -1033,7 +1055,7 @@ class XmlSchemaValidation:
     """The XPath of the XML validated (/ for the whole body)."""
     validate_against_spec: pulumi.Input[bool] | None = None
     """Validate against the proxy's WSDL instead of schema_definition_list. Default (the API's): ``False``."""
-    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]] | None = None
+    schema_definition_list: pulumi.Input[Sequence[XmlSchemaDefinitionArgs | Mapping[str, Any]]] | None = None
     """The XSDs (at least one unless validate_against_spec)."""
 
 
@@ -1165,6 +1187,7 @@ __all__ = [
     "Group",
     "HttpMethodName",
     "IntervalWindowTypeName",
+    "JsonSchemaDefinitionArgs",
     "JsonSchemaValidation",
     "JsonTransformation",
     "JsonTransformationTypeName",
@@ -1194,7 +1217,6 @@ __all__ = [
     "RuleMatchCriteriaName",
     "RuleValueSourceName",
     "RuleVariableArgs",
-    "SchemaDefinitionArgs",
     "Script",
     "ScriptExecutionTypeName",
     "ScriptTypeName",
@@ -1208,6 +1230,7 @@ __all__ = [
     "ValueSourceName",
     "WeekDaysName",
     "WhiteIp",
+    "XmlSchemaDefinitionArgs",
     "XmlSchemaValidation",
     "XmlTransformation",
     "XmlTransformationTypeName",
