@@ -315,10 +315,21 @@ def secret(props: Mapping[str, Any], policy_type: Any) -> dict[str, Any]:
     return out
 
 
+def _canonical(value: Any) -> Any:
+    """``value`` with integral floats as ints: numbers cross gRPC as floats (2.0), reads give ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _canonical(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
 def revision(props: Mapping[str, Any]) -> str:
     """A digest of what the gateway holds for this policy: a deployment's trigger (secret when the
     type has secret fields, since it is computed from them too)."""
-    body = {key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")}
+    body = _canonical({key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")})
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
