@@ -189,7 +189,11 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
     if policy_type is not None:
         lines.append(f"    policy_type: ClassVar[str] = {_q(policy_type)}")
         lines.append('    """The policy type this settings class declares."""')
-        lines.append(f"    secret_fields: ClassVar[tuple[str, ...]] = {_tuple(secrets)}")
+        line = f"    secret_fields: ClassVar[tuple[str, ...]] = {_tuple(secrets)}"
+        if len(line) > WIDTH:
+            line = ("    secret_fields: ClassVar[tuple[str, ...]] = (\n"
+                    + "".join(f"        {_q(path)},\n" for path in secrets) + "    )")
+        lines.append(line)
         lines.append('    """The dotted paths of the fields stored only as secrets."""')
     for field_name, info in fields.items():
         annotation = renderer.annotation(info)

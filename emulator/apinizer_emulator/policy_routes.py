@@ -16,7 +16,7 @@ ROLE_DEPLOY_UNDEPLOY_PROXIES too when the request deploys (``deploy`` is true by
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
@@ -33,17 +33,15 @@ from apinizer_pulumi.models import (
 )
 
 from . import policies
-from .api_proxy_routes import PROXY, _proxy_manager, _read, _write
+from .api_proxy_routes import PROXY, ROLE_DEPLOY_UNDEPLOY_PROXIES, _proxy_manager, _read, _write
 from .backend import MAX_NAME_LENGTH, check_text
 from .errors import FieldRequiredError, InvalidFieldError
 from .responses import _settings_object, _without_nulls, json_response, parse_model, read_object
 
-R = TypeVar("R")
 Handler = Callable[[Request], Awaitable[Response]]
 
 POLICIES = PROXY + "policies/"
 POLICY = POLICIES + "{policyName}/"
-ROLE_DEPLOY_UNDEPLOY_PROXIES = "ROLE_DEPLOY_UNDEPLOY_PROXIES"
 
 
 # -- the bodies, for the OpenAPI document (the handlers read them part by part) ----------------------
@@ -104,8 +102,8 @@ def _deployment(metadata: PolicyOperationMetadata) -> policies.Deployment:
 def _policy(body: dict[str, Any], operation: str) -> policies.PolicyData:
     """The body's policy, validated with its type's model; its ``name`` is ignored (the path's).
 
-    The crud pages nest it under ``policy``; some type pages (client ban, policy group) write its
-    fields beside ``operationMetadata``: both are read.
+    The crud pages nest it under ``policy``; some type pages (decryption, encryption, client ban,
+    policy group) write its fields beside ``operationMetadata``: both are read.
     """
     if "policy" in body or "type" not in body:
         policy = _settings_object(body, "policy")

@@ -77,5 +77,4 @@ deployment = apinizer.ApiProxyDeployment(
 )
 
 pulumi.export("policies", [name for name, _ in pipeline])
-pulumi.export("positions", [policy.position for policy in policies])
 pulumi.export("deployed", deployment.deployed)

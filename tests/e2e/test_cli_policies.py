@@ -74,8 +74,8 @@ def client(emulator_url: str, admin_token: str) -> Iterator[ApinizerClient]:
         yield api
 
 
-def declare(project: Project, *policies: dict[str, Any]) -> None:
-    project.set_config("policies", json.dumps(list(policies)))
+def declare(project: Project, *policies: dict[str, Any], secret: bool = False) -> None:
+    project.set_config("policies", json.dumps(list(policies)), secret=secret)
 
 
 def request_pipeline(client: ApinizerClient) -> list[tuple[str, str]]:
@@ -146,3 +146,32 @@ def test_a_bad_policy_is_refused_at_preview_naming_the_field(
     assert preview.returncode != 0, preview.output
     assert "settings.throttling_interval" in preview.stdout and "ONE_MINUTE" in preview.stdout, preview.stdout
     assert request_pipeline(client) == []
+
+
+def test_a_secret_field_is_never_in_the_state_in_clear_text(
+        stack: Callable[..., Project], client: ApinizerClient) -> None:
+    from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+    from apinizer_pulumi.resources.policy import settings_of
+
+    data = Path(__file__).parents[1] / "unit" / "data" / "policy_doc_examples.json"
+    examples = json.loads(data.read_text())
+    bodies = [example["body"].get("policy", example["body"])
+              for page in examples.values() for example in page if isinstance(example.get("body"), dict)]
+    policy = next(body for body in bodies if body.get("type") == "policy-api-call"
+                  and body.get("headersToBeAddedBeforeCallList"))
+    settings = settings_of(POLICY_TYPES["policy-api-call"].model_validate(policy))
+    settings["headers_to_be_added_before_call_list"][0]["value"] = "Bearer tok-e2e-secret-value"
+    project = stack()
+    # The config that carries it is a secret too: the program's input is what is tested, not the config.
+    declare(project, {"name": "call", "type": "policy-api-call", "order": 1, "settings": settings},
+            secret=True)
+
+    up = project.up()
+    assert summary(up.stdout) == {"created": 2}, up.stdout
+    assert "tok-e2e-secret-value" not in up.output
+    assert "tok-e2e-secret-value" not in project.export()
+    live = find_policy(client.policies.list("Demo", PROXY), "call")
+    assert live is not None
+    headers = live.policy.headers_to_be_added_before_call_list  # type: ignore[attr-defined]
+    assert headers[0].value == "Bearer tok-e2e-secret-value"
+    project.destroy("--skip-preview")

@@ -110,6 +110,15 @@ def test_check_skips_what_is_not_known_yet_and_fills_the_types_defaults(policies
     assert inputs["target_scope"] == "ALL" and inputs["active"] is True
 
 
+def test_a_type_the_gateway_manages_is_refused_unless_adopted(policies: Engine) -> None:
+    declared = {"project_name": "Demo", "api_proxy_name": PROXY, "name": "soap2rest",
+                "policy_type": "policy-request-protocol-transformation", "pipeline": "REQUEST",
+                "settings": {}}
+    failures = policies.check(declared).failures
+    assert "cannot be added through the API" in failures["policy_type"]
+    assert "policy_type" not in policies.check({**declared, "adopt": True}).failures
+
+
 def test_two_policies_of_one_name_in_one_proxy_are_refused(policies: Engine) -> None:
     assert policies.check(white_ip("dup"), name="first").failures == {}
     failures = policies.check(script("dup"), name="second").failures
@@ -315,3 +324,13 @@ def test_a_policy_change_reaches_only_the_environments_named(
     client.api_proxies.deploy("Demo", PROXY, "production")
     policies.up(white_ip("to-test", 2, deploy_to=["test"]), name="b")
     assert _deployments(client) == {"test": (True, False), "production": (True, True)}
+
+
+def test_the_revision_is_the_same_after_a_refresh_and_changes_with_the_policy(
+        policies: Engine, later: Engine) -> None:
+    id_, outs = policies.up(throttle(order=1))
+    _, read_outs, _ = later.read(id_, outs)
+    assert read_outs["revision"] == outs["revision"]  # no drift, no redeploy of a deployment triggered by it
+    news = later.checked(throttle(order=1))
+    news["settings"]["message_count_for_interval"] = 7
+    assert later.update(id_, read_outs, news)["revision"] != outs["revision"]

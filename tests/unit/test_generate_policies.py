@@ -63,3 +63,33 @@ def test_each_modelled_policy_becomes_a_typed_policy_at_its_place(tmp_path: Path
     stamp = calls["demo-orders-policy-stamp"]
     assert ast.literal_eval(stamp["target_endpoint"]) == "/orders"
     assert ast.literal_eval(stamp["target_endpoint_http_method"]) == "POST"
+
+
+def test_secret_fields_are_read_from_the_stack_config_never_written(tmp_path: Path) -> None:
+    import json
+
+    from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+
+    examples = json.loads((Path(__file__).parent / "data" / "policy_doc_examples.json").read_text())
+    model = POLICY_TYPES["policy-api-call"]
+    bodies = [example["body"].get("policy", example["body"])
+              for page in examples.values() for example in page if isinstance(example.get("body"), dict)]
+    policy = next(body for body in bodies if body.get("type") == "policy-api-call"
+                  and body.get("headersToBeAddedBeforeCallList"))
+    model.model_validate(policy)
+    secrets = [item["value"] for item in policy["headersToBeAddedBeforeCallList"] if item.get("value")]
+    assert secrets
+    answer = {"resultList": [{"name": "Orders", "requestPolicyList": [{**policy, "name": "call"}]}]}
+    live = ProxyPolicyList.model_validate(answer).result_list[0]
+    proxy = ProxySnapshot("Orders", [], policy_records=read_policies("Demo", "Orders", live).records)
+
+    program = render_program(GatewaySnapshot("Demo", [proxy]), command="c", retain=False)
+
+    assert all(secret not in program for secret in secrets)
+    assert 'pulumi.Config().require_secret("demo-orders-policy-call-secret-1")' in program
+    assert "# demo-orders-policy-call-secret-1 is settings.headers_to_be_added_before_call_list[0].value:" \
+        in program
+    assert "pulumi config set --secret demo-orders-policy-call-secret-1 <value>" in program
+    path = tmp_path / "gateway.py"
+    path.write_text(program)
+    assert_ruff_clean(path)

@@ -90,6 +90,8 @@ def _py(value: Any, indent: str) -> str:
         return repr(value)
     if isinstance(value, bool) or value is None:
         return repr(value)
+    if isinstance(value, str) and '"' in value and "'" not in value:
+        return repr(value)  # as ruff format writes it: the quotes that need no escapes
     if isinstance(value, str | int | float):
         return json.dumps(value, ensure_ascii=False)
     inner = indent + "    "
@@ -106,23 +108,33 @@ def _py(value: Any, indent: str) -> str:
 
 
 def _with_secrets(data: dict[str, Any], paths: Sequence[str],
-                  prefix: str) -> tuple[dict[str, Any], list[str]]:
-    """``data`` with the value at each secret path replaced by a stack config secret, and its keys."""
-    keys: list[str] = []
+                  prefix: str) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """``data`` with the value at each secret path (through lists too) replaced by a stack config
+    secret, and (config key, field) of each: ``<resource>-secret-<n>``, short enough for a line."""
+    keys: list[tuple[str, str]] = []
     out = json.loads(json.dumps(data))
+
+    def replace(holder: Any, parts: list[str], where: str) -> None:
+        if isinstance(holder, list):
+            for index, item in enumerate(holder):
+                replace(item, parts, f"{where}[{index}]")
+            return
+        if not isinstance(holder, dict) or holder.get(parts[0]) is None:
+            return
+        field = f"{where}.{parts[0]}" if where else parts[0]
+        if len(parts) > 1:
+            replace(holder[parts[0]], parts[1:], field)
+            return
+        key = f"{prefix}-secret-{len(keys) + 1}"
+        holder[parts[0]] = _Secret(key)
+        keys.append((key, field))
+
     for path in paths:
-        parts = path.split(".")
-        holder: Any = out
-        for part in parts[:-1]:
-            holder = holder.get(part) if isinstance(holder, Mapping) else None
-        if isinstance(holder, dict) and holder.get(parts[-1]) is not None:
-            key = f"{prefix}-{path.replace('.', '-').replace('_', '-')}"
-            holder[parts[-1]] = _Secret(key)
-            keys.append(key)
+        replace(out, path.split("."), "")
     return out, keys
 
 
-def _settings(record: PolicyRecord) -> tuple[dict[str, Any], list[str]]:
+def _settings(record: PolicyRecord) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The type's own fields that differ from their defaults, secrets replaced."""
     model = type(record.policy)
     own = set(model.model_fields) - set(PolicyBase.model_fields) - {"type"}
@@ -181,8 +193,9 @@ def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_opti
             out.append(f"{INDENT}),")
         else:
             out.append(f"{INDENT}settings=apinizer.policies.{class_name}(),")
-        for key in secrets:
-            out.append(f"{INDENT}# secret: pulumi config set --secret {key} <value>")
+        for key, field in secrets:
+            out.append(f"{INDENT}# {key} is settings.{field}:")
+            out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
         out.append(f"{INDENT}adopt=True,")
         if retain:
             out.append(f"{INDENT}{retain_option}")

@@ -3,9 +3,13 @@ transformations and script."""
 
 from __future__ import annotations
 
+import json
 from enum import StrEnum
 from typing import Any, ClassVar, Literal, Self
+from xml.etree.ElementTree import ParseError
 
+import defusedxml.ElementTree as SafeXml
+from defusedxml import DefusedXmlException
 from pydantic import Field, model_validator
 
 from ._enums import ScriptType
@@ -89,6 +93,31 @@ class SchemaDefinition(PolicyModel):
     root_schema: bool = Field(False, description="Whether this is the root schema.")
 
 
+class JsonSchemaDefinition(SchemaDefinition):
+    """A JSON Schema of a JSON schema validation: ``schema_body`` must be JSON."""
+
+    @model_validator(mode="after")
+    def _check_json(self) -> Self:
+        try:
+            json.loads(self.schema_body)
+        except ValueError as exc:
+            raise_problems(self, [("schema_body", f"schema_body is not JSON: {exc}", None)])
+        return self
+
+
+class XmlSchemaDefinition(SchemaDefinition):
+    """An XSD of an XML schema validation: ``schema_body`` must be well-formed XML."""
+
+    @model_validator(mode="after")
+    def _check_xml(self) -> Self:
+        try:
+            # defusedxml: the emulator validates bodies sent to it with these models.
+            SafeXml.fromstring(self.schema_body)
+        except (ParseError, DefusedXmlException) as exc:
+            raise_problems(self, [("schema_body", f"schema_body is not well-formed XML: {exc}", None)])
+        return self
+
+
 class JsonSchemaValidationPolicy(PolicyBase):
     """Validates JSON bodies against JSON Schemas (draft-07 or compatible) before they are
     processed or forwarded.
@@ -103,7 +132,7 @@ class JsonSchemaValidationPolicy(PolicyBase):
     path_for_body: str = Field(
         min_length=1, description="The JSONPath of the JSON validated ($ for the whole body)."
     )
-    schema_definition_list: list[SchemaDefinition] = Field(
+    schema_definition_list: list[JsonSchemaDefinition] = Field(
         min_length=1, description="The schemas (at least one)."
     )
 
@@ -125,7 +154,7 @@ class XmlSchemaValidationPolicy(PolicyBase):
     validate_against_spec: bool = Field(
         False, description="Validate against the proxy's WSDL instead of schema_definition_list."
     )
-    schema_definition_list: list[SchemaDefinition] = Field(
+    schema_definition_list: list[XmlSchemaDefinition] = Field(
         default_factory=list, description="The XSDs (at least one unless validate_against_spec)."
     )
 

@@ -3,17 +3,67 @@ API call, business rule and policy group."""
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from enum import StrEnum
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from ._api_proxy import ErrorThresholdType
 from ._base import PositiveInt
 from ._enums import CacheErrorHandlingType, CacheStorageType, HttpMethod, IntervalWindowType
-from ._policy import CriteriaCondition, PolicyBase, PolicyModel, PolicyVariable, raise_problems, require_field
+from ._policy import (
+    CriteriaCondition,
+    PolicyBase,
+    PolicyModel,
+    PolicyVariable,
+    SecretField,
+    raise_problems,
+    require_field,
+)
+from ._variable import is_iana_zone
 
 __all__: list[str] = []  # filled at the end from the module's public classes
+
+
+def _ip_problem(entry: str) -> str | None:
+    """Why ``entry`` is no IP address or CIDR range (``10.0.0.0/8``, ``2001:db8::/32``), or None."""
+    try:
+        if "/" in entry:
+            ipaddress.ip_network(entry, strict=False)
+        else:
+            ipaddress.ip_address(entry)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_ip_list(entries: list[str]) -> list[str]:
+    problems = [
+        f"{entry!r} is not an IP address or CIDR range ({why})"
+        for entry in entries
+        if (why := _ip_problem(entry))
+    ]
+    if problems:
+        raise ValueError("; ".join(problems))
+    return entries
+
+
+#: IP addresses and CIDR ranges, IPv4 or IPv6, at least one (the IP pages' "IP Address Formats").
+IpList = Annotated[list[str], Field(min_length=1), AfterValidator(_check_ip_list)]
+
+#: Java's ZoneId offsets: Z, +h, +hh, +hh:mm, +hhmm, +hh:mm:ss, optionally after UTC, GMT or UT.
+_ZONE_OFFSET = re.compile(r"(?:(?:UTC|GMT|UT)?[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|Z|UTC|GMT|UT)")
+
+
+def _check_zone_id(value: str) -> str:
+    if not (_ZONE_OFFSET.fullmatch(value) or is_iana_zone(value)):
+        raise ValueError(f"{value!r} is not a Java zone ID: an offset (+03:00) or a region (Europe/Istanbul)")
+    return value
+
+
+ZoneId = Annotated[str, AfterValidator(_check_zone_id)]
 
 
 class ThrottlingInterval(StrEnum):
@@ -99,9 +149,7 @@ class WhiteIpPolicy(PolicyBase):
         alias="targetVariableForIP",
         description="Where to read the client IP from; left out: the gateway's detection.",
     )
-    ip_list: list[str] = Field(
-        min_length=1, description="The IP addresses or CIDR ranges allowed (at least one)."
-    )
+    ip_list: IpList = Field(description="The IP addresses or CIDR ranges allowed (at least one).")
 
 
 # -- quota ------------------------------------------------------------------------------------------
@@ -181,9 +229,7 @@ class BlackIpPolicy(PolicyBase):
         alias="targetVariableForIP",
         description="Where to read the client IP; left out: X-Forwarded-For, else the connection's address.",
     )
-    ip_list: list[str] = Field(
-        min_length=1, description="The IP addresses or CIDR ranges refused (at least one)."
-    )
+    ip_list: IpList = Field(description="The IP addresses or CIDR ranges refused (at least one).")
 
 
 # -- client ban -------------------------------------------------------------------------------------
@@ -328,7 +374,7 @@ class TimeRestrictionPolicy(PolicyBase):
     action_type: RestrictionType = Field(
         RestrictionType.RESTRICT, description="ALLOW access only in the periods, or RESTRICT it in them."
     )
-    zone_id: str = Field(
+    zone_id: ZoneId = Field(
         "+03:00",
         description="The periods' time zone: an offset (+03:00) or a Java zone ID (Europe/Istanbul).",
     )
@@ -440,7 +486,9 @@ class ApiCallParameter(PolicyModel):
     value_source: ValueSource = Field(
         description="VALUE: the constant value; VARIABLE: the variable's value."
     )
-    value: str | None = Field(None, description="The value (required when value_source is VALUE).")
+    # Secret: the API-call page's examples put API keys here, and the header prefixes (BASIC,
+    # BEARER, DIGEST) exist for credentials.
+    value: str | None = SecretField(None, description="The value (required when value_source is VALUE).")
     variable: PolicyVariable | None = Field(
         None, description="The variable (required when value_source is VARIABLE)."
     )
@@ -464,7 +512,7 @@ class UrlEncodedParameter(PolicyModel):
     """A form parameter of an URL_ENCODED call body (``urlEncodedList`` item)."""
 
     key: str = Field(description="The form parameter's key.")
-    value: str = Field(description="The form parameter's value.")
+    value: str = SecretField(description="The form parameter's value (a secret: forms carry credentials).")
     description: str | None = Field(None, description="What the parameter is.")
 
 

@@ -29,21 +29,52 @@ ActionTypeName = Literal["ADD", "MODIFY", "DELETE", "STOP"]
 BodyContentSourceTypeName = Literal["VALUE", "VARIABLE"]
 CacheErrorHandlingTypeName = Literal["FAIL", "CONTINUE"]
 CacheStorageTypeName = Literal["LOCAL", "DISTRIBUTED"]
+CipherAlgorithmName = Literal[
+    "AES_CBC_NoPadding", "AES_CBC_PKCS5Padding", "AES_ECB_NoPadding", "AES_ECB_PKCS5Padding",
+    "DES_CBC_NoPadding", "DES_CBC_PKCS5Padding", "DES_ECB_NoPadding", "DES_ECB_PKCS5Padding",
+    "DESede_CBC_NoPadding", "DESede_CBC_PKCS5Padding", "DESede_ECB_NoPadding", "DESede_ECB_PKCS5Padding",
+    "RSA_ECB_PKCS1Padding", "RSA_ECB_OAEPWithSHA_1AndMGF1Padding", "RSA_ECB_OAEPWithSHA_256AndMGF1Padding"
+]
+ConditionCriteriaName = Literal["VALUE", "NOT", "AND", "OR"]
 ConditionValueComparisonOperatorName = Literal[
     "LT", "LE", "GT", "GE", "EQ", "NE", "STARTS_WITH", "ENDS_WITH", "CONTAINS", "NOT_CONTAINS", "IS_EMPTY",
     "IS_NOT_EMPTY", "IS_EXISTS", "IS_NOT_EXISTS", "IN", "NOT_IN"
 ]
+ConditionValueSourceName = Literal["VALUE", "VARIABLE"]
+ConditionVariableDataTypeName = Literal["STRING", "NUMERIC", "NUMBER", "DATE", "BOOLEAN"]
 ContentFilterActionName = Literal["BLOCK", "DELETE"]
 ContentFilterContentTypeName = Literal["XML", "JSON", "ALL_BODY"]
 DayTypeName = Literal["WEEK", "CUSTOM"]
+EncodingTypeName = Literal["BASE64", "HEXADECIMAL"]
 ErrorThresholdTypeName = Literal["COUNT", "PERCENT"]
 HttpMethodName = Literal["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD", "TRACE", "ALL"]
 IntervalWindowTypeName = Literal["FIXED", "SLIDING"]
+JoseImplementationSignedTargetName = Literal["BODY", "AUTHORIZATION_HEADER", "CHOOSE_FROM_VARIABLE", "EMPTY"]
+JoseStripAndDecodeName = Literal["NONE", "ALL", "PARTIAL"]
+JoseTargetName = Literal["BODY", "AUTHORIZATION_HEADER", "CHOOSE_FROM_VARIABLE"]
+JoseUserSourcePartName = Literal["HEADER", "CLAIMS", "VARIABLE"]
 JsonTransformationTypeName = Literal["JSON2JSON", "JSON2XML"]
+JwkEncryptionMethodName = Literal[
+    "A128CBC_HS256", "A192CBC_HS384", "A256CBC_HS512", "A128CBC_HS256_DEPRECATED", "A256CBC_HS512_DEPRECATED",
+    "A128GCM", "A192GCM", "A256GCM", "XC20P"
+]
+JwtSignatureAlgorithmName = Literal[
+    "HS256", "HS384", "HS512", "RS256", "RS384", "RS512", "ES256", "ES384", "ES512"
+]
+JwtSigningAlgorithmName = Literal[
+    "RS256", "RS384", "RS512", "ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "EdDSA"
+]
+KeyCertificateTypeName = Literal["KEY", "CERTIFICATE"]
+MapValueTypeName = Literal["STRING", "BOOLEAN", "INTEGER", "LONG", "DOUBLE", "FLOAT", "STRING_LIST", "URI"]
 MessageContentTypeName = Literal["XML", "JSON", "ALL_BODY", "FORM"]
 MessageTemplateContentTypeName = Literal["XML", "JSON", "RAW", "URL_ENCODED"]
+OIDCAuthenticationModeName = Literal["EXTERNAL_ONLY", "INTERNAL_ONLY", "HYBRID"]
+OIDCFlowTypeName = Literal["AUTHORIZATION_CODE", "IMPLICIT", "HYBRID", "OAUTH2_AUTHORIZATION_CODE"]
 OriginalMessageOperationTypeName = Literal["NOT_CHANGE_BODY", "REPLACE_BODY", "CLEAR_BODY"]
 ParamTypeName = Literal["QUERY", "PATH", "FORM"]
+PolicyApiAuthenticationAuthTypeName = Literal["BASIC", "BASE64", "DIGEST", "API"]
+PolicyApiAuthenticationSendTypeName = Literal["HEADER", "PARAM", "BODY_MESSAGE", "BODY_INJECTION"]
+PolicyAuthenticationGrantTypeName = Literal["PASSWORD", "CLIENT_CREDENTIALS"]
 PolicyCacheErrorHandlingTypeName = Literal["FAIL", "ALLOW"]
 PolicyRedactionTypeName = Literal["KEY_EXISTENCE", "KEY_VALUE", "USER", "ROLE"]
 PolicyRestApiCallTypeName = Literal["SYNCHRONOUS", "ONE_WAY"]
@@ -58,12 +89,57 @@ RuleMatchCriteriaName = Literal["ALWAYS", "IF_ALL_MATCH", "IF_ANY_MATCH", "IF_NO
 RuleValueSourceName = Literal["VALUE", "VARIABLE", "STATIC"]
 ScriptExecutionTypeName = Literal["SYNC", "ASYNC"]
 ScriptTypeName = Literal["GROOVY", "JAVASCRIPT"]
+SignatureAlgorithmName = Literal[
+    "NONEwithRSA", "MD2withRSA", "MD5withRSA", "SHA1withRSA", "SHA224withRSA", "SHA256withRSA",
+    "SHA384withRSA", "SHA512withRSA", "NONEwithDSA", "SHA1withDSA", "SHA224withDSA", "SHA256withDSA",
+    "NONEwithECDSA", "SHA1withECDSA", "SHA224withECDSA", "SHA256withECDSA", "SHA384withECDSA",
+    "SHA512withECDSA"
+]
 ThrottlingIntervalName = Literal["ONE_SECOND", "ONE_MINUTE", "ONE_HOUR", "ONE_DAY"]
 TimeUnitName = Literal["MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "YEAR"]
+TokenTimeUnitName = Literal[
+    "MILLI_SECONDS", "SECONDS", "MINUTES", "HOURS", "DAYS", "WEEKS", "MONTHS", "YEARS"
+]
 TransformationContentTypeName = Literal["XSLT", "JOLT", "XML2JSON", "JSON2XML"]
 ValueSourceName = Literal["VALUE", "VARIABLE"]
+VariableDataTypeName = Literal["NUMERIC", "STRING", "DATE"]
 WeekDaysName = Literal["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY", "ALL"]
+WsSecurityEncryptionPartEncodeTypeName = Literal["CONTENT", "ELEMENT"]
+WsSecurityEntryTypeName = Literal["TIMESTAMP", "USERNAME_TOKEN", "ENCRYPTION", "SIGNATURE"]
+WsSecurityKeyEncryptionAlgorithmName = Literal["RSA", "OAEP"]
+WsSecurityKeyIdentifierTypeName = Literal[
+    "BINARY_SECURITY_TOKEN", "ISSUER_NAME_AND_SERIAL_NUMBER", "X509_CERTIFICATE", "SUBJECT_KEY_IDENTIFIER",
+    "THUMBPRINT_SHA1_IDENTIFIER", "EMBEDDED_KEY_INFO", "EMBED_SECURITY_TOKEN_REFERENCE", "CUSTOM_KEY_INFO"
+]
+WsSecurityPasswordTypeName = Literal["PasswordText", "PasswordDigest"]
+WsSecuritySignatureAlgorithmName = Literal[
+    "RSA_SHA1", "RSA_SHA256", "RSA_SHA384", "RSA_SHA512", "DSA_SHA1", "DSA_SHA256", "ECDSA_SHA1",
+    "ECDSA_SHA256", "ECDSA_SHA384", "ECDSA_SHA512", "HMAC_SHA1", "HMAC_SHA256", "HMAC_SHA384", "HMAC_SHA512"
+]
+WsSecuritySignatureCanonicalizationName = Literal[
+    "C14N_OMIT_COMMENTS", "C14N_WITH_COMMENTS", "C14N_EXCL_OMIT_COMMENTS", "C14N_EXCL_WITH_COMMENTS",
+    "C14N_11_OMIT_COMMENTS", "C14N_11_WITH_COMMENTS"
+]
+WsSecuritySignatureDigestAlgorithmName = Literal[
+    "SHA1", "SHA256", "SHA384", "SHA512", "HMAC_SHA1", "HMAC_SHA256", "HMAC_SHA384", "HMAC_SHA512",
+    "HMAC_MD5", "MD5"
+]
+WsSecuritySymmetricEncodingAlgorithmName = Literal["AES_128_CBC", "AES_192_CBC", "AES_256_CBC"]
 XmlTransformationTypeName = Literal["XML2XML", "XML2JSON"]
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiAuthCondExpressionArgs:
+    """One set of credentials, sent when its condition holds (an ``apiAuthCondExpressionList`` item)."""
+
+    id: pulumi.Input[int | str] | None = None
+    """Expression ID (generated by the gateway)."""
+    username: pulumi.Input[str]
+    """Username sent to the backend."""
+    password: pulumi.Input[str]
+    """Password sent to the backend (stored encrypted)."""
+    policy_condition: pulumi.Input[PolicyConditionArgs | Mapping[str, Any]] | None = None
+    """When these credentials are used; left out: always."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -238,6 +314,178 @@ class DataManipulationArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class DecryptionDefArgs:
+    """One value to decrypt (a ``policyDecryptionDefList`` item). With neither ``cipher_algorithm`` nor
+    ``cipher_algorithm_var`` the value passes as is.
+    """
+
+    enum_key_certificate_type: pulumi.Input[KeyCertificateTypeName] | None = None
+    """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
+    ``'KEY'``.
+    """
+    crypto_key_info_id: pulumi.Input[str] | None = None
+    """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
+    certificate_id: pulumi.Input[str] | None = None
+    """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
+    id: pulumi.Input[str] | None = None
+    """Definition ID."""
+    description: pulumi.Input[str] | None = None
+    """Definition description."""
+    source_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]]
+    """The variable holding the encrypted value."""
+    target_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]]
+    """The variable that receives the decrypted value."""
+    cipher_algorithm: pulumi.Input[CipherAlgorithmName] | None = None
+    """The cipher (must be the one that encrypted)."""
+    cipher_algorithm_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]] | None = None
+    """A variable holding the cipher's name (chosen at run time)."""
+    iv_exists: pulumi.Input[bool] | None = None
+    """An initialisation vector comes with the value (CBC modes). Default (the API's): ``False``."""
+    iv_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]] | None = None
+    """The variable holding the IV (when iv_exists)."""
+    iv_encoding_type: pulumi.Input[EncodingTypeName] | None = None
+    """Encoding of the IV (when iv_exists)."""
+    input_encoding_type: pulumi.Input[EncodingTypeName]
+    """Encoding of the encrypted value: BASE64 or HEXADECIMAL."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class DigitalSignDefArgs:
+    """One value to sign (a ``policyDigitalSignDefList`` item)."""
+
+    enum_key_certificate_type: pulumi.Input[KeyCertificateTypeName] | None = None
+    """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
+    ``'KEY'``.
+    """
+    crypto_key_info_id: pulumi.Input[str] | None = None
+    """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
+    certificate_id: pulumi.Input[str] | None = None
+    """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
+    id: pulumi.Input[str] | None = None
+    """Definition ID (generated)."""
+    description: pulumi.Input[str] | None = None
+    """Definition description."""
+    source_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """The variable whose value is signed."""
+    signature_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """The variable that receives the signature."""
+    signature_algorithm: pulumi.Input[SignatureAlgorithmName]
+    """The signature algorithm."""
+    signature_algorithm_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """A variable that receives the algorithm's name."""
+    output_encoding_type: pulumi.Input[EncodingTypeName] | None = None
+    """Encoding of the signature: BASE64 or HEXADECIMAL. Default (the API's): ``'BASE64'``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class DigitalSignVerificationDefArgs:
+    """One signature to verify (a ``policyDigitalSignVerificationDefList`` item)."""
+
+    enum_key_certificate_type: pulumi.Input[KeyCertificateTypeName] | None = None
+    """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
+    ``'KEY'``.
+    """
+    crypto_key_info_id: pulumi.Input[str] | None = None
+    """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
+    certificate_id: pulumi.Input[str] | None = None
+    """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
+    id: pulumi.Input[str] | None = None
+    """Definition ID (generated)."""
+    description: pulumi.Input[str] | None = None
+    """Definition description."""
+    source_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """The variable holding the signed data."""
+    signature_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """The variable holding the signature."""
+    signature_algorithm: pulumi.Input[SignatureAlgorithmName] | None = None
+    """The algorithm (required when signature_algorithm_var is not given)."""
+    signature_algorithm_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """Variable holding the algorithm's name (required without signature_algorithm)."""
+    input_encoding_type: pulumi.Input[EncodingTypeName] | None = None
+    """Encoding of the signature (the signing policy's output encoding). Default (the API's): ``'BASE64'``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class EncryptionDefArgs:
+    """One value to encrypt (a ``policyEncryptionDefList`` item)."""
+
+    enum_key_certificate_type: pulumi.Input[KeyCertificateTypeName] | None = None
+    """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
+    ``'KEY'``.
+    """
+    crypto_key_info_id: pulumi.Input[str] | None = None
+    """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
+    certificate_id: pulumi.Input[str] | None = None
+    """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
+    id: pulumi.Input[str] | None = None
+    """Definition ID."""
+    description: pulumi.Input[str] | None = None
+    """Definition description."""
+    source_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]]
+    """The variable whose value is encrypted."""
+    target_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]]
+    """The variable that receives the encrypted value."""
+    cipher_algorithm: pulumi.Input[CipherAlgorithmName]
+    """The cipher."""
+    cipher_algorithm_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]] | None = None
+    """A variable holding the cipher's name (chosen at run time)."""
+    create_iv: pulumi.Input[bool] | None = None
+    """Create an initialisation vector (CBC modes need one). Default (the API's): ``False``."""
+    iv_encoding_type: pulumi.Input[EncodingTypeName] | None = None
+    """Encoding of the IV (when create_iv)."""
+    iv_var: pulumi.Input[CryptoVariableArgs | Mapping[str, Any]] | None = None
+    """The variable that receives the IV (when create_iv)."""
+    output_encoding_type: pulumi.Input[EncodingTypeName]
+    """Encoding of the encrypted value: BASE64 or HEXADECIMAL."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class JsonSchemaDefinitionArgs:
+    """A JSON Schema of a JSON schema validation: ``schema_body`` must be JSON."""
+
+    schema_no: pulumi.Input[int] | None = None
+    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
+    schema_body: pulumi.Input[str]
+    """The schema's text (a JSON Schema or an XSD)."""
+    system_id: pulumi.Input[str] | None = None
+    """The system ID other schemas reference this one by."""
+    target_namespace: pulumi.Input[str] | None = None
+    """The schema's target namespace."""
+    root_schema: pulumi.Input[bool] | None = None
+    """Whether this is the root schema. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class MapValueArgs:
+    """A claim's value and its type (a value of ``additionalClaimMap`` or ``exactMatchClaimMap``)."""
+
+    value: pulumi.Input[str]
+    """The claim's value (STRING_LIST: comma-separated)."""
+    value_type: pulumi.Input[MapValueTypeName] | None = None
+    """The value's type. Default (the API's): ``'STRING'``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class OidcRoleMappingArgs:
+    """A gateway role given when a claim matches (a ``roleMappings`` item).
+
+    The page's table names the role ``roleName``, its update example ``role``: either is accepted and
+    one is required (docs/limits.md, "Policies").
+    """
+
+    claim_path: pulumi.Input[str]
+    """Claim name or JSONPath holding the roles (roles, groups, $.realm_access.roles)."""
+    claim_value: pulumi.Input[str] | None = None
+    """The value to match; left out: any non-empty value."""
+    role_name: pulumi.Input[str] | None = None
+    """The gateway role given when the claim matches (required unless role is given)."""
+    role: pulumi.Input[str] | None = None
+    """The role's name as the page's update example spells it (instead of role_name)."""
+    required: pulumi.Input[bool] | None = None
+    """Whether this role mapping must match. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class PolicyVariableArgs:
     """A variable inside a policy (a condition operand, ``targetVariableForIdentity``,
     ``targetVariableForIP``): the VariableDTO of the add-policy page.
@@ -343,22 +591,6 @@ class RedactionDefArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
-class SchemaDefinitionArgs:
-    """A schema a validation uses (a ``schemaDefinitionList`` item): JSON Schema or XSD text."""
-
-    schema_no: pulumi.Input[int] | None = None
-    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
-    schema_body: pulumi.Input[str]
-    """The schema's text (a JSON Schema or an XSD)."""
-    system_id: pulumi.Input[str] | None = None
-    """The system ID other schemas reference this one by."""
-    target_namespace: pulumi.Input[str] | None = None
-    """The schema's target namespace."""
-    root_schema: pulumi.Input[bool] | None = None
-    """Whether this is the root schema. Default (the API's): ``False``."""
-
-
-@dataclasses.dataclass(kw_only=True, frozen=True)
 class ThrottlingDetailArgs:
     """A per-value override of a throttling limit (a ``detailList`` item)."""
 
@@ -415,9 +647,39 @@ class UrlEncodedParameterArgs:
     key: pulumi.Input[str]
     """The form parameter's key."""
     value: pulumi.Input[str]
-    """The form parameter's value."""
+    """The form parameter's value (a secret: forms carry credentials)."""
     description: pulumi.Input[str] | None = None
     """What the parameter is."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityToTargetPartArgs:
+    """A SOAP message part to encrypt or sign (an ``encPartList``/``sigPartList`` item), e.g. ``Body`` in
+    ``http://schemas.xmlsoap.org/soap/envelope/``.
+    """
+
+    name: pulumi.Input[str]
+    """The part's element name (Body, Timestamp, UsernameToken)."""
+    namespace: pulumi.Input[str]
+    """The part's namespace URI."""
+    encode_type: pulumi.Input[WsSecurityEncryptionPartEncodeTypeName]
+    """CONTENT (the part's content) or ELEMENT (the whole element)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class XmlSchemaDefinitionArgs:
+    """An XSD of an XML schema validation: ``schema_body`` must be well-formed XML."""
+
+    schema_no: pulumi.Input[int] | None = None
+    """The schema's number, ordering several schemas. Default (the API's): ``0``."""
+    schema_body: pulumi.Input[str]
+    """The schema's text (a JSON Schema or an XSD)."""
+    system_id: pulumi.Input[str] | None = None
+    """The system ID other schemas reference this one by."""
+    target_namespace: pulumi.Input[str] | None = None
+    """The schema's target namespace."""
+    root_schema: pulumi.Input[bool] | None = None
+    """Whether this is the root schema. Default (the API's): ``False``."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -435,6 +697,64 @@ class CriteriaRuleArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class CryptoVariableArgs:
+    """A variable of the encryption and decryption definitions: the common variable plus the ``dataType``
+    their pages' examples send.
+    """
+
+    id: pulumi.Input[str] | None = None
+    """ID of an existing variable to reference."""
+    project_id: pulumi.Input[str] | None = None
+    """Project ID of the referenced variable."""
+    name: pulumi.Input[str] | None = None
+    """Variable name (required when id is not given)."""
+    description: pulumi.Input[str] | None = None
+    """Variable description."""
+    type: pulumi.Input[PolicyVariableTypeName]
+    """Where the value comes from: HEADER, PARAMETER, BODY, CONTEXT_VALUES or CUSTOM (the IP pages add
+    CONTEXT and SCRIPT).
+    """
+    header_name: pulumi.Input[str] | None = None
+    """Header name (required when type is HEADER)."""
+    param_type: pulumi.Input[ParamTypeName] | None = None
+    """Parameter type QUERY, PATH or FORM (type PARAMETER)."""
+    param_name: pulumi.Input[str] | None = None
+    """Parameter name (required when type is PARAMETER)."""
+    param_path: pulumi.Input[str] | None = None
+    """Parameter path template (paramType PATH)."""
+    form_name: pulumi.Input[str] | None = None
+    """Form field name (form parameters)."""
+    xpath_value: pulumi.Input[str] | None = None
+    """XPath of the value (type BODY, XML content)."""
+    json_path_value: pulumi.Input[str] | None = None
+    """JsonPath of the value (type BODY, JSON content)."""
+    body_json_path: pulumi.Input[str] | None = None
+    """JsonPath of a body value, as the business-rule and redaction pages' examples give it."""
+    message_content_type: pulumi.Input[MessageContentTypeName] | None = None
+    """Body content type JSON, XML or FORM (type BODY)."""
+    context_value: pulumi.Input[str] | None = None
+    """The context value to read (type CONTEXT_VALUES or CONTEXT), e.g. CLIENT_IP."""
+    zone_id: pulumi.Input[str] | None = None
+    """Time zone ID for date context values."""
+    init_with_script: pulumi.Input[bool] | None = None
+    """Initialise the value with a script."""
+    script_language: pulumi.Input[ScriptTypeName] | None = None
+    """Script language GROOVY or JAVASCRIPT (required when init_with_script)."""
+    script_body: pulumi.Input[str] | None = None
+    """Script body (required when init_with_script)."""
+    data_type: pulumi.Input[VariableDataTypeName] | None = None
+    """How the value is typed: STRING, NUMERIC or DATE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class PolicyConditionArgs:
+    """When a policy runs (PolicyConditionDTO): its rules, AND-ed; none means always."""
+
+    condition_rule_list: pulumi.Input[Sequence[ConditionRuleArgs | Mapping[str, Any]]] | None = None
+    """The condition's rules; empty or left out: the policy always runs."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class RedactionDefDetailArgs:
     """One ordered action of a redaction (a ``redactionDefDetailList`` item)."""
 
@@ -442,6 +762,37 @@ class RedactionDefDetailArgs:
     """The action's place, from 1."""
     action: pulumi.Input[RedactionActionArgs | Mapping[str, Any]]
     """The action: MODIFY (mask, replace, transform...) or DELETE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class ConditionRuleArgs:
+    """One rule of a policy condition (ConditionRuleDTO).
+
+    A VALUE rule compares ``first_variable`` (as ``variable_data_type``) with
+    ``value_comparison_operator`` to ``second_value`` or ``second_variable`` (per
+    ``second_value_source``; the IS_EMPTY/IS_EXISTS family needs no second operand). A DATE comparison
+    needs ``date_format``. AND, OR and NOT combine ``condition_rule_list``, which they need; NOT negates
+    exactly one rule.
+    """
+
+    condition_rule_list: pulumi.Input[Sequence[ConditionRuleArgs | Mapping[str, Any]]] | None = None
+    """Nested rules, combined by AND, OR or NOT."""
+    condition_criteria: pulumi.Input[ConditionCriteriaName]
+    """VALUE compares; AND, OR, NOT combine the nested rules."""
+    first_variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The variable compared (VALUE rules)."""
+    variable_data_type: pulumi.Input[ConditionVariableDataTypeName] | None = None
+    """How operands compare: STRING, NUMERIC or DATE (the rule table adds NUMBER, BOOLEAN)."""
+    date_format: pulumi.Input[str] | None = None
+    """Date format of the operands (required when variable_data_type is DATE)."""
+    value_comparison_operator: pulumi.Input[ConditionValueComparisonOperatorName] | None = None
+    """The comparison (VALUE rules)."""
+    second_value_source: pulumi.Input[ConditionValueSourceName] | None = None
+    """VALUE to compare with second_value, VARIABLE with second_variable."""
+    second_value: pulumi.Input[str] | None = None
+    """The constant compared with (second_value_source VALUE)."""
+    second_variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The variable compared with (second_value_source VARIABLE)."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -537,6 +888,59 @@ class RuleVariableArgs:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class ApiAuthentication:
+    """Adds credentials to the requests sent to the backend (BASIC, BASE64, DIGEST or API authentication)
+    in headers, parameters, a body message or injected into the body, so the gateway authenticates with
+    the backend on the clients' behalf.
+
+    Either ``auth_api_name`` or ``api_auth_cond_expression_list`` is needed; with the list,
+    ``auth_type`` and ``send_type`` too, and the field names their combination needs.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-api-authentication.md
+    """
+
+    policy_type: ClassVar[str] = "policy-api-authentication"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ("api_auth_cond_expression_list.password",)
+    """The dotted paths of the fields stored only as secrets."""
+    auth_type: pulumi.Input[PolicyApiAuthenticationAuthTypeName] | None = None
+    """BASIC, BASE64, DIGEST or API (required with api_auth_cond_expression_list)."""
+    send_type: pulumi.Input[PolicyApiAuthenticationSendTypeName] | None = None
+    """HEADER, PARAM, BODY_MESSAGE or BODY_INJECTION (required with api_auth_cond_expression_list)."""
+    message_content_type: pulumi.Input[MessageContentTypeName] | None = None
+    """Body content type: XML, JSON or ALL_BODY. Default (the API's): ``'XML'``."""
+    username_field_name: pulumi.Input[str] | None = None
+    """Name of the username header or parameter (BASIC/DIGEST with HEADER or PARAM)."""
+    password_field_name: pulumi.Input[str] | None = None
+    """Name of the password header or parameter (BASIC/BASE64/DIGEST with HEADER or PARAM)."""
+    created_field_name: pulumi.Input[str] | None = None
+    """Name of the created-timestamp field (required for DIGEST with HEADER or PARAM)."""
+    nonce_field_name: pulumi.Input[str] | None = None
+    """Name of the nonce field (required for DIGEST with HEADER or PARAM)."""
+    body_message: pulumi.Input[str] | None = None
+    """Body message template (required when send_type is BODY_MESSAGE)."""
+    body_message_injection_path: pulumi.Input[str] | None = None
+    """Where the body message goes (required when send_type is BODY_MESSAGE)."""
+    username_injection_path: pulumi.Input[str] | None = None
+    """Where the username goes in the body (required when send_type is BODY_INJECTION)."""
+    password_injection_path: pulumi.Input[str] | None = None
+    """Where the password goes in the body (required when send_type is BODY_INJECTION)."""
+    created_injection_path: pulumi.Input[str] | None = None
+    """Where the created timestamp goes in the body (DIGEST with BODY_INJECTION)."""
+    nonce_injection_path: pulumi.Input[str] | None = None
+    """Where the nonce goes in the body (DIGEST with BODY_INJECTION)."""
+    auth_api_name: pulumi.Input[str] | None = None
+    """The authentication API to use instead of api_auth_cond_expression_list (the gateway currently takes
+    it as the API's ID).
+    """
+    api_auth_cond_expression_list: (
+        pulumi.Input[Sequence[ApiAuthCondExpressionArgs | Mapping[str, Any]]] | None
+    ) = None
+    """Credentials by condition (required when auth_api_name is not given)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class ApiBasedQuota:
     """Limits the total requests a client (identified by a variable: API key, user ID, IP address) may make
     in an hour, a day or a month; throttling limits the rate, quota the count.
@@ -618,7 +1022,13 @@ class ApiCall:
 
     policy_type: ClassVar[str] = "policy-api-call"
     """The policy type this settings class declares."""
-    secret_fields: ClassVar[tuple[str, ...]] = ()
+    secret_fields: ClassVar[tuple[str, ...]] = (
+        "url_encoded_list.value",
+        "headers_to_be_added_before_call_list.value",
+        "parameters_to_be_added_before_call_list.value",
+        "headers_to_be_added_after_call_list.value",
+        "parameters_to_be_added_after_call_list.value",
+    )
     """The dotted paths of the fields stored only as secrets."""
     call_type: pulumi.Input[PolicyRestApiCallTypeName]
     """SYNCHRONOUS waits for the answer; ONE_WAY does not."""
@@ -708,6 +1118,186 @@ class ApiCall:
     """The page's modifyMessage flag. Default (the API's): ``False``."""
     new_body_content_source_type: pulumi.Input[BodyContentSourceTypeName] | None = None
     """Where the new body comes from: VALUE or VARIABLE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthBasic:
+    """Validates HTTP Basic credentials (``Basic base64(username:password)``) against the authentication
+    source configured for the policy; optionally adds the user to a header.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-basic.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-basic"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    clear_auth: pulumi.Input[bool] | None = None
+    """Remove the credentials after validation (they are not forwarded to the backend). Default (the
+    API's): ``False``.
+    """
+    add_user_to_header: pulumi.Input[bool] | None = None
+    """Add the authenticated username to a header. Default (the API's): ``False``."""
+    user_header_name: pulumi.Input[str] | None = None
+    """The header that carries the username (required when add_user_to_header)."""
+    username_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """Where the Base64 credentials are read from (usually the Authorization header)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthClearText:
+    """Authenticates a request with a username and password read in clear from its headers, parameters or
+    body; optionally adds the user to a header. Use over HTTPS only.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-clear-text.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-clear-text"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    clear_auth: pulumi.Input[bool] | None = None
+    """Remove the credentials after validation (they are not forwarded to the backend). Default (the
+    API's): ``False``.
+    """
+    add_user_to_header: pulumi.Input[bool] | None = None
+    """Add the authenticated username to a header. Default (the API's): ``False``."""
+    user_header_name: pulumi.Input[str] | None = None
+    """The header that carries the username (required when add_user_to_header)."""
+    username_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """Where the username is read from."""
+    password_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """Where the password is read from (required when check_password)."""
+    check_password: pulumi.Input[bool] | None = None
+    """Check the password against the user store. Default (the API's): ``True``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthDigest:
+    """Validates HTTP Digest credentials (hashed, unlike Basic) read from the request against the
+    authentication source configured for the policy; optionally adds the user to a header.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-digest.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-digest"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    clear_auth: pulumi.Input[bool] | None = None
+    """Remove the credentials after validation (they are not forwarded to the backend). Default (the
+    API's): ``False``.
+    """
+    add_user_to_header: pulumi.Input[bool] | None = None
+    """Add the authenticated username to a header. Default (the API's): ``False``."""
+    user_header_name: pulumi.Input[str] | None = None
+    """The header that carries the username (required when add_user_to_header)."""
+    username_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """Where the username is read from."""
+    password_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]]
+    """Where the password digest is read from."""
+    nonce_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """Where the nonce is read from (recommended)."""
+    created_var: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """Where the created timestamp is read from (recommended)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthJwt:
+    """Issues, validates and refreshes JWTs for stateless authentication.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-jwt.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-jwt"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    token_never_expires: pulumi.Input[bool] | None = None
+    """Tokens never expire (use with caution). Default (the API's): ``True``."""
+    token_expires_in_amount: pulumi.Input[int] | None = None
+    """Token lifetime (required when token_never_expires is false)."""
+    token_expires_in_unit: pulumi.Input[TokenTimeUnitName] | None = None
+    """Unit of the token lifetime (required when token_never_expires is false)."""
+    refresh_token_allowed: pulumi.Input[bool] | None = None
+    """Let clients refresh expired access tokens. Default (the API's): ``False``."""
+    refresh_token_count: pulumi.Input[int] | None = None
+    """Most active refresh tokens per user."""
+    refresh_token_expires_in_amount: pulumi.Input[int] | None = None
+    """Refresh token lifetime."""
+    refresh_token_expires_in_unit: pulumi.Input[TokenTimeUnitName] | None = None
+    """Unit of the refresh token lifetime."""
+    allow_url_parameters: pulumi.Input[bool] | None = None
+    """Accept the token in URL parameters (less secure). Default (the API's): ``False``."""
+    managed_from_this_policy: pulumi.Input[bool] | None = None
+    """This policy issues and manages the tokens. Default (the API's): ``True``."""
+    grant_type: pulumi.Input[PolicyAuthenticationGrantTypeName] | None = None
+    """PASSWORD (username/password) or CLIENT_CREDENTIALS (client ID/secret). Default (the API's):
+    ``'PASSWORD'``.
+    """
+    jwt_signature_algorithm: pulumi.Input[JwtSignatureAlgorithmName]
+    """Signature: HS256/384/512 (shared secret), RS/ES 256/384/512 (key pair in a keystore)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthMtls:
+    """Authenticates clients by the X.509 certificate they present in the TLS handshake, and optionally
+    checks its issuer against the allowed issuers' ACL. The proxy needs TLS.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-mtls.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-mtls"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    validate_certificate: pulumi.Input[bool] | None = None
+    """Validate the client certificate's signature, expiry and chain. Default (the API's): ``True``."""
+    validate_acl_for_issuer: pulumi.Input[bool] | None = None
+    """Accept only certificates whose issuer is in the allowed ACL. Default (the API's): ``True``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class AuthOauth2:
+    """Issues, validates and refreshes OAuth2 access and refresh tokens.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-auth-oauth2.md
+    """
+
+    policy_type: ClassVar[str] = "policy-auth-oauth2"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    token_never_expires: pulumi.Input[bool] | None = None
+    """Tokens never expire (use with caution). Default (the API's): ``True``."""
+    token_expires_in_amount: pulumi.Input[int] | None = None
+    """Token lifetime (required when token_never_expires is false)."""
+    token_expires_in_unit: pulumi.Input[TokenTimeUnitName] | None = None
+    """Unit of the token lifetime (required when token_never_expires is false)."""
+    refresh_token_allowed: pulumi.Input[bool] | None = None
+    """Let clients refresh expired access tokens. Default (the API's): ``False``."""
+    refresh_token_count: pulumi.Input[int] | None = None
+    """Most active refresh tokens per user."""
+    refresh_token_expires_in_amount: pulumi.Input[int] | None = None
+    """Refresh token lifetime."""
+    refresh_token_expires_in_unit: pulumi.Input[TokenTimeUnitName] | None = None
+    """Unit of the refresh token lifetime."""
+    allow_url_parameters: pulumi.Input[bool] | None = None
+    """Accept the token in URL parameters (less secure). Default (the API's): ``False``."""
+    managed_from_this_policy: pulumi.Input[bool] | None = None
+    """This policy issues and manages the tokens. Default (the API's): ``True``."""
+    grant_type: pulumi.Input[PolicyAuthenticationGrantTypeName] | None = None
+    """PASSWORD (username/password) or CLIENT_CREDENTIALS (client ID/secret). Default (the API's):
+    ``'PASSWORD'``.
+    """
+    delete_previous: pulumi.Input[bool] | None = None
+    """Issuing a new token invalidates the user's previous tokens. Default (the API's): ``False``."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -801,6 +1391,80 @@ class ContentFilter:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class Decryption:
+    """Decrypts variables' values with a stored key or certificate and writes the plain text to other
+    variables. The page says the Management API does not implement this type yet: it is read, and the
+    client refuses to add it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-decryption.md
+    """
+
+    policy_type: ClassVar[str] = "policy-decryption"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    policy_decryption_def_list: pulumi.Input[Sequence[DecryptionDefArgs | Mapping[str, Any]]]
+    """The values to decrypt, in order (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class DigitalSign:
+    """Signs variables' values with a stored private key or certificate and writes the signatures to other
+    variables. The page says the Management API does not implement this type yet: it is read, and the
+    client refuses to add it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-digital-sign.md
+    """
+
+    policy_type: ClassVar[str] = "policy-digital-sign"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    policy_digital_sign_def_list: pulumi.Input[Sequence[DigitalSignDefArgs | Mapping[str, Any]]]
+    """The values to sign (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class DigitalSignVerification:
+    """Verifies signatures of variables' values with a stored public key or certificate; a bad signature
+    stops the message. The page says the Management API does not implement this type yet: it is read,
+    and the client refuses to add it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-digital-sign-verification.md
+    """
+
+    policy_type: ClassVar[str] = "policy-digital-sign-verification"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    policy_digital_sign_verification_def_list: (
+        pulumi.Input[Sequence[DigitalSignVerificationDefArgs | Mapping[str, Any]]]
+    )
+    """The signatures to verify (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class Encryption:
+    """Encrypts variables' values with a stored key or certificate and writes the result to other
+    variables. The page says the Management API does not implement this type yet: it is read, and the
+    client refuses to add it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-encryption.md
+    """
+
+    policy_type: ClassVar[str] = "policy-encryption"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    policy_encryption_def_list: pulumi.Input[Sequence[EncryptionDefArgs | Mapping[str, Any]]]
+    """The values to encrypt, in order (at least one)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class Group:
     """A container that groups policies as one unit. The page says the type is under development and
     documents no fields of its own beyond ``condition`` (its ``{criteria, rules}`` shape).
@@ -818,6 +1482,148 @@ class Group:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class JoseImplementation:
+    """Creates a JOSE token (JWT, signed as JWS and/or encrypted as JWE) from the message's claims, with
+    the standard claims (iss, aud, sub, iat, exp, jti) it is told to add.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-jose-implementation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-jose-implementation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    jose_target: pulumi.Input[JoseImplementationSignedTargetName] | None = None
+    """Where the token goes: BODY, AUTHORIZATION_HEADER, CHOOSE_FROM_VARIABLE or EMPTY. Default (the
+    API's): ``'BODY'``.
+    """
+    jose_target_variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The token's variable (required when jose_target is CHOOSE_FROM_VARIABLE)."""
+    jwt_claims_claim: pulumi.Input[str] | None = None
+    """Claim name that nests the claims."""
+    escape_json_string: pulumi.Input[bool] | None = None
+    """Escape JSON string values. Default (the API's): ``False``."""
+    add_issue_time: pulumi.Input[bool] | None = None
+    """Add the issue time (iat). Default (the API's): ``True``."""
+    add_jwtid: pulumi.Input[bool] | None = None
+    """Add a JWT ID (jti). Default (the API's): ``True``."""
+    add_issuer: pulumi.Input[bool] | None = None
+    """Add the issuer (iss). Default (the API's): ``True``."""
+    issuer: pulumi.Input[str] | None = None
+    """The issuer (required when add_issuer)."""
+    add_audience: pulumi.Input[bool] | None = None
+    """Add the audience (aud). Default (the API's): ``True``."""
+    audience_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """The audience (at least one when add_audience)."""
+    add_subject: pulumi.Input[bool] | None = None
+    """Add the subject (sub). Default (the API's): ``True``."""
+    subject: pulumi.Input[str] | None = None
+    """The subject (required when add_subject)."""
+    add_type_to_header: pulumi.Input[bool] | None = None
+    """Add the type (typ) to the header. Default (the API's): ``True``."""
+    type_value: pulumi.Input[str] | None = None
+    """The type (required when add_type_to_header)."""
+    add_expiration_time: pulumi.Input[bool] | None = None
+    """Add the expiration time (exp). Default (the API's): ``True``."""
+    expiration_time_value: pulumi.Input[int] | None = None
+    """Token lifetime, above 0 (required when add_expiration_time)."""
+    expiration_time_unit: pulumi.Input[TokenTimeUnitName] | None = None
+    """Unit of the lifetime (required when add_expiration_time)."""
+    additional_claim_map: pulumi.Input[Mapping[str, MapValueArgs | Mapping[str, Any]]] | None = None
+    """More claims, by name."""
+    sign: pulumi.Input[bool] | None = None
+    """Sign the token (JWS). Default (the API's): ``True``."""
+    sign_by_issuer: pulumi.Input[bool] | None = None
+    """Sign with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
+    jwk_id_for_validation_and_sign: pulumi.Input[str] | None = None
+    """The JWK that signs (required when sign and not sign_by_issuer)."""
+    encrypt: pulumi.Input[bool] | None = None
+    """Encrypt the token (JWE). Default (the API's): ``True``."""
+    encrypt_by_issuer: pulumi.Input[bool] | None = None
+    """Encrypt with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
+    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | None = None
+    """The JWK that encrypts (required when encrypt and not encrypt_by_issuer)."""
+    encryption_method: pulumi.Input[JwkEncryptionMethodName] | None = None
+    """The content encryption (required when encrypt)."""
+    encoded_claims_target_for_data_manipulation: pulumi.Input[JoseTargetName] | None = None
+    """Where the encoded claims go: BODY, AUTHORIZATION_HEADER or CHOOSE_FROM_VARIABLE. Default (the
+    API's): ``'BODY'``.
+    """
+    decoded_claims_target_variable_for_data_manipulation: (
+        pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None
+    ) = None
+    """The claims' variable (required when encoded_claims_target_for_data_manipulation is
+    CHOOSE_FROM_VARIABLE).
+    """
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class JoseValidation:
+    """Validates a JOSE token (JWT/JWS/JWE): its signature, decryption, expiry, audience and claims, and
+    reads the client's identity from it.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-jose-validation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-jose-validation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    jose_target: pulumi.Input[JoseTargetName] | None = None
+    """Where the token is: BODY, AUTHORIZATION_HEADER or CHOOSE_FROM_VARIABLE. Default (the API's):
+    ``'BODY'``.
+    """
+    jose_target_variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The token's variable (required when jose_target is CHOOSE_FROM_VARIABLE)."""
+    client_source_part: pulumi.Input[JoseUserSourcePartName] | None = None
+    """Where the client is read from: HEADER, CLAIMS or VARIABLE. Default (the API's): ``'CLAIMS'``."""
+    client_source_variable: pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None = None
+    """The client's variable (required when client_source_part is VARIABLE)."""
+    client_fieldname: pulumi.Input[str] | None = None
+    """The field that names the client (e.g. iss). Default (the API's): ``'iss'``."""
+    accepted_audience_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Accepted audiences."""
+    exact_match_claim_map: pulumi.Input[Mapping[str, MapValueArgs | Mapping[str, Any]]] | None = None
+    """Claims that must have exactly these values."""
+    required_claim_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Claims that must be present."""
+    prohibited_claim_list: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """Claims that must be absent."""
+    validate_expiration_time: pulumi.Input[bool] | None = None
+    """Refuse expired tokens. Default (the API's): ``True``."""
+    validate_sign: pulumi.Input[bool] | None = None
+    """Validate the token's signature. Default (the API's): ``True``."""
+    validate_by_issuer: pulumi.Input[bool] | None = None
+    """Validate with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
+    validate_acl_for_issuer: pulumi.Input[bool] | None = None
+    """Accept only issuers in the allowed ACL. Default (the API's): ``True``."""
+    jwk_id_for_validation_and_sign: pulumi.Input[str] | None = None
+    """The JWK that validates (required when validate_sign and not validate_by_issuer)."""
+    decrypt: pulumi.Input[bool] | None = None
+    """Decrypt the token (JWE). Default (the API's): ``True``."""
+    decrypt_by_issuer: pulumi.Input[bool] | None = None
+    """Decrypt with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
+    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | None = None
+    """The JWK that decrypts (required when decrypt and not decrypt_by_issuer)."""
+    strip_and_decode: pulumi.Input[JoseStripAndDecodeName] | None = None
+    """Decode NONE, ALL or PARTIAL (jwt_claims_to_decode) of the claims. Default (the API's): ``'NONE'``."""
+    jwt_claims_to_decode: pulumi.Input[str] | None = None
+    """Comma-separated claims to decode (required when strip_and_decode is PARTIAL)."""
+    decoded_claims_target_for_data_manipulation: pulumi.Input[JoseTargetName] | None = None
+    """Where the decoded claims go: BODY, AUTHORIZATION_HEADER or CHOOSE_FROM_VARIABLE. Default (the
+    API's): ``'BODY'``.
+    """
+    decoded_claims_target_variable_for_data_manipulation: (
+        pulumi.Input[PolicyVariableArgs | Mapping[str, Any]] | None
+    ) = None
+    """The claims' variable (required when decoded_claims_target_for_data_manipulation is
+    CHOOSE_FROM_VARIABLE).
+    """
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class JsonSchemaValidation:
     """Validates JSON bodies against JSON Schemas (draft-07 or compatible) before they are processed or
     forwarded.
@@ -832,7 +1638,7 @@ class JsonSchemaValidation:
     """The dotted paths of the fields stored only as secrets."""
     path_for_body: pulumi.Input[str]
     """The JSONPath of the JSON validated ($ for the whole body)."""
-    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]]
+    schema_definition_list: pulumi.Input[Sequence[JsonSchemaDefinitionArgs | Mapping[str, Any]]]
     """The schemas (at least one)."""
 
 
@@ -895,6 +1701,134 @@ class MinMessageSize:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class Oidc:
+    """Authenticates users through an OpenID Connect / OAuth 2.0 provider (Google, Azure AD, Okta...):
+    authorization code (with PKCE), implicit or hybrid flows, token validation, claim and role mapping
+    and a session cookie, for single sign-on.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-oidc.md
+    """
+
+    policy_type: ClassVar[str] = "policy-oidc"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ("client_secret",)
+    """The dotted paths of the fields stored only as secrets."""
+    issuer: pulumi.Input[str]
+    """The provider's issuer URL (e.g. https://accounts.google.com)."""
+    authorization_endpoint: pulumi.Input[str]
+    """The provider's authorization endpoint URL."""
+    token_endpoint: pulumi.Input[str]
+    """The provider's token endpoint URL."""
+    user_info_endpoint: pulumi.Input[str] | None = None
+    """The provider's UserInfo endpoint URL."""
+    jwks_endpoint: pulumi.Input[str] | None = None
+    """The provider's JWKS URL (required when validate_jwt_signature)."""
+    client_id: pulumi.Input[str]
+    """The OIDC client ID."""
+    client_secret: pulumi.Input[str] | None = None
+    """The OIDC client secret (stored encrypted). Secret: stored in the state only as a secret."""
+    redirect_uri: pulumi.Input[str]
+    """The callback URL the provider redirects to."""
+    flow_type: pulumi.Input[OIDCFlowTypeName] | None = None
+    """AUTHORIZATION_CODE, IMPLICIT, HYBRID or OAUTH2_AUTHORIZATION_CODE. Default (the API's):
+    ``'AUTHORIZATION_CODE'``.
+    """
+    enable_pkce: pulumi.Input[bool] | None = None
+    """Use PKCE (Proof Key for Code Exchange). Default (the API's): ``True``."""
+    scopes: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """The scopes asked for (OIDC flows need openid). Default (the API's): ``['openid', 'profile',
+    'email']``.
+    """
+    additional_auth_params: pulumi.Input[Mapping[str, pulumi.Input[str]]] | None = None
+    """More authorization request parameters."""
+    authentication_mode: pulumi.Input[OIDCAuthenticationModeName] | None = None
+    """EXTERNAL_ONLY, INTERNAL_ONLY or HYBRID. Default (the API's): ``'EXTERNAL_ONLY'``."""
+    require_both_in_hybrid: pulumi.Input[bool] | None = None
+    """In HYBRID mode, require both the external and the internal authentication. Default (the API's):
+    ``False``.
+    """
+    validate_id_token: pulumi.Input[bool] | None = None
+    """Validate the ID token's signature and claims. Default (the API's): ``True``."""
+    validate_access_token: pulumi.Input[bool] | None = None
+    """Validate the access token. Default (the API's): ``False``."""
+    validate_jwt_locally: pulumi.Input[bool] | None = None
+    """Check exp, iss and aud locally. Default (the API's): ``True``."""
+    validate_jwt_signature: pulumi.Input[bool] | None = None
+    """Validate signatures with the JWKS endpoint's keys. Default (the API's): ``False``."""
+    expected_jwt_auth_signing_algs: (
+        pulumi.Input[Sequence[pulumi.Input[JwtSigningAlgorithmName]]] | None
+    ) = None
+    """The signing algorithms accepted. Default (the API's): ``[<JwtSigningAlgorithm.RS256: 'RS256'>,
+    <JwtSigningAlgorithm.RS384: 'RS384'>, <JwtSigningAlgorithm.RS512: 'RS512'>,
+    <JwtSigningAlgorithm.ES256: 'ES256'>, <JwtSigningAlgorithm.ES384: 'ES384'>,
+    <JwtSigningAlgorithm.ES512: 'ES512'>, <JwtSigningAlgorithm.PS256: 'PS256'>,
+    <JwtSigningAlgorithm.PS384: 'PS384'>, <JwtSigningAlgorithm.PS512: 'PS512'>,
+    <JwtSigningAlgorithm.ED_DSA: 'EdDSA'>]``.
+    """
+    call_user_info_endpoint: pulumi.Input[bool] | None = None
+    """Read the user's details from the UserInfo endpoint. Default (the API's): ``True``."""
+    token_cache_timeout_seconds: pulumi.Input[int] | None = None
+    """Seconds a token stays cached. Default (the API's): ``3600``."""
+    jwk_cache_timeout_seconds: pulumi.Input[int] | None = None
+    """Seconds the provider's keys stay cached. Default (the API's): ``3600``."""
+    username_claim_path: pulumi.Input[str] | None = None
+    """Claim holding the username. Default (the API's): ``'sub'``."""
+    email_claim_path: pulumi.Input[str] | None = None
+    """Claim holding the email. Default (the API's): ``'email'``."""
+    display_name_claim_path: pulumi.Input[str] | None = None
+    """Claim holding the display name. Default (the API's): ``'name'``."""
+    role_mappings: pulumi.Input[Sequence[OidcRoleMappingArgs | Mapping[str, Any]]] | None = None
+    """Gateway roles given by claims."""
+    session_cookie_name: pulumi.Input[str] | None = None
+    """The session cookie's name. Default (the API's): ``'OIDC_SESSION'``."""
+    session_timeout_minutes: pulumi.Input[int] | None = None
+    """Session lifetime in minutes. Default (the API's): ``60``."""
+    enable_state_validation: pulumi.Input[bool] | None = None
+    """Check the state parameter (CSRF protection). Default (the API's): ``True``."""
+    enable_nonce_validation: pulumi.Input[bool] | None = None
+    """Check the nonce (replay protection). Default (the API's): ``True``."""
+    introspection_endpoint: pulumi.Input[str] | None = None
+    """The provider's introspection endpoint URL."""
+    validate_issuer: pulumi.Input[bool] | None = None
+    """Check the tokens' iss claim. Default (the API's): ``True``."""
+    expected_issuer: pulumi.Input[str] | None = None
+    """The iss value expected."""
+    validate_audience: pulumi.Input[bool] | None = None
+    """Check the tokens' aud claim. Default (the API's): ``False``."""
+    expected_audience: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None
+    """The audiences accepted (at least one when validate_audience)."""
+    session_cookie_secure: pulumi.Input[bool] | None = None
+    """Send the session cookie over HTTPS only. Default (the API's): ``True``."""
+    allow_insecure_connections: pulumi.Input[bool] | None = None
+    """Accept the provider's HTTPS certificates unchecked (testing only). Default (the API's): ``False``."""
+    connection_timeout_seconds: pulumi.Input[int] | None = None
+    """Seconds to connect to the provider. Default (the API's): ``30``."""
+    read_timeout_seconds: pulumi.Input[int] | None = None
+    """Seconds to wait for the provider's answer. Default (the API's): ``30``."""
+    max_clock_skew_seconds: pulumi.Input[int] | None = None
+    """Clock skew tolerated in token checks, seconds. Default (the API's): ``300``."""
+    error_redirect_url: pulumi.Input[str] | None = None
+    """Where to redirect on an error."""
+    error_message_template: pulumi.Input[str] | None = None
+    """Template of the error answer."""
+    include_error_details: pulumi.Input[bool] | None = None
+    """Put error details in the answer. Default (the API's): ``False``."""
+    custom_headers: pulumi.Input[Mapping[str, pulumi.Input[str]]] | None = None
+    """Headers added to the requests sent to the provider."""
+    user_agent: pulumi.Input[str] | None = None
+    """User-Agent of the requests to the provider. Default (the API's): ``'Apinizer-OIDC-Client/1.0'``."""
+    enable_debug_logging: pulumi.Input[bool] | None = None
+    """Log the flow in detail. Default (the API's): ``False``."""
+    custom_claim_mappings: pulumi.Input[Mapping[str, pulumi.Input[str]]] | None = None
+    """More claim mappings."""
+    disable_userinfo_header: pulumi.Input[bool] | None = None
+    """Do not add the user info header to the request. Default (the API's): ``False``."""
+    userinfo_header_name: pulumi.Input[str] | None = None
+    """The user info header's name. Default (the API's): ``'UserInfo'``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class Redaction:
     """Removes or masks sensitive data (card numbers, passwords...) in messages, by key, key value, user or
     role, with ordered MODIFY or DELETE actions.
@@ -949,6 +1883,29 @@ class ResponseProtocolTransformation:
         pulumi.Input[Sequence[ProtocolTransformationMethodArgs | Mapping[str, Any]]] | None
     ) = None
     """The transformed methods, as list-policies shows them."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class SamlValidation:
+    """Validates the signature of the SAML assertions in requests with the certificates of a keystore, and
+    optionally removes the assertion afterwards (SAML single sign-on).
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-saml-validation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-saml-validation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    key_store_name: pulumi.Input[str]
+    """Keystore of the SAML signing certificates (the project's first, then global)."""
+    allow_unknown_signer: pulumi.Input[bool] | None = None
+    """Accept assertions from signers not in the keystore. Default (the API's): ``False``."""
+    clear_saml: pulumi.Input[bool] | None = None
+    """Remove the assertion after validation. Default (the API's): ``False``."""
+    clear_saml_path: pulumi.Input[str] | None = None
+    """XPath of the assertion to remove (required when clear_saml)."""
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -1017,6 +1974,248 @@ class WhiteIp:
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityDecrypt:
+    """Decrypts the WS-Security encrypted parts of the backend's SOAP answers with a keystore's keys.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-decrypt.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-decrypt"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    allow_case_insensitive_id: pulumi.Input[bool] | None = None
+    """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
+    dec_key_store_name: pulumi.Input[str]
+    """The keystore that decrypts."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityEncrypt:
+    """Encrypts parts of SOAP requests (WS-Security Encryption) before they go to the backend.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-encrypt.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-encrypt"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    enc_part_list: pulumi.Input[Sequence[WsSecurityToTargetPartArgs | Mapping[str, Any]]] | None = None
+    """The parts to encrypt."""
+    enc_embedded_key_name: pulumi.Input[str] | None = None
+    """Embedded key name (when enc_key_id_type is EMBEDDED_KEY_INFO)."""
+    enc_key_id_type: pulumi.Input[WsSecurityKeyIdentifierTypeName] | None = None
+    """How the encryption key is identified."""
+    enc_sym_enc_algorithm: pulumi.Input[WsSecuritySymmetricEncodingAlgorithmName] | None = None
+    """Content encryption: AES_128_CBC, AES_192_CBC or AES_256_CBC."""
+    enc_key_enc_algorithm: pulumi.Input[WsSecurityKeyEncryptionAlgorithmName] | None = None
+    """Key encryption: RSA (v1.5) or OAEP."""
+    must_understand: pulumi.Input[bool] | None = None
+    """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
+    enc_key_store_name: pulumi.Input[str]
+    """The keystore that encrypts."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityFromTarget:
+    """Processes the WS-Security header of the backend's SOAP answers: decrypts and/or verifies signatures
+    (at least one of the two).
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-from-target.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-from-target"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    dec_exists: pulumi.Input[bool] | None = None
+    """Decrypt (this or ver_exists must be true). Default (the API's): ``False``."""
+    ver_exists: pulumi.Input[bool] | None = None
+    """Verify signatures (this or dec_exists must be true). Default (the API's): ``False``."""
+    dec_key_store_name: pulumi.Input[str] | None = None
+    """The keystore that decrypts (required when dec_exists)."""
+    ver_key_store_name: pulumi.Input[str] | None = None
+    """The keystore that verifies (required when ver_exists)."""
+    allow_case_insensitive_id: pulumi.Input[bool] | None = None
+    """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecuritySign:
+    """Signs parts of SOAP requests (WS-Security Signature) before they go to the backend.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-sign.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-sign"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    sig_part_list: pulumi.Input[Sequence[WsSecurityToTargetPartArgs | Mapping[str, Any]]] | None = None
+    """The parts to sign."""
+    sig_custom_key_identifier: pulumi.Input[str] | None = None
+    """Custom key identifier (when sig_key_id_type is CUSTOM_KEY_INFO)."""
+    sig_custom_key_identifier_value_type: pulumi.Input[str] | None = None
+    """Value type of the custom key identifier (required with sig_custom_key_identifier)."""
+    sig_key_id_type: pulumi.Input[WsSecurityKeyIdentifierTypeName] | None = None
+    """How the signing key is identified."""
+    sig_use_single_cert: pulumi.Input[bool] | None = None
+    """Sign with a single certificate. Default (the API's): ``False``."""
+    sig_wsi_bsp_compliant: pulumi.Input[bool] | None = None
+    """Keep the signature WS-I BSP compliant. Default (the API's): ``False``."""
+    must_understand: pulumi.Input[bool] | None = None
+    """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
+    sig_sig_algorithm: pulumi.Input[WsSecuritySignatureAlgorithmName]
+    """The signature algorithm."""
+    sig_c14n: pulumi.Input[WsSecuritySignatureCanonicalizationName]
+    """The canonicalization."""
+    sig_dig_algorithm: pulumi.Input[WsSecuritySignatureDigestAlgorithmName]
+    """The digest algorithm."""
+    sig_key_store_name: pulumi.Input[str]
+    """The keystore that signs."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecuritySignValidation:
+    """Verifies the WS-Security signatures of the backend's SOAP answers.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-sign-validation.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-sign-validation"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    enable_enhanced_signature_validation: pulumi.Input[bool] | None = None
+    """Validate signatures more strictly. Default (the API's): ``False``."""
+    enable_signature_removal_for_dereferencing: pulumi.Input[bool] | None = None
+    """Remove the signature before dereferencing its references. Default (the API's): ``False``."""
+    allow_case_insensitive_id: pulumi.Input[bool] | None = None
+    """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
+    ver_key_store_name: pulumi.Input[str]
+    """The keystore that verifies."""
+    remove_signature: pulumi.Input[bool] | None = None
+    """Remove the signature after validation. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityTimestamp:
+    """Adds a WS-Security Timestamp to SOAP requests before they go to the backend (replay protection).
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-timestamp.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-timestamp"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """The dotted paths of the fields stored only as secrets."""
+    must_understand: pulumi.Input[bool] | None = None
+    """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
+    time_to_live: pulumi.Input[int]
+    """Seconds the timestamp stays valid (0 or more)."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityToTarget:
+    """Adds a WS-Security header to SOAP requests before they go to the backend: Timestamp, UsernameToken,
+    Encryption and Signature, in the order of ``ws_security_entry_order_list``; each entry listed needs
+    its settings.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-to-target.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-to-target"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ("un_password",)
+    """The dotted paths of the fields stored only as secrets."""
+    sig_part_list: pulumi.Input[Sequence[WsSecurityToTargetPartArgs | Mapping[str, Any]]] | None = None
+    """The parts to sign."""
+    sig_custom_key_identifier: pulumi.Input[str] | None = None
+    """Custom key identifier (when sig_key_id_type is CUSTOM_KEY_INFO)."""
+    sig_custom_key_identifier_value_type: pulumi.Input[str] | None = None
+    """Value type of the custom key identifier (required with sig_custom_key_identifier)."""
+    sig_key_id_type: pulumi.Input[WsSecurityKeyIdentifierTypeName] | None = None
+    """How the signing key is identified."""
+    sig_use_single_cert: pulumi.Input[bool] | None = None
+    """Sign with a single certificate. Default (the API's): ``False``."""
+    sig_wsi_bsp_compliant: pulumi.Input[bool] | None = None
+    """Keep the signature WS-I BSP compliant. Default (the API's): ``False``."""
+    enc_part_list: pulumi.Input[Sequence[WsSecurityToTargetPartArgs | Mapping[str, Any]]] | None = None
+    """The parts to encrypt."""
+    enc_embedded_key_name: pulumi.Input[str] | None = None
+    """Embedded key name (when enc_key_id_type is EMBEDDED_KEY_INFO)."""
+    enc_key_id_type: pulumi.Input[WsSecurityKeyIdentifierTypeName] | None = None
+    """How the encryption key is identified."""
+    enc_sym_enc_algorithm: pulumi.Input[WsSecuritySymmetricEncodingAlgorithmName] | None = None
+    """Content encryption: AES_128_CBC, AES_192_CBC or AES_256_CBC."""
+    enc_key_enc_algorithm: pulumi.Input[WsSecurityKeyEncryptionAlgorithmName] | None = None
+    """Key encryption: RSA (v1.5) or OAEP."""
+    must_understand: pulumi.Input[bool] | None = None
+    """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
+    ts_time_to_live: pulumi.Input[int] | None = None
+    """Seconds the timestamp stays valid (required with TIMESTAMP)."""
+    un_username: pulumi.Input[str] | None = None
+    """UsernameToken username (required with USERNAME_TOKEN)."""
+    un_password: pulumi.Input[str] | None = None
+    """UsernameToken password (required with USERNAME_TOKEN). Secret: stored in the state only as a secret."""
+    un_password_decrypted: pulumi.Input[bool] | None = None
+    """The password is given already decrypted. Default (the API's): ``False``."""
+    un_nonce: pulumi.Input[bool] | None = None
+    """Add a nonce to the UsernameToken. Default (the API's): ``False``."""
+    un_created: pulumi.Input[bool] | None = None
+    """Add a created timestamp to the UsernameToken. Default (the API's): ``False``."""
+    un_password_type: pulumi.Input[WsSecurityPasswordTypeName] | None = None
+    """PasswordText or PasswordDigest (required with USERNAME_TOKEN)."""
+    enc_key_store_name: pulumi.Input[str] | None = None
+    """The keystore that encrypts (required with ENCRYPTION)."""
+    sig_sig_algorithm: pulumi.Input[WsSecuritySignatureAlgorithmName] | None = None
+    """The signature algorithm."""
+    sig_c14n: pulumi.Input[WsSecuritySignatureCanonicalizationName] | None = None
+    """The canonicalization."""
+    sig_dig_algorithm: pulumi.Input[WsSecuritySignatureDigestAlgorithmName] | None = None
+    """The digest algorithm."""
+    sig_key_store_name: pulumi.Input[str] | None = None
+    """The keystore that signs (required with SIGNATURE)."""
+    ws_security_entry_order_list: pulumi.Input[Sequence[pulumi.Input[WsSecurityEntryTypeName]]]
+    """The header's elements in order: TIMESTAMP, USERNAME_TOKEN, ENCRYPTION, SIGNATURE."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
+class WsSecurityUsername:
+    """Adds a WS-Security UsernameToken (username and password) to SOAP requests before they go to the
+    backend.
+
+    Source:
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-ws-security-username.md
+    """
+
+    policy_type: ClassVar[str] = "policy-ws-security-username"
+    """The policy type this settings class declares."""
+    secret_fields: ClassVar[tuple[str, ...]] = ("password",)
+    """The dotted paths of the fields stored only as secrets."""
+    must_understand: pulumi.Input[bool] | None = None
+    """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
+    username: pulumi.Input[str]
+    """The UsernameToken's username."""
+    password: pulumi.Input[str]
+    """The UsernameToken's password. Secret: stored in the state only as a secret."""
+    password_type: pulumi.Input[WsSecurityPasswordTypeName]
+    """PasswordText (plain) or PasswordDigest (hashed, recommended)."""
+    nonce: pulumi.Input[bool] | None = None
+    """Add a nonce to the UsernameToken. Default (the API's): ``False``."""
+    created: pulumi.Input[bool] | None = None
+    """Add a created timestamp to the UsernameToken. Default (the API's): ``False``."""
+
+
+@dataclasses.dataclass(kw_only=True, frozen=True)
 class XmlSchemaValidation:
     """Validates XML bodies against XSDs, or against the proxy's WSDL, before they are processed or
     forwarded.
@@ -1033,7 +2232,7 @@ class XmlSchemaValidation:
     """The XPath of the XML validated (/ for the whole body)."""
     validate_against_spec: pulumi.Input[bool] | None = None
     """Validate against the proxy's WSDL instead of schema_definition_list. Default (the API's): ``False``."""
-    schema_definition_list: pulumi.Input[Sequence[SchemaDefinitionArgs | Mapping[str, Any]]] | None = None
+    schema_definition_list: pulumi.Input[Sequence[XmlSchemaDefinitionArgs | Mapping[str, Any]]] | None = None
     """The XSDs (at least one unless validate_against_spec)."""
 
 
@@ -1069,24 +2268,47 @@ class XmlTransformation:
 
 #: Each type string's settings class.
 POLICY_ARGS: dict[str, type] = {
+    "policy-api-authentication": ApiAuthentication,
     "policy-api-based-quota": ApiBasedQuota,
     "policy-api-based-throttling": ApiBasedThrottling,
     "policy-api-call": ApiCall,
+    "policy-auth-basic": AuthBasic,
+    "policy-auth-clear-text": AuthClearText,
+    "policy-auth-digest": AuthDigest,
+    "policy-auth-jwt": AuthJwt,
+    "policy-auth-mtls": AuthMtls,
+    "policy-auth-oauth2": AuthOauth2,
     "policy-black-ip": BlackIp,
     "policy-business-rule": BusinessRule,
     "policy-client-ban": ClientBan,
     "policy-content-filter": ContentFilter,
+    "policy-decryption": Decryption,
+    "policy-digital-sign": DigitalSign,
+    "policy-digital-sign-verification": DigitalSignVerification,
+    "policy-encryption": Encryption,
     "policy-group": Group,
+    "policy-jose-implementation": JoseImplementation,
+    "policy-jose-validation": JoseValidation,
     "policy-json-schema-validation": JsonSchemaValidation,
     "policy-json-transformation": JsonTransformation,
     "policy-max-message-size": MaxMessageSize,
     "policy-min-message-size": MinMessageSize,
+    "policy-oidc": Oidc,
     "policy-redaction": Redaction,
     "policy-request-protocol-transformation": RequestProtocolTransformation,
     "policy-response-protocol-transformation": ResponseProtocolTransformation,
+    "policy-saml-validation": SamlValidation,
     "policy-script": Script,
     "policy-time-restriction": TimeRestriction,
     "policy-white-ip": WhiteIp,
+    "policy-ws-security-decrypt": WsSecurityDecrypt,
+    "policy-ws-security-encrypt": WsSecurityEncrypt,
+    "policy-ws-security-from-target": WsSecurityFromTarget,
+    "policy-ws-security-sign": WsSecuritySign,
+    "policy-ws-security-sign-validation": WsSecuritySignValidation,
+    "policy-ws-security-timestamp": WsSecurityTimestamp,
+    "policy-ws-security-to-target": WsSecurityToTarget,
+    "policy-ws-security-username": WsSecurityUsername,
     "policy-xml-schema-validation": XmlSchemaValidation,
     "policy-xml-transformation": XmlTransformation,
 }
@@ -1099,21 +2321,44 @@ ENUM_LITERALS: dict[str, tuple[str, str]] = {
     "BodyContentSourceTypeName": ("apinizer_pulumi.models._policy_traffic", "BodyContentSourceType"),
     "CacheErrorHandlingTypeName": ("apinizer_pulumi.models._enums", "CacheErrorHandlingType"),
     "CacheStorageTypeName": ("apinizer_pulumi.models._enums", "CacheStorageType"),
+    "CipherAlgorithmName": ("apinizer_pulumi.models._policy_security", "CipherAlgorithm"),
+    "ConditionCriteriaName": ("apinizer_pulumi.models._policy", "ConditionCriteria"),
     "ConditionValueComparisonOperatorName": (
         "apinizer_pulumi.models._policy", "ConditionValueComparisonOperator"),
+    "ConditionValueSourceName": ("apinizer_pulumi.models._policy", "ConditionValueSource"),
+    "ConditionVariableDataTypeName": ("apinizer_pulumi.models._policy", "ConditionVariableDataType"),
     "ContentFilterActionName": ("apinizer_pulumi.models._policy_message", "ContentFilterAction"),
     "ContentFilterContentTypeName": ("apinizer_pulumi.models._policy_message", "ContentFilterContentType"),
     "DayTypeName": ("apinizer_pulumi.models._policy_traffic", "DayType"),
+    "EncodingTypeName": ("apinizer_pulumi.models._policy_security", "EncodingType"),
     "ErrorThresholdTypeName": ("apinizer_pulumi.models._api_proxy", "ErrorThresholdType"),
     "HttpMethodName": ("apinizer_pulumi.models._enums", "HttpMethod"),
     "IntervalWindowTypeName": ("apinizer_pulumi.models._enums", "IntervalWindowType"),
+    "JoseImplementationSignedTargetName": (
+        "apinizer_pulumi.models._policy_security", "JoseImplementationSignedTarget"),
+    "JoseStripAndDecodeName": ("apinizer_pulumi.models._policy_security", "JoseStripAndDecode"),
+    "JoseTargetName": ("apinizer_pulumi.models._policy_security", "JoseTarget"),
+    "JoseUserSourcePartName": ("apinizer_pulumi.models._policy_security", "JoseUserSourcePart"),
     "JsonTransformationTypeName": ("apinizer_pulumi.models._policy_message", "JsonTransformationType"),
+    "JwkEncryptionMethodName": ("apinizer_pulumi.models._policy_security", "JwkEncryptionMethod"),
+    "JwtSignatureAlgorithmName": ("apinizer_pulumi.models._policy_security", "JwtSignatureAlgorithm"),
+    "JwtSigningAlgorithmName": ("apinizer_pulumi.models._policy_security", "JwtSigningAlgorithm"),
+    "KeyCertificateTypeName": ("apinizer_pulumi.models._policy_security", "KeyCertificateType"),
+    "MapValueTypeName": ("apinizer_pulumi.models._policy_security", "MapValueType"),
     "MessageContentTypeName": ("apinizer_pulumi.models._enums", "MessageContentType"),
     "MessageTemplateContentTypeName": (
         "apinizer_pulumi.models._policy_traffic", "MessageTemplateContentType"),
+    "OIDCAuthenticationModeName": ("apinizer_pulumi.models._policy_security", "OIDCAuthenticationMode"),
+    "OIDCFlowTypeName": ("apinizer_pulumi.models._policy_security", "OIDCFlowType"),
     "OriginalMessageOperationTypeName": (
         "apinizer_pulumi.models._policy_traffic", "OriginalMessageOperationType"),
     "ParamTypeName": ("apinizer_pulumi.models._enums", "ParamType"),
+    "PolicyApiAuthenticationAuthTypeName": (
+        "apinizer_pulumi.models._policy_security", "PolicyApiAuthenticationAuthType"),
+    "PolicyApiAuthenticationSendTypeName": (
+        "apinizer_pulumi.models._policy_security", "PolicyApiAuthenticationSendType"),
+    "PolicyAuthenticationGrantTypeName": (
+        "apinizer_pulumi.models._policy_security", "PolicyAuthenticationGrantType"),
     "PolicyCacheErrorHandlingTypeName": (
         "apinizer_pulumi.models._policy_traffic", "PolicyCacheErrorHandlingType"),
     "PolicyRedactionTypeName": ("apinizer_pulumi.models._policy_message", "PolicyRedactionType"),
@@ -1128,11 +2373,30 @@ ENUM_LITERALS: dict[str, tuple[str, str]] = {
     "RuleValueSourceName": ("apinizer_pulumi.models._policy", "RuleValueSource"),
     "ScriptExecutionTypeName": ("apinizer_pulumi.models._policy_message", "ScriptExecutionType"),
     "ScriptTypeName": ("apinizer_pulumi.models._enums", "ScriptType"),
+    "SignatureAlgorithmName": ("apinizer_pulumi.models._policy_security", "SignatureAlgorithm"),
     "ThrottlingIntervalName": ("apinizer_pulumi.models._policy_traffic", "ThrottlingInterval"),
     "TimeUnitName": ("apinizer_pulumi.models._policy_traffic", "TimeUnit"),
+    "TokenTimeUnitName": ("apinizer_pulumi.models._policy_security", "TokenTimeUnit"),
     "TransformationContentTypeName": ("apinizer_pulumi.models._policy_traffic", "TransformationContentType"),
     "ValueSourceName": ("apinizer_pulumi.models._policy_traffic", "ValueSource"),
+    "VariableDataTypeName": ("apinizer_pulumi.models._enums", "VariableDataType"),
     "WeekDaysName": ("apinizer_pulumi.models._policy_traffic", "WeekDays"),
+    "WsSecurityEncryptionPartEncodeTypeName": (
+        "apinizer_pulumi.models._policy_security", "WsSecurityEncryptionPartEncodeType"),
+    "WsSecurityEntryTypeName": ("apinizer_pulumi.models._policy_security", "WsSecurityEntryType"),
+    "WsSecurityKeyEncryptionAlgorithmName": (
+        "apinizer_pulumi.models._policy_security", "WsSecurityKeyEncryptionAlgorithm"),
+    "WsSecurityKeyIdentifierTypeName": (
+        "apinizer_pulumi.models._policy_security", "WsSecurityKeyIdentifierType"),
+    "WsSecurityPasswordTypeName": ("apinizer_pulumi.models._policy_security", "WsSecurityPasswordType"),
+    "WsSecuritySignatureAlgorithmName": (
+        "apinizer_pulumi.models._policy_security", "WsSecuritySignatureAlgorithm"),
+    "WsSecuritySignatureCanonicalizationName": (
+        "apinizer_pulumi.models._policy_security", "WsSecuritySignatureCanonicalization"),
+    "WsSecuritySignatureDigestAlgorithmName": (
+        "apinizer_pulumi.models._policy_security", "WsSecuritySignatureDigestAlgorithm"),
+    "WsSecuritySymmetricEncodingAlgorithmName": (
+        "apinizer_pulumi.models._policy_security", "WsSecuritySymmetricEncodingAlgorithm"),
     "XmlTransformationTypeName": ("apinizer_pulumi.models._policy_message", "XmlTransformationType"),
 }
 
@@ -1140,41 +2404,85 @@ __all__ = [
     "ActionSourceDataTypeName",
     "ActionSourceValueModificationOperatorName",
     "ActionTypeName",
+    "ApiAuthCondExpressionArgs",
+    "ApiAuthentication",
     "ApiBasedQuota",
     "ApiBasedThrottling",
     "ApiCall",
     "ApiCallHeaderArgs",
     "ApiCallParameterArgs",
+    "AuthBasic",
+    "AuthClearText",
+    "AuthDigest",
+    "AuthJwt",
+    "AuthMtls",
+    "AuthOauth2",
     "BlackIp",
     "BodyContentSourceTypeName",
     "BusinessRule",
     "BusinessRuleActionArgs",
     "CacheErrorHandlingTypeName",
     "CacheStorageTypeName",
+    "CipherAlgorithmName",
     "ClientBan",
+    "ConditionCriteriaName",
+    "ConditionRuleArgs",
     "ConditionValueComparisonOperatorName",
+    "ConditionValueSourceName",
+    "ConditionVariableDataTypeName",
     "ContentFilter",
     "ContentFilterActionName",
     "ContentFilterContentTypeName",
     "ContentFilterDefArgs",
     "CriteriaConditionArgs",
     "CriteriaRuleArgs",
+    "CryptoVariableArgs",
     "DataManipulationArgs",
     "DayTypeName",
+    "Decryption",
+    "DecryptionDefArgs",
+    "DigitalSign",
+    "DigitalSignDefArgs",
+    "DigitalSignVerification",
+    "DigitalSignVerificationDefArgs",
+    "EncodingTypeName",
+    "Encryption",
+    "EncryptionDefArgs",
     "ErrorThresholdTypeName",
     "Group",
     "HttpMethodName",
     "IntervalWindowTypeName",
+    "JoseImplementation",
+    "JoseImplementationSignedTargetName",
+    "JoseStripAndDecodeName",
+    "JoseTargetName",
+    "JoseUserSourcePartName",
+    "JoseValidation",
+    "JsonSchemaDefinitionArgs",
     "JsonSchemaValidation",
     "JsonTransformation",
     "JsonTransformationTypeName",
+    "JwkEncryptionMethodName",
+    "JwtSignatureAlgorithmName",
+    "JwtSigningAlgorithmName",
+    "KeyCertificateTypeName",
+    "MapValueArgs",
+    "MapValueTypeName",
     "MaxMessageSize",
     "MessageContentTypeName",
     "MessageTemplateContentTypeName",
     "MinMessageSize",
+    "OIDCAuthenticationModeName",
+    "OIDCFlowTypeName",
+    "Oidc",
+    "OidcRoleMappingArgs",
     "OriginalMessageOperationTypeName",
     "ParamTypeName",
+    "PolicyApiAuthenticationAuthTypeName",
+    "PolicyApiAuthenticationSendTypeName",
+    "PolicyAuthenticationGrantTypeName",
     "PolicyCacheErrorHandlingTypeName",
+    "PolicyConditionArgs",
     "PolicyRedactionTypeName",
     "PolicyRestApiCallTypeName",
     "PolicyVariableArgs",
@@ -1194,20 +2502,42 @@ __all__ = [
     "RuleMatchCriteriaName",
     "RuleValueSourceName",
     "RuleVariableArgs",
-    "SchemaDefinitionArgs",
+    "SamlValidation",
     "Script",
     "ScriptExecutionTypeName",
     "ScriptTypeName",
+    "SignatureAlgorithmName",
     "ThrottlingDetailArgs",
     "ThrottlingIntervalName",
     "TimeRestriction",
     "TimeRestrictionArgs",
     "TimeUnitName",
+    "TokenTimeUnitName",
     "TransformationContentTypeName",
     "UrlEncodedParameterArgs",
     "ValueSourceName",
+    "VariableDataTypeName",
     "WeekDaysName",
     "WhiteIp",
+    "WsSecurityDecrypt",
+    "WsSecurityEncrypt",
+    "WsSecurityEncryptionPartEncodeTypeName",
+    "WsSecurityEntryTypeName",
+    "WsSecurityFromTarget",
+    "WsSecurityKeyEncryptionAlgorithmName",
+    "WsSecurityKeyIdentifierTypeName",
+    "WsSecurityPasswordTypeName",
+    "WsSecuritySign",
+    "WsSecuritySignValidation",
+    "WsSecuritySignatureAlgorithmName",
+    "WsSecuritySignatureCanonicalizationName",
+    "WsSecuritySignatureDigestAlgorithmName",
+    "WsSecuritySymmetricEncodingAlgorithmName",
+    "WsSecurityTimestamp",
+    "WsSecurityToTarget",
+    "WsSecurityToTargetPartArgs",
+    "WsSecurityUsername",
+    "XmlSchemaDefinitionArgs",
     "XmlSchemaValidation",
     "XmlTransformation",
     "XmlTransformationTypeName",

@@ -315,10 +315,21 @@ def secret(props: Mapping[str, Any], policy_type: Any) -> dict[str, Any]:
     return out
 
 
+def _canonical(value: Any) -> Any:
+    """``value`` with integral floats as ints: numbers cross gRPC as floats (2.0), reads give ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _canonical(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
 def revision(props: Mapping[str, Any]) -> str:
     """A digest of what the gateway holds for this policy: a deployment's trigger (secret when the
     type has secret fields, since it is computed from them too)."""
-    body = {key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")}
+    body = _canonical({key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")})
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -391,6 +402,10 @@ class PolicyProvider(ApinizerProvider):
             model = policy_model(policy_type)
         except ValueError as error:
             return [dyn.CheckFailure("policy_type", str(error))], None
+        if not getattr(model, "addable", True) and news.get("adopt") is not True:
+            return [dyn.CheckFailure("policy_type", (
+                f"{policy_type} cannot be added through the API: the gateway adds it with the proxy's "
+                "SOAP/REST transformation; declare it with adopt=True to manage the one it has"))], None
         raw = unwrap_secret(news.get("settings"))
         if is_unknown(raw):
             return [], None
@@ -510,7 +525,13 @@ class PolicyProvider(ApinizerProvider):
                     f"{who}: adopt=True found a policy of this name of type {live_type!r}, not "
                     f"{props.get('policy_type')!r}; a policy's type cannot change: declare its type, "
                     "or give the new policy another name")
-            placed: list[int | None] = [self._placed_write(client, props, update=True, move=True)]
+            live = live_inputs(existing, props)
+            if "order" not in live and all(same(props.get(key), live.get(key)) for key in (
+                    *PLACEMENT[:-1], "active", "description", "condition", "error_messages", "settings")):
+                # Taken over as it is (what `generate` declares): nothing to write.
+                placed: list[int | None] = [existing.position]
+            else:
+                placed = [self._placed_write(client, props, update=True, move=True)]
         else:
             placed = [None]
 
@@ -581,7 +602,8 @@ class PolicyProvider(ApinizerProvider):
         inputs = {key: value for key, value in inputs_of(props).items()
                   if key not in ("revision", "position")}
         inputs.update(zip(KEYS, (project, proxy, name), strict=True))
-        inputs.update(live_inputs(found, inputs))
+        inputs.update({key: value for key, value in live_inputs(found, inputs).items()
+                       if value is not None or key in inputs})  # no None where nothing was declared
         outs = self.outputs(inputs, revision=revision(inputs), position=found.position)
         policy_type = inputs.get("policy_type")
         return dyn.ReadResult(id_, secret(outs, policy_type), secret(inputs, policy_type))
@@ -603,6 +625,12 @@ class PolicyProvider(ApinizerProvider):
         from ._reads import policy_writing
 
         project, proxy, name = identity(id_, props)
+        try:
+            addable = policy_model(str(props.get("policy_type"))).addable
+        except ValueError:
+            addable = True
+        if not addable:
+            return  # the gateway's own (a protocol transformation): it goes with the proxy, not by itself
         with policy_writing(client, project, proxy):
             try:
                 client.policies.delete(project, proxy, name, metadata=metadata(props, order=None))
@@ -725,7 +753,8 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
     adopt: pulumi.Output[bool]
     """Whether create may take over a policy of this name that already exists."""
     position: pulumi.Output[int | None]
-    """Its 1-based position in its pipeline, as last read."""
+    """Its 1-based position in its pipeline when last written or read (its neighbours' creates move it
+    after; refresh reads it again)."""
     revision: pulumi.Output[str]
     """A digest of what was written: use it in ``ApiProxyDeployment(triggers=...)`` to redeploy on change."""
     connection: pulumi.Output[dict[str, Any] | None]
