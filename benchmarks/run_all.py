@@ -13,6 +13,7 @@ import os
 import platform
 import time
 
+import api_proxy_group_requests
 import api_proxy_requests
 import cli_counts
 import emulator_bench
@@ -53,6 +54,7 @@ def main() -> None:
     rows += cli_counts.counts(100, 5)
     rows += provider_bench.counts(100, 5)
     rows += api_proxy_requests.counts(10, 200, 3 if args.quick else 5)
+    rows += api_proxy_group_requests.counts(10)
     rows += provider_bench.overhead(overhead, 10)
     rows += emulator_bench.http_rows(seconds, 32)
     rows += emulator_bench.big_rows(seconds, 32, 5_000 if args.quick else 50_000)

@@ -36,7 +36,15 @@ from apinizer_pulumi.models import (
     WsaSettings,
 )
 
-from . import api_proxy_routes, credential_routes, inspection, policy_routes
+from . import (
+    api_proxy_group_routes,
+    api_proxy_routes,
+    credential_routes,
+    environment_variable_routes,
+    inspection,
+    ip_group_routes,
+    policy_routes,
+)
 from . import responses as r
 from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
@@ -152,11 +160,20 @@ API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[Base
 # Projects, environments, API proxies and their deployment (their own module, as their rules are).
 API_ROUTES.extend(api_proxy_routes.ROUTES)
 _PROXY_FAMILY_PATHS = frozenset(path for _, path, *_ in api_proxy_routes.ROUTES)
+# IP groups and environment variables: their pages answer 400 for a missing object even without a body.
+API_ROUTES.extend(ip_group_routes.ROUTES)
+API_ROUTES.extend(environment_variable_routes.ROUTES)
+_PROXY_FAMILY_PATHS |= {
+    path for _, path, *_ in (*ip_group_routes.ROUTES, *environment_variable_routes.ROUTES)
+}
 # Credentials and their access (their own module); their pages answer 400 for an unknown credential.
 API_ROUTES.extend(credential_routes.ROUTES)
 _PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in credential_routes.ROUTES)
 # An API proxy's policies (their own module too).
 API_ROUTES.extend(policy_routes.ROUTES)
+# API proxy groups and an RLCL's credentials and condition; their pages answer 400 for what is missing.
+API_ROUTES.extend(api_proxy_group_routes.ROUTES)
+_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

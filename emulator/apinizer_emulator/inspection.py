@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import credentials
+from . import api_proxy_group_routes, credentials, environment_variables, ip_groups
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -35,6 +35,9 @@ def _faults(request: Request) -> FaultInjector:
 async def state(request: Request) -> Response:
     body = _backend(request).state()
     with _backend(request).store.read() as db:
+        for project in body["projects"]:
+            project["ipGroups"] = ip_groups.state(db, project["name"])
+            project["environmentVariables"] = environment_variables.state(db, project["name"])
         # Credentials with their access, never a password or its hash.
         body["credentials"] = credentials.state(db)
     return r.json_response(body)
@@ -128,5 +131,6 @@ def register(app: FastAPI) -> None:
         ("GET", "/_emulator/faults", list_faults),
         ("POST", "/_emulator/faults", add_fault),
         ("DELETE", "/_emulator/faults", clear_faults),
+        *api_proxy_group_routes.INSPECTION,
     ):
         app.add_api_route(path, handler, methods=[method], include_in_schema=False)

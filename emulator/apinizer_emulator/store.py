@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies, credentials, policies
+from . import api_proxies, api_proxy_groups, credentials, environment_variables, ip_groups, policies
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -123,13 +123,16 @@ CREATE TABLE IF NOT EXISTS data_models (
     body TEXT NOT NULL
 );
 INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
-""" + api_proxies.SCHEMA + credentials.SCHEMA + policies.SCHEMA + "".join(
+""" + api_proxies.SCHEMA + policies.SCHEMA + credentials.SCHEMA
+_SCHEMA += ip_groups.SCHEMA + environment_variables.SCHEMA
+_SCHEMA += "".join(
     # Any change to who a token belongs to, or may do, makes cached lookups out of date.
     f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
     " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
     for table in ("tokens", "users")
     for event in ("UPDATE", "DELETE")
 )
+_SCHEMA += api_proxy_groups.SCHEMA
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -143,6 +146,9 @@ CHECKPOINT_EVERY = 200
 DATA_TABLES = (
     *credentials.TABLES,
     *api_proxies.TABLES,
+    *ip_groups.TABLES,
+    *environment_variables.TABLES,
+    *api_proxy_groups.TABLES,
     "rlcl_entries",
     "rlcl_settings",
     "rlcls",

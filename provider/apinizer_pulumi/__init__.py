@@ -20,11 +20,13 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models
+    from . import client, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
         ApiProxyDeployment,
+        ApiProxyGroup,
+        ApiProxyGroupDeployment,
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
         ClientRouteArgs,
@@ -36,8 +38,13 @@ if _typing.TYPE_CHECKING:
         EndpointCache,
         EndpointRateLimitArgs,
         EndpointWsa,
+        EnvironmentVariable,
         HeaderMatchArgs,
+        IpGroup,
+        Policy,
         Rlcl,
+        RlclCondition,
+        RlclCredentials,
         RlclEndpoints,
         RoutingAddressArgs,
         RoutingArgs,
@@ -46,12 +53,15 @@ if _typing.TYPE_CHECKING:
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_api_proxy_groups,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
+        get_environment_variables,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
 
@@ -64,6 +74,8 @@ except _metadata.PackageNotFoundError:  # a source tree on sys.path without an i
 __all__ = [
     "ApiProxy",
     "ApiProxyDeployment",
+    "ApiProxyGroup",
+    "ApiProxyGroupDeployment",
     "ApiProxyMetadataArgs",
     "ApinizerResourceError",
     "CacheSettingsArgs",
@@ -74,8 +86,13 @@ __all__ = [
     "EndpointCache",
     "EndpointRateLimitArgs",
     "EndpointWsa",
+    "EnvironmentVariable",
     "HeaderMatchArgs",
+    "IpGroup",
+    "Policy",
     "Rlcl",
+    "RlclCondition",
+    "RlclCredentials",
     "RlclEndpoints",
     "RoutingAddressArgs",
     "RoutingArgs",
@@ -86,19 +103,24 @@ __all__ = [
     "get_api_proxies",
     "get_api_proxies_report",
     "get_api_proxy",
+    "get_api_proxy_groups",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environment_variables",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
     "models",
+    "policies",
 ]
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
+_SUBPACKAGES = frozenset({"client", "models", "policies"})
 
 
 def __getattr__(name: str) -> _typing.Any:

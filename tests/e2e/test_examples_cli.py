@@ -152,6 +152,23 @@ def new_service(before: list[State], states: list[State], outputs: dict[str, Any
     )
 
 
+def policies(before: list[State], states: list[State], outputs: dict[str, Any]) -> None:
+    assert outputs["policies"] == [
+        "authenticate", "office-only", "per-user-limit", "reshape-request", "stamp"]
+    assert outputs["deployed"] is True
+
+
+def consumers(before: list[State], states: list[State], outputs: dict[str, Any]) -> None:
+    (project,) = [item for item in states[0]["projects"] if item["name"] == "Demo"]
+    (group,) = [g for g in project["ipGroups"] if g["name"] == "PartnerNetworks"]
+    assert group["ipList"] == outputs["allowedNetworks"] == ["203.0.113.0/24", "198.51.100.7"]
+    (variable,) = [v for v in project["environmentVariables"] if v["name"] == "PARTNER_BACKEND_URL"]
+    assert variable["globalValue"] == outputs["partnerBackendUrl"] == "https://sandbox.partner.example/api"
+    assert outputs["credential"] == "partner-app"
+    assert (outputs["proxyGroup"], outputs["proxyGroupDeployed"]) == ("PartnerApis", True)
+    assert outputs["access"] == ["API_PROXY Orders", "API_PROXY PetStore"]
+
+
 def stack_gateway(urls: list[str]) -> dict[str, str]:
     return {"apinizer:url": urls[0]}
 
@@ -186,6 +203,8 @@ EXAMPLES = {
     "adopt-existing": Example(4, adopt_existing, destroyed=without_adopted),
     "multiple-gateways": Example(4, multiple_gateways, config=two_gateways, gateways=2),
     "new-service": Example(5, new_service),
+    "policies": Example(7, policies),
+    "consumers": Example(6, consumers),
 }
 
 

@@ -27,7 +27,8 @@ JSON = "application/json;charset=UTF-8"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 #: Values for each path parameter of the API's templates.
 PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standard", "name": "x",
-          "environmentName": "test", "hideSpecFile": "true", "policyName": "x"}
+          "environmentName": "test", "hideSpecFile": "true", "ipGroupName": "x", "policyName": "x",
+          "apiProxyGroupName": "Payments"}
 # Credentials and their access.
 PARAMS["username"] = "partner"
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
@@ -39,6 +40,8 @@ INSPECTION = {
     "/_emulator/state": {"GET"},
     "/_emulator/projects/Demo/rlcl/Standard/endpoints": {"GET"},
     "/_emulator/projects/Demo/rlcl/Standard": {"GET"},
+    "/_emulator/projects/Demo/apiProxyGroups/Payments": {"GET"},
+    "/_emulator/projects/Demo/rlcl/Standard/credentials": {"GET"},
     "/_emulator/stats": {"GET"},
     "/_emulator/stats/reset": {"POST"},
     "/_emulator/reset": {"POST"},

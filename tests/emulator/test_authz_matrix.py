@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from apinizer_emulator import api_proxy_routes
+from apinizer_emulator import api_proxy_group_routes, api_proxy_routes
 from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
@@ -73,12 +73,14 @@ class Route:
     path: str
     body: dict[str, Any] | None
     #: "open" (no token needed), "token" (any valid token), "report" (admin or analyzer) or "proxies"
-    #: (ROLE_MANAGE_PROXIES).
+    #: (ROLE_MANAGE_PROXIES), or "variables" (ROLE_API_SECURITY: of the fixture's users, the admin only).
     guard: str
     #: Keys of a successful JSON answer; None for ``{success: true}``.
     answer: frozenset[str] | None = None
     #: Sets the gateway up for the request (as the administrator), before it is sent.
     prepare: Callable[[httpx.Client], None] | None = None
+    #: Requests (method, path, body) made as the administrator first, so the route has its object.
+    setup: tuple[tuple[str, str, dict[str, Any] | None], ...] = ()
 
 
 PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
@@ -89,6 +91,19 @@ _ENDPOINT_KEYS = frozenset(
     {"id", "endpoint", "description", "active", "httpMethod", "backendResourceUrl", "backendHttpMethod"}
 )
 _POLICY_LISTS = frozenset({"requestPolicyList", "responsePolicyList", "errorPolicyList"})
+IP_GROUPS = "/apiops/projects/{projectName}/ipGroups/"
+IP_GROUP = IP_GROUPS + "{ipGroupName}/"
+_IP_GROUP = "/apiops/projects/Demo/ipGroups/Authz/"
+_IPS = {"ipList": ["10.0.0.0/8"]}
+_MAKE_GROUP: tuple[tuple[str, str, dict[str, Any] | None], ...] = (
+    ("POST", "/apiops/projects/Demo/ipGroups/", {"name": "Authz"}), ("POST", _IP_GROUP + "ips/", _IPS))
+VARIABLES = "/apiops/projects/{projectName}/environmentVariables/"
+VARIABLE = VARIABLES + "{name}/"
+_VARIABLE = "/apiops/projects/Demo/environmentVariables/AUTHZ/"
+_VARIABLE_BODY = {"name": "AUTHZ", "global": True, "globalValue": "v"}
+_MAKE_VARIABLE: tuple[tuple[str, str, dict[str, Any] | None], ...] = (("POST", _VARIABLE, _VARIABLE_BODY),)
+_LISTED = frozenset({"success", "resultList", "resultCount"})
+_DEPLOYED = frozenset({"success", "deploymentResult"})
 POLICIES = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/"
 POLICY = POLICIES + "{policyName}/"
 _ALL_REQUEST = {"targetScope": "ALL", "targetPipeline": "REQUEST"}
@@ -122,20 +137,19 @@ ROUTES = (
     Route("PUT", RLCL_RECORD, "/apiops/projects/Demo/rlcl/Premium/", {"name": "Premium", "enabled": False},
           "proxies"),
     Route("DELETE", RLCL_RECORD, "/apiops/projects/Demo/rlcl/Premium/", None, "proxies"),
-    # An API proxy's policies (ROLE_MANAGE_PROXIES; deploy: false, else ROLE_DEPLOY_UNDEPLOY_PROXIES too).
-    Route("GET", POLICIES, "/apiops/projects/Demo/apiProxies/PetStore/policies/", None, "proxies",
-          frozenset({"status", "resultList", "resultCount"})),
-    Route("POST", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/authz/",
-          {"operationMetadata": {**_ALL_REQUEST, "deploy": False},
-           "policy": {"type": "policy-white-ip", "ipList": ["10.0.0.0/8"]}},
-          "proxies", frozenset({"status"})),
-    Route("PUT", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/map-backend-errors/",
-          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "ERROR", "deploy": False},
-           "policy": {"type": "policy-script", "scriptLanguage": "GROOVY", "scriptBody": "return 1",
-                      "executionType": "SYNC"}}, "proxies", frozenset({"status"})),
-    Route("DELETE", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/throttle-list/",
-          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "REQUEST", "deploy": False}}, "proxies",
-          frozenset({"status"})),
+    # IP groups: ROLE_MANAGE_PROXIES; environment variables: ROLE_API_SECURITY (and, for the writes,
+    # which deploy, ROLE_DEPLOY_UNDEPLOY_PROXIES), which of the fixture's users only the admin has.
+    Route("POST", IP_GROUPS, "/apiops/projects/Demo/ipGroups/", {"name": "Authz"}, "proxies"),
+    Route("PUT", IP_GROUP, _IP_GROUP, {"name": "Authz", "description": "x"}, "proxies", setup=_MAKE_GROUP),
+    Route("DELETE", IP_GROUP, _IP_GROUP, None, "proxies", setup=_MAKE_GROUP),
+    Route("POST", IP_GROUP + "ips/", _IP_GROUP + "ips/", _IPS, "proxies", setup=_MAKE_GROUP),
+    Route("PUT", IP_GROUP + "ips/", _IP_GROUP + "ips/", _IPS, "proxies", setup=_MAKE_GROUP),
+    Route("DELETE", IP_GROUP + "ips/", _IP_GROUP + "ips/", _IPS, "proxies", setup=_MAKE_GROUP),
+    Route("GET", VARIABLES, "/apiops/projects/Demo/environmentVariables/", None, "variables", _LISTED),
+    Route("GET", VARIABLE, _VARIABLE, None, "variables", _LISTED, setup=_MAKE_VARIABLE),
+    Route("POST", VARIABLE, _VARIABLE, _VARIABLE_BODY, "variables", _DEPLOYED),
+    Route("PUT", VARIABLE, _VARIABLE, _VARIABLE_BODY, "variables", _DEPLOYED, setup=_MAKE_VARIABLE),
+    Route("DELETE", VARIABLE, _VARIABLE, None, "variables", _DEPLOYED, setup=_MAKE_VARIABLE),
 )
 
 
@@ -175,12 +189,28 @@ ROUTES += (
           "deploys", _DEPLOYED, _credential),
     Route("DELETE", CREDENTIAL + "access/", "/apiops/projects/Demo/credentials/authz/access/", _ACCESS,
           "deploys", _DEPLOYED, _granted),
+    # An API proxy's policies (ROLE_MANAGE_PROXIES; deploy: false, else ROLE_DEPLOY_UNDEPLOY_PROXIES too).
+    Route("GET", POLICIES, "/apiops/projects/Demo/apiProxies/PetStore/policies/", None, "proxies",
+          frozenset({"status", "resultList", "resultCount"})),
+    Route("POST", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/authz/",
+          {"operationMetadata": {**_ALL_REQUEST, "deploy": False},
+           "policy": {"type": "policy-white-ip", "ipList": ["10.0.0.0/8"]}},
+          "proxies", frozenset({"status"})),
+    Route("PUT", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/map-backend-errors/",
+          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "ERROR", "deploy": False},
+           "policy": {"type": "policy-script", "scriptLanguage": "GROOVY", "scriptBody": "return 1",
+                      "executionType": "SYNC"}}, "proxies", frozenset({"status"})),
+    Route("DELETE", POLICY, "/apiops/projects/Demo/apiProxies/PetStore/policies/throttle-list/",
+          {"operationMetadata": {**_PETS_SCOPE, "targetPipeline": "REQUEST", "deploy": False}}, "proxies",
+          frozenset({"status"})),
 )
 
 
 def test_the_matrix_covers_every_apiops_route() -> None:
     # The API proxy family's routes have their matrix in test_api_proxies_authz.py.
     family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
+    # The API proxy groups' and RLCL credentials' routes: test_api_proxy_groups_authz.py.
+    family |= {(method, path) for method, path, *_ in api_proxy_group_routes.ROUTES}
     assert {(r.method, r.template) for r in ROUTES} == {
         (method, path) for method, path, *_ in API_ROUTES
     } - family
@@ -198,7 +228,7 @@ def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None
         if principal in READS_REPORT:
             return 200, None, None
         return 401, "unauthorized_client", "Unauthorized API Access!"
-    if route.guard == "deploys":
+    if route.guard in ("variables", "deploys"):
         return (200, None, None) if principal == "admin" else (403, "forbidden", None)
     if principal in MANAGES_PROXIES:
         return 200, None, None
@@ -251,6 +281,9 @@ def test_route_answers_each_principal_as_documented(
         kwargs["data"] = {"grant_type": "client_credentials", "client_id": user, "client_secret": user}
     elif route.body is not None:
         kwargs["json"] = route.body
+    for method, path, body in route.setup:
+        made = http.request(method, path, json=body, headers={"Authorization": "Bearer dev-admin-token"})
+        assert made.status_code == 200, made.text
     if route.prepare is not None:
         route.prepare(http)
     status, error, description = _expected(route, principal)

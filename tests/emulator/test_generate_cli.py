@@ -108,7 +108,11 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         "GET /apiops/projects/": 1,
         "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/": 3,
         "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/": 3,
+        # The project's environment variables (none in the default fixture): one list.
+        "GET /apiops/projects/{projectName}/environmentVariables/": 1,
         "GET /apiops/projects/{projectName}/credentials/": 1,  # the project's credentials (none)
+        # The project's API proxy groups (none here: no environments list per group).
+        "GET /apiops/projects/{projectName}/apiProxyGroups/": 1,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

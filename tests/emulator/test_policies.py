@@ -705,3 +705,12 @@ def test_parallel_adds_keep_every_list_whole_and_names_unique(api: Api) -> None:
     before = names(api)
     assert add(api, "placed", order=24).status_code == 200
     assert names(api) == [*before[:23], "placed", *before[23:]]
+
+
+@pytest.mark.parametrize("scope", ["API_PROXY", "GLOBAL"])
+def test_the_type_pages_other_scopes_mean_the_whole_proxy(api: Api, scope: str) -> None:
+    meta = {"targetScope": scope, "targetPipeline": "RESPONSE", "deploy": False}
+    response = api.request("POST", policy_path("wide"), {"operationMetadata": meta, "policy": white_ip()})
+    assert response.status_code == 200, response.text
+    assert names(api, "responsePolicyList") == ["wide"]
+    assert delete(api, "wide", pipeline="RESPONSE").status_code == 200

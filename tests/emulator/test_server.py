@@ -73,6 +73,12 @@ def test_openapi_document_lists_every_operation(emulator_url):
         },
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/export/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/import/": {"put"},
+        # IP groups and environment variables (test_ip_groups.py, test_environment_variables.py).
+        "/apiops/projects/{projectName}/ipGroups/": {"post"},
+        "/apiops/projects/{projectName}/ipGroups/{ipGroupName}/": {"put", "delete"},
+        "/apiops/projects/{projectName}/ipGroups/{ipGroupName}/ips/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/environmentVariables/": {"get"},
+        "/apiops/projects/{projectName}/environmentVariables/{name}/": {"get", "post", "put", "delete"},
         # An API proxy's policies (test_policies.py covers them).
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/": {"get"},
         "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/policies/{policyName}/": {
@@ -80,6 +86,16 @@ def test_openapi_document_lists_every_operation(emulator_url):
             "put",
             "delete",
         },
+        # API proxy groups and an RLCL's credentials and condition (test_api_proxy_groups.py).
+        "/apiops/projects/{projectName}/apiProxyGroups/": {"get", "post", "put"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/": {"delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/apiProxies/{apiProxyName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/": {"get"},
+        "/apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/{environmentName}/": {
+            "post", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/credentials/": {"post", "put", "delete"},
+        "/apiops/projects/{projectName}/rlcl/{rlclName}/condition/": {"post", "put", "delete"},
     }
     # Credentials and their access (test_credentials.py covers their operations).
     expected.update({

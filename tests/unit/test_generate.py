@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -303,14 +302,14 @@ def test_reading_a_large_proxy_without_a_policy_list_reports_progress(
     path = "/apiops/projects/Big/apiProxies/Shop/endpoints/"
     gateway.script("GET", path, httpx.Response(200, json=listing))
 
-    def policies(request: httpx.Request) -> httpx.Response:
-        name = json.loads(request.content)["name"]
-        item = next(e for e in listing["resultList"] if e["endpoint"] == name)  # type: ignore[index]
-        return httpx.Response(200, json={**item, "requestPolicyList": [
-            {"type": "policy-header", "name": f"p{name[-3:]}", "description": "", "active": True}],
-            "responsePolicyList": [], "errorPolicyList": []})
-
-    gateway.script("POST", path + "policies/", *[policies] * 120)
+    gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/policies/", httpx.Response(200, json={
+        "status": "SUCCESS", "resultCount": 1, "resultList": [{
+            "name": "Shop", "requestPolicyList": [], "responsePolicyList": [], "errorPolicyList": [],
+            "endpointList": [
+                {"endpoint": item["endpoint"], "httpMethod": "GET", "requestPolicyList": [
+                    {"type": "policy-header", "name": f"p{item['endpoint'][-3:]}", "active": True}]}
+                for item in listing["resultList"]  # type: ignore[attr-defined]
+            ]}]}))
     gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/", httpx.Response(200, json=SHOP))
     # A gateway without the proxy's policy list: each endpoint's policies are read instead.
     gateway.script("GET", "/apiops/projects/Big/apiProxies/Shop/policies/",
@@ -319,12 +318,12 @@ def test_reading_a_large_proxy_without_a_policy_list_reports_progress(
 
     snapshot = read_gateway(client, "Big", ["Shop"], progress=lines.append)
 
+    # One list of the proxy's policies, not one request per endpoint.
     assert lines == [
         "[1/1] Big/Shop: 120 endpoint(s), deployed to production, test",
-        "      Big/Shop: policies 50/120",
-        "      Big/Shop: policies 100/120",
-        "      Big/Shop: policies 120/120",
+        "      Big/Shop: 0 policies",
     ]
+    assert sum(1 for r in gateway.api_requests if r.url.path.endswith("/policies/")) == 1
     assert len(snapshot.endpoints) == 120 and snapshot.endpoints[0].description is None
     (shop,) = snapshot.proxies
     assert shop.policies[("Big", "Shop", "GET", "/items/007")] == Policies(request=("p007",))

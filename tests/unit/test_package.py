@@ -69,6 +69,13 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.rlcl_endpoints", "RlclEndpointsProvider"),
     ("apinizer_pulumi.resources.api_proxy", "ApiProxyProvider"),
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
+    ("apinizer_pulumi.resources.ip_group", "IpGroupProvider"),
+    ("apinizer_pulumi.resources.environment_variable", "EnvironmentVariableProvider"),
+    ("apinizer_pulumi.resources.policy", "PolicyProvider"),
+    ("apinizer_pulumi.resources.api_proxy_group", "ApiProxyGroupProvider"),
+    ("apinizer_pulumi.resources.api_proxy_group_deployment", "ApiProxyGroupDeploymentProvider"),
+    ("apinizer_pulumi.resources.rlcl_credentials", "RlclCredentialsProvider"),
+    ("apinizer_pulumi.resources.rlcl_condition", "RlclConditionProvider"),
 ]
 # Credentials and their access.
 RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))

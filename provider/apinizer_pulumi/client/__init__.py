@@ -14,10 +14,12 @@ See ``ApinizerClient`` for the settings and ``_exceptions`` for the error tree.
 # First: the modules below import httpx, and this imports it without its CLI.
 from . import _httpx  # noqa: F401  # isort: skip
 from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
+from ._api_proxy_groups import ApiProxyGroups, group_not_found
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from ._credentials import Credentials
+from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
@@ -37,6 +39,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._ip_groups import IpGroups
 from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
@@ -51,6 +54,7 @@ __all__ = [
     "APIStatusError",
     "APITimeoutError",
     "ApiProxies",
+    "ApiProxyGroups",
     "ApiProxyReports",
     "ApinizerClient",
     "ApinizerError",
@@ -62,10 +66,12 @@ __all__ = [
     "ConflictError",
     "DeploymentFailedError",
     "Endpoints",
+    "EnvironmentVariables",
     "Environments",
     "InternalServerError",
     "InvalidArgumentError",
     "InvalidArgumentTypeError",
+    "IpGroups",
     "NotFoundError",
     "NotGiven",
     "PermissionDeniedError",
@@ -75,6 +81,7 @@ __all__ = [
     "Reports",
     "Rlcl",
     "close_pooled_clients",
+    "group_not_found",
     "is_endpoint_not_found",
     "make_status_error",
 ]

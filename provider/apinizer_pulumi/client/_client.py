@@ -26,6 +26,7 @@ import pydantic
 
 from .. import models
 from ._api_proxies import ApiProxies, ApiProxyReports
+from ._api_proxy_groups import ApiProxyGroups
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
 from ._constants import (
     DEFAULT_MAX_RETRIES,
@@ -38,6 +39,7 @@ from ._constants import (
     TOKEN_PATH,
 )
 from ._credentials import Credentials
+from ._environment_variables import EnvironmentVariables
 from ._exceptions import (
     APIConnectionError,
     ApinizerError,
@@ -46,6 +48,7 @@ from ._exceptions import (
     make_status_error,
     redact_secrets,
 )
+from ._ip_groups import IpGroups
 from ._parsing import expect_success, parse_success
 from ._policies import Policies
 from ._projects import Environments, Projects
@@ -220,7 +223,10 @@ class ApinizerClient:
         self.projects = Projects(self)
         self.environments = Environments(self)
         self.api_proxies = ApiProxies(self)
+        self.ip_groups = IpGroups(self)
+        self.environment_variables = EnvironmentVariables(self)
         self.credentials = Credentials(self)
+        self.api_proxy_groups = ApiProxyGroups(self)
         self.policies = Policies(self)
 
     # -- lifecycle ---------------------------------------------------------------------------

@@ -39,6 +39,8 @@ ENDPOINTS_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
 RLCL_ENDPOINTS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/endpoints/"
 RLCLS_PATH = "/apiops/projects/{project}/rlcl/"
 RLCL_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/"
+RLCL_CREDENTIALS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/credentials/"
+RLCL_CONDITION_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/condition/"
 
 ENV_URL = "APINIZER_URL"
 ENV_TOKEN = "APINIZER_TOKEN"

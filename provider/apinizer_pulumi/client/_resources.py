@@ -19,7 +19,15 @@ import httpx
 import pydantic
 
 from .. import models
-from ._constants import ENDPOINTS_PATH, REPORT_PATH, RLCL_ENDPOINTS_PATH, RLCL_PATH, RLCLS_PATH
+from ._constants import (
+    ENDPOINTS_PATH,
+    REPORT_PATH,
+    RLCL_CONDITION_PATH,
+    RLCL_CREDENTIALS_PATH,
+    RLCL_ENDPOINTS_PATH,
+    RLCL_PATH,
+    RLCLS_PATH,
+)
 from ._exceptions import APIStatusError, InvalidArgumentError, InvalidArgumentTypeError
 
 if TYPE_CHECKING:
@@ -421,3 +429,48 @@ class Rlcl(_Resource):
         and ``endpointHTTPMethod``); whole :class:`EndpointRateLimit` entries are sent as they are.
         """
         self._send_list("DELETE", project, rlcl, entries, self._match_key, idempotent=True)
+
+    # -- credentials and condition (12-rlcl/credentials and 12-rlcl/condition) --------------------
+    # The API cannot read either back; duplicates and absent names are ignored by the gateway.
+
+    def _credentials(self, method: str, project: str, rlcl: str, names: Sequence[str], *,
+                     idempotent: bool) -> None:
+        if isinstance(names, str | bytes) or not isinstance(names, Sequence):
+            raise InvalidArgumentTypeError(
+                "names", f"must be a list of credential names, got {type(names).__name__}"
+            )
+        body = _coerce(models.RlclCredentialNames, {"credential_name_list": list(names)}, "names")
+        path = RLCL_CREDENTIALS_PATH.format(project=_segment(project, "project"), rlcl=_segment(rlcl, "rlcl"))
+        self._write(method, path, body.to_api(), idempotent=idempotent)
+
+    def add_credentials(self, project: str, rlcl: str, names: Sequence[str]) -> None:
+        """``POST .../rlcl/{rlcl}/credentials/``: add credentials (usernames) to those the RLCL has."""
+        self._credentials("POST", project, rlcl, names, idempotent=True)
+
+    def replace_credentials(self, project: str, rlcl: str, names: Sequence[str]) -> None:
+        """``PUT .../rlcl/{rlcl}/credentials/``: the RLCL's credentials become exactly ``names``."""
+        self._credentials("PUT", project, rlcl, names, idempotent=True)
+
+    def delete_credentials(self, project: str, rlcl: str, names: Sequence[str]) -> None:
+        """``DELETE .../rlcl/{rlcl}/credentials/`` with a JSON body: remove these; others stay."""
+        self._credentials("DELETE", project, rlcl, names, idempotent=True)
+
+    def _condition(self, method: str, project: str, rlcl: str,
+                   condition: models.RlclCondition | Mapping[str, Any] | None) -> None:
+        path = RLCL_CONDITION_PATH.format(project=_segment(project, "project"), rlcl=_segment(rlcl, "rlcl"))
+        body = None if condition is None else _coerce(models.RlclCondition, condition, "condition").to_api()
+        self._write(method, path, body, idempotent=True)
+
+    def add_condition(self, project: str, rlcl: str,
+                      condition: models.RlclCondition | Mapping[str, Any]) -> None:
+        """``POST .../rlcl/{rlcl}/condition/``: the RLCL applies only when the condition holds."""
+        self._condition("POST", project, rlcl, condition)
+
+    def update_condition(self, project: str, rlcl: str,
+                         condition: models.RlclCondition | Mapping[str, Any]) -> None:
+        """``PUT .../rlcl/{rlcl}/condition/``: replace the condition whole."""
+        self._condition("PUT", project, rlcl, condition)
+
+    def delete_condition(self, project: str, rlcl: str) -> None:
+        """``DELETE .../rlcl/{rlcl}/condition/``: back to the default condition (always applies)."""
+        self._condition("DELETE", project, rlcl, None)

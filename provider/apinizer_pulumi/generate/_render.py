@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._groups import GroupRecord, group_section, read_groups
+from ._policies import policy_section
 from ._snapshot import (
     ApiProxyRecord,
     CredentialRecord,
@@ -20,6 +22,7 @@ from ._snapshot import (
     Progress,
     read_gateway,
 )
+from ._variables import VariableRecord, read_environment_variables, variable_section
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
 WIDTH = 100
@@ -30,7 +33,8 @@ _UNREADABLE = """\
 #   - endpoint cache settings (apinizer.EndpointCache) and WS-Addressing settings
 #     (apinizer.EndpointWsa): declaring one writes it whole on the next `pulumi up`;
 #   - RLCLs and their endpoint lists (apinizer.Rlcl, apinizer.RlclEndpoints): see the end;
-#   - policies: no resource manages them; each endpoint names its own in a comment.
+#   - policies of a type the models do not hold: each endpoint names its own in a comment;
+#   - IP groups (apinizer.IpGroup): the API can neither list nor read them.
 """
 
 #: The option every adopted endpoint gets unless ``retain=False`` (``--no-retain``): ``pulumi destroy``,
@@ -235,7 +239,9 @@ def _command_lines(command: str) -> list[str]:
 
 
 def render_program(
-    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True
+    snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
+    variables: Sequence[VariableRecord] = (),
+    groups: Sequence[GroupRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -262,7 +268,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain or snapshot.credentials else []),
+        *(["import pulumi"] if retain or variables or snapshot.credentials else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -281,8 +287,16 @@ def render_program(
     else:
         out[-1] += "}"  # ``{}`` on one line, as ruff format writes it
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
+    out.extend(variable_section(variables, retain_option=RETAIN_OPTION if retain else None))
+    policy_lines = policy_section([record for proxy in snapshot.proxies for record in proxy.policy_records],
+                                  retain=retain, retain_option=RETAIN_OPTION)
+    out.extend(policy_lines)
+    if "import pulumi" not in out and any("pulumi.Config()" in line for line in policy_lines):
+        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     out.extend(_credential_section(snapshot.credentials, retain=retain))
+    out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
+                             literal=literal))
     return "\n".join(out) + "\n"
 
 
@@ -317,7 +331,10 @@ def generate_program(
     snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
                             progress=progress or (lambda _line: None))
     command = command_line(project, proxies, rlcls, retain=retain)
-    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain)
+    variables = read_environment_variables(client, project, progress or (lambda _line: None))
+    groups = read_groups(client, project, progress or (lambda _line: None))
+    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
+                          groups=groups)
 
 
 def command_line(

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from apinizer_pulumi.client import (
     ApinizerClient,
-    APIStatusError,
+    APIResponseValidationError,
     AuthenticationError,
     NotFoundError,
     PermissionDeniedError,
@@ -21,6 +21,8 @@ from apinizer_pulumi.models import (
     PolicyEntry,
     PolicySummary,
 )
+
+from ._policies import PolicyRecord, ReadPolicies, read_policies
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]
@@ -155,6 +157,8 @@ class ProxySnapshot:
     name: str
     endpoints: list[EndpointRecord]
     policies: dict[tuple[str, str, str, str], Policies] = dataclasses.field(default_factory=dict)
+    #: The proxy's modelled policies (one list-policies request), declared as ``Policy`` resources.
+    policy_records: list[PolicyRecord] = dataclasses.field(default_factory=list)
     #: The proxy itself (one read); None where the gateway has no read of a proxy (answers 404).
     proxy: ApiProxyRecord | None = None
 
@@ -334,12 +338,18 @@ def read_gateway(
         deployed = proxy_snapshot.proxy.deployed if proxy_snapshot.proxy else ()
         where = f", deployed to {', '.join(deployed)}" if deployed else ""
         progress(f"[{index}/{len(names)}] {project}/{proxy}: {len(records)} endpoint(s){where}")
-        if with_policies and records:  # a proxy without endpoints has no endpoint policies to read
-            listed = _listed_policies(client, project, proxy, records)
-            if listed is not None:
-                proxy_snapshot.policies.update(listed)
-            else:
-                _read_each_endpoints_policies(client, proxy_snapshot, project, records, progress)
+        if with_policies:
+            # One list of the proxy's policies, whatever its number of endpoints (it carries each
+            # endpoint's pipelines too): modelled ones become Policy resources, others comments.
+            try:
+                read = read_policies(project, proxy, client.policies.list(project, proxy))
+            except (NotFoundError, APIResponseValidationError):
+                read = ReadPolicies([], {})  # a gateway without the policy list: endpoints only
+            proxy_snapshot.policy_records.extend(read.records)
+            for key, others in read.unmodelled.items():
+                proxy_snapshot.policies[key] = Policies(others.get("request", ()), others.get("response", ()),
+                                                        others.get("error", ()))
+            progress(f"      {project}/{proxy}: {len(read.records)} policies")
         snapshot.proxies.append(proxy_snapshot)
     if with_credentials:
         snapshot.credentials = read_credentials(client, project, progress)

@@ -17,8 +17,10 @@ from apinizer_pulumi.client import ApinizerClient, ApinizerError, Authentication
 
 from ._check import compare, compare_proxies, declared_endpoints, declared_proxies
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
+from ._groups import read_groups
 from ._render import RETAIN_OPTION, command_line, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
+from ._variables import read_environment_variables
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
 
@@ -147,7 +149,10 @@ def _without_policies(args: argparse.Namespace) -> argparse.Namespace:
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
     snapshot = _snapshot(client, args, [], progress)
-    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain)
+    variables = read_environment_variables(client, args.project, progress)
+    groups = read_groups(client, args.project, progress)
+    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
+                             variables=variables, groups=groups)
     if args.out is None:
         sys.stdout.write(program)
     else:

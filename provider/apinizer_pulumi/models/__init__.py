@@ -53,6 +53,15 @@ from ._api_proxy import (
     XffOrder,
     XmlErrorTemplate,
 )
+from ._api_proxy_group import (
+    ApiProxyGroupClientRoute,
+    ApiProxyGroupEnvironment,
+    ApiProxyGroupEnvironmentList,
+    ApiProxyGroupInfo,
+    ApiProxyGroupList,
+    ApiProxyGroupSpec,
+    ApiProxyGroupSummary,
+)
 from ._auth import ApiErrorBody, TokenResponse, token_problem
 from ._base import ApiModel, Name, PositiveInt, name_problem
 from ._cache import CacheSettings, EndpointCacheUpdate
@@ -102,6 +111,14 @@ from ._enums import (
     WsaVersion,
 )
 from ._environment import Environment, EnvironmentList, EnvironmentType, PublishStatus
+from ._environment_variable import (
+    EnvironmentValue,
+    EnvironmentVariable,
+    EnvironmentVariableList,
+    EnvironmentVariableResponse,
+    EnvironmentVariableSpec,
+)
+from ._ip_group import IpGroupSpec, IpList, address_problem
 
 # Policies (issue 17).
 from ._policy import (
@@ -266,7 +283,7 @@ from ._policy_traffic import (
 from ._project import Project, ProjectList, ResponseStatus, ResultEnvelope
 from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
 from ._report import AccessReport, AccessReportResult, ProxyAccess
-from ._rlcl import RlclSpec, RlclUpdate
+from ._rlcl import RlclCondition, RlclCredentialNames, RlclSpec, RlclUpdate
 from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
 from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
@@ -288,6 +305,13 @@ __all__ = [
     "ApiModel",
     "ApiProxiesReport",
     "ApiProxy",
+    "ApiProxyGroupClientRoute",
+    "ApiProxyGroupEnvironment",
+    "ApiProxyGroupEnvironmentList",
+    "ApiProxyGroupInfo",
+    "ApiProxyGroupList",
+    "ApiProxyGroupSpec",
+    "ApiProxyGroupSummary",
     "ApiProxyList",
     "ApiProxyReportItem",
     "ApiProxyRequest",
@@ -345,6 +369,11 @@ __all__ = [
     "EnvironmentDeploymentResult",
     "EnvironmentList",
     "EnvironmentType",
+    "EnvironmentValue",
+    "EnvironmentVariable",
+    "EnvironmentVariableList",
+    "EnvironmentVariableResponse",
+    "EnvironmentVariableSpec",
     "ErrorThresholdType",
     "ExecutionOrder",
     "ForwardedIpHeaderSettings",
@@ -357,6 +386,8 @@ __all__ = [
     "ImportRouting",
     "ImportRoutingAddress",
     "IntervalWindowType",
+    "IpGroupSpec",
+    "IpList",
     "JsonErrorTemplate",
     "JsonSchemaValidationPolicy",
     "JsonTransformationPolicy",
@@ -414,6 +445,8 @@ __all__ = [
     "RestApiHeaderPrefix",
     "RestrictionType",
     "ResultEnvelope",
+    "RlclCondition",
+    "RlclCredentialNames",
     "RlclSpec",
     "RlclUpdate",
     "RoutingAddress",
@@ -459,6 +492,7 @@ __all__ = [
     "XmlSchemaValidationPolicy",
     "XmlTransformationPolicy",
     "XmlTransformationType",
+    "address_problem",
     "is_absolute_uri",
     "is_iana_zone",
     "name_problem",

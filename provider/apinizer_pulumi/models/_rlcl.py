@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from ._base import ApiModel, Name, PositiveInt
 from ._enums import CacheErrorHandlingType, ExecutionOrder, IntervalWindowType
+from ._policy import ConditionRule
 from ._variable import RateLimitVariable, as_rate_limit_variable
 
 
@@ -55,3 +56,24 @@ class RlclSpec(RlclUpdate):
     """
 
     name: Name
+
+
+class RlclCredentialNames(ApiModel):
+    """The body of add, update (replace) and delete under ``.../rlcl/{rlclName}/credentials/``:
+    credential usernames (not ids) that exist in the project.
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/credentials/add-credentials.md
+    """
+
+    credential_name_list: list[Name] = Field(min_length=1)
+
+
+class RlclCondition(ApiModel):
+    """The body of add and update under ``.../rlcl/{rlclName}/condition/``: the RLCL applies only
+    when the rules hold. An empty list is the default condition (an AND of nothing: always).
+    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/condition/add-condition.md
+    """
+
+    condition_rule_list: list[ConditionRule]
+
+    def to_api(self) -> dict[str, Any]:
+        return {"conditionRuleList": [rule.to_api() for rule in self.condition_rule_list]}

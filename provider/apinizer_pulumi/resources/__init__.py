@@ -2,7 +2,8 @@
 
 One module per resource kind, each holding its args classes, its provider and its resource:
 ``api_proxy``, ``api_proxy_deployment``,
-``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``rlcl``, ``rlcl_endpoints``. The ``...Name``
+``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``environment_variable``, ``ip_group``, ``rlcl``,
+``rlcl_endpoints``. The ``...Name``
 types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
 helpers (``method: HttpMethodName``).
 """
@@ -45,23 +46,33 @@ if TYPE_CHECKING:
         RoutingArgs,
     )
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
+    from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
+    from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
+    from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
     from .functions import (
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
+        get_api_proxy_groups,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
+        get_environment_variables,
         get_environments,
         get_organization_access_report,
+        get_policies,
         get_projects,
     )
+    from .ip_group import IpGroup, IpGroupProvider
+    from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
+    from .rlcl_condition import RlclCondition, RlclConditionProvider
+    from .rlcl_credentials import RlclCredentials, RlclCredentialsProvider
     from .rlcl_endpoints import EndpointRateLimitArgs, RlclEndpoints, RlclEndpointsProvider
 
 #: Where each public name lives. A program imports only the modules of the kinds it declares:
@@ -114,11 +125,28 @@ _HOMES = {
     "get_endpoint_policies": "functions",
     "get_endpoints": "functions",
     "get_organization_access_report": "functions",
+    "get_policies": "functions",
+    "Policy": "policy",
+    "PolicyProvider": "policy",
     "Rlcl": "rlcl",
     "RlclProvider": "rlcl",
     "EndpointRateLimitArgs": "rlcl_endpoints",
     "RlclEndpoints": "rlcl_endpoints",
     "RlclEndpointsProvider": "rlcl_endpoints",
+    "EnvironmentVariable": "environment_variable",
+    "EnvironmentVariableProvider": "environment_variable",
+    "IpGroup": "ip_group",
+    "IpGroupProvider": "ip_group",
+    "get_environment_variables": "functions",
+    "ApiProxyGroup": "api_proxy_group",
+    "ApiProxyGroupProvider": "api_proxy_group",
+    "ApiProxyGroupDeployment": "api_proxy_group_deployment",
+    "ApiProxyGroupDeploymentProvider": "api_proxy_group_deployment",
+    "RlclCondition": "rlcl_condition",
+    "RlclConditionProvider": "rlcl_condition",
+    "RlclCredentials": "rlcl_credentials",
+    "RlclCredentialsProvider": "rlcl_credentials",
+    "get_api_proxy_groups": "functions",
 }
 # Credentials and their access.
 _HOMES.update({
@@ -133,6 +161,10 @@ __all__ = [
     "ApiProxy",
     "ApiProxyDeployment",
     "ApiProxyDeploymentProvider",
+    "ApiProxyGroup",
+    "ApiProxyGroupDeployment",
+    "ApiProxyGroupDeploymentProvider",
+    "ApiProxyGroupProvider",
     "ApiProxyMetadataArgs",
     "ApiProxyProvider",
     "ApiProxySpecTypeName",
@@ -153,14 +185,24 @@ __all__ = [
     "EndpointRateLimitArgs",
     "EndpointWsa",
     "EndpointWsaProvider",
+    "EnvironmentVariable",
+    "EnvironmentVariableProvider",
     "ExecutionOrderName",
     "HeaderMatchArgs",
     "HttpMethodName",
     "IntervalWindowTypeName",
+    "IpGroup",
+    "IpGroupProvider",
     "MessageContentTypeName",
     "ParamTypeName",
+    "Policy",
+    "PolicyProvider",
     "RateLimitTimeIntervalName",
     "Rlcl",
+    "RlclCondition",
+    "RlclConditionProvider",
+    "RlclCredentials",
+    "RlclCredentialsProvider",
     "RlclEndpoints",
     "RlclEndpointsProvider",
     "RlclProvider",
@@ -176,11 +218,14 @@ __all__ = [
     "get_api_proxies",
     "get_api_proxies_report",
     "get_api_proxy",
+    "get_api_proxy_groups",
     "get_endpoint",
     "get_endpoint_policies",
     "get_endpoints",
+    "get_environment_variables",
     "get_environments",
     "get_organization_access_report",
+    "get_policies",
     "get_projects",
 ]
 

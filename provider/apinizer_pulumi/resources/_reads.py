@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, HttpMethod
+from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EnvironmentVariable, HttpMethod
 
 if TYPE_CHECKING:
     import httpx
@@ -393,6 +393,49 @@ def live_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxy | N
     return PROXIES.get((client.base_url, project, proxy), who, fetch).proxy
 
 
+# -- policies: one list per proxy (its pipelines and every endpoint's) shared by every Policy of
+# -- that proxy, by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class PolicyRead:
+    """A proxy's policy list (``ProxyPolicies``), or None when the gateway said the proxy is gone."""
+
+    policies: Any
+
+
+#: The process's shared policy lists.
+POLICY_LISTS: ListCache[PolicyRead] = ListCache()
+
+
+@contextmanager
+def policy_writing(client: ApinizerClient, project: str, proxy: str) -> Iterator[None]:
+    """Around a write to a proxy's policies: its policy lists and proxy reads sent before are stale
+    after it (a policy change sets the deployments' ``redeployRequired``)."""
+    key = (client.base_url, project, proxy)
+    with POLICY_LISTS.writing(key), PROXIES.writing(key):
+        yield
+
+
+def live_policies(client: ApinizerClient, project: str, proxy: str) -> Any:
+    """The proxy's ``ProxyPolicies`` from the shared list, or None on the gateway's own "not found"."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> PolicyRead:
+        try:
+            return PolicyRead(client.policies.list(project, proxy))
+        except NotFoundError as error:
+            if container_gone(error):
+                return PolicyRead(None)
+            raise
+
+    return POLICY_LISTS.get((client.base_url, project, proxy), who, fetch).policies
+
+
 # -- credentials: one list of a project's credentials shared by the refresh of every Credential in
 # -- it, by the same rules as the endpoint lists (keyed by (URL, project, "credentials")).
 
@@ -437,3 +480,145 @@ def live_credential(client: ApinizerClient, project: str, username: str) -> Cred
 
     read = CREDENTIALS.get(_credentials_key(client, project), who, fetch)
     return None if read.by_username is None else read.by_username.get(username)
+
+
+# -- environment variables: one list per (gateway, project) shared by every EnvironmentVariable's
+# -- refresh, by the same rules as the endpoint lists (key: URL, project and this family's name).
+
+#: The third part of the key of a project's variable list.
+_VARIABLES = "environmentVariables"
+
+
+@dataclass(frozen=True)
+class VariableRead:
+    """A project's variables by name, or None when the gateway said the project is gone."""
+
+    variables: Mapping[str, EnvironmentVariable] | None
+
+
+#: The process's shared variable lists.
+VARIABLES: ListCache[VariableRead] = ListCache()
+
+
+@contextmanager
+def variables_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's variables: its shared lists sent before are stale after it."""
+    with VARIABLES.writing((client.base_url, project, _VARIABLES)):
+        yield
+
+
+def live_environment_variable(client: ApinizerClient, project: str, name: str) -> EnvironmentVariable | None:
+    """The variable (secret values masked), or None only when the gateway says it or its project is gone.
+
+    The project's shared list answers first; a name missing from it is asked for by itself, as
+    :func:`live_endpoint` does, so that a lagging list never drops a variable from the state.
+    """
+    from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+    from ._errors import container_gone
+
+    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+    def fetch() -> VariableRead:
+        try:
+            listed = client.environment_variables.list(project)
+        except NotFoundError as error:
+            if container_gone(error):
+                return VariableRead(None)
+            raise
+        return VariableRead({item.name: item for item in listed})
+
+    read = VARIABLES.get((client.base_url, project, _VARIABLES), who, fetch)
+    if read.variables is None:
+        return None
+    found = read.variables.get(name)
+    if found is not None:
+        return found
+    try:
+        return client.environment_variables.get(project, name)
+    except BadRequestError as error:
+        if "was not found" in (error.error_description or ""):
+            return None
+        raise
+    except NotFoundError as error:
+        if container_gone(error):
+            return None
+        raise
+
+
+# -- API proxy groups: one list per project (the groups' only read), and one environments list per
+# -- group (what their deployments read), shared by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class GroupIndex:
+    """A project's groups by name; ``groups`` is None when the gateway said the project is gone."""
+
+    groups: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class GroupEnvironments:
+    """The environments a group is deployed to; None when the gateway said the group (or project) is gone."""
+
+    deployed: frozenset[str] | None
+
+
+#: The process's shared group lists, keyed by (URL, project, "").
+GROUP_LISTS: ListCache[GroupIndex] = ListCache()
+#: The process's shared environments lists, keyed by (URL, project, group).
+GROUP_ENVIRONMENTS: ListCache[GroupEnvironments] = ListCache()
+
+
+def _who(client: ApinizerClient) -> str:
+    return client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+
+@contextmanager
+def group_writing(client: ApinizerClient, project: str, group: str) -> Iterator[None]:
+    """Around a write to a group (crud, members, deployment): the project's group list and the
+    group's environments sent before are stale after it."""
+    with GROUP_LISTS.writing((client.base_url, project, "")), \
+            GROUP_ENVIRONMENTS.writing((client.base_url, project, group)):
+        yield
+
+
+def live_group(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The group's list item (``ApiProxyGroupSummary``), or None when the project has no such group
+    or the gateway said the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> GroupIndex:
+        try:
+            return GroupIndex({group.name: group for group in client.api_proxy_groups.list(project)})
+        except NotFoundError as error:
+            if container_gone(error):
+                return GroupIndex(None)
+            raise
+
+    index = GROUP_LISTS.get((client.base_url, project, ""), _who(client), fetch).groups
+    return None if index is None else index.get(name)
+
+
+def group_deployed_to(client: ApinizerClient, project: str, group: str) -> frozenset[str] | None:
+    """The environments the group is deployed to, or None when the group (or project) is gone."""
+    from apinizer_pulumi.client import BadRequestError, NotFoundError, group_not_found
+
+    from ._errors import container_gone
+
+    def fetch() -> GroupEnvironments:
+        try:
+            listed = client.api_proxy_groups.environments(project, group)
+        except NotFoundError as error:
+            if container_gone(error):
+                return GroupEnvironments(None)
+            raise
+        except BadRequestError as error:
+            if group_not_found(error):
+                return GroupEnvironments(None)
+            raise
+        return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
+
+    return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed

@@ -15,14 +15,17 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import (
     AccessReport,
     ApiProxy,
+    ApiProxyGroupInfo,
     ApiProxyReportItem,
     ApiProxySummary,
     CredentialWithAccess,
     Endpoint,
     EndpointPolicies,
     Environment,
+    EnvironmentVariable,
     HttpMethod,
     Project,
+    ProxyPolicies,
 )
 
 from ._args import to_props
@@ -180,6 +183,19 @@ def get_api_proxies_report(include_endpoints: bool = False,
     return _client(connection).reports.api_proxies(include_endpoints=include_endpoints)
 
 
+def get_environment_variables(project_name: str, connection: Connection = None) -> list[EnvironmentVariable]:
+    """The environment variables of a project, ordered by name, with their value per environment.
+
+    One ``GET .../environmentVariables/`` request. Secret values (not visible) come back masked
+    as None. There is no ``get_ip_groups``: the API has no operation that lists or reads IP groups.
+
+    :param project_name: The project whose variables to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: Each variable's name, description, kind (``global_``) and values.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist (404).
+    :raises apinizer_pulumi.client.PermissionDeniedError: The caller lacks ROLE_API_SECURITY (403).
+    """
+    return _client(connection).environment_variables.list(project_name)
 # -- credentials ------------------------------------------------------------------------------------
 
 
@@ -204,3 +220,43 @@ def get_credentials(project_name: str, connection: Connection = None) -> list[Cr
                              access=client.credentials.access(project_name, item.username))
         for item in client.credentials.list(project_name)
     ]
+def get_policies(project_name: str, api_proxy_name: str, connection: Connection = None) -> ProxyPolicies:
+    """Every policy of an API proxy: its request, response and error pipelines and each endpoint's.
+
+    One ``GET .../apiProxies/{api_proxy_name}/policies/`` request, made when called (also during
+    ``pulumi preview``). Each policy is its type's model (``apinizer_pulumi.models``), in pipeline
+    order; secret fields are hidden from ``repr`` but readable as attributes.
+
+    :param project_name: The project that holds the API proxy.
+    :param api_proxy_name: The API proxy whose policies to list.
+    :param connection: Where the gateway is and how to log in (``ConnectionArgs`` or a dict with
+        ``url`` and ``token``, or ``username`` and ``password``); defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The proxy's ``ProxyPolicies``: ``request_policy_list``, ``response_policy_list``,
+        ``error_policy_list`` and ``endpoint_list`` (each endpoint with its own three lists).
+    :raises apinizer_pulumi.client.NotFoundError: The API proxy (or project) does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    return _client(connection).policies.list(project_name, api_proxy_name)
+def get_api_proxy_groups(project_name: str, with_environments: bool = True,
+                         connection: Connection = None) -> list[ApiProxyGroupInfo]:
+    """The API proxy groups of a project, each with the environments it is deployed to.
+
+    One ``GET .../apiProxyGroups/`` request, and one ``GET .../apiProxyGroups/{name}/environments/``
+    per group when ``with_environments`` (the default). The API lists neither a group's members
+    nor its client route.
+
+    :param project_name: The project whose groups to list.
+    :param with_environments: Also read where each group is deployed (one request per group).
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The groups in the gateway's order (``id``, ``name``, ``description``,
+        ``environments``: the names of the environments it is deployed to, empty when not asked).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    client = _client(connection)
+    found = []
+    for group in client.api_proxy_groups.list(project_name):
+        environments = ([item.environment_name for item in client.api_proxy_groups.environments(
+            project_name, group.name) if item.deployed] if with_environments else [])
+        found.append(ApiProxyGroupInfo(**group.model_dump(), environments=environments))
+    return found

@@ -1,0 +1,134 @@
+"""Environment variables for ``apinizer-pulumi generate``: read them, write ``EnvironmentVariable``s.
+
+One request per project. A value the gateway masks (a secret) cannot be read, so the generated program takes
+it from the stack's config as a secret (``pulumi config set --secret <key> <value>``), named in a comment.
+IP groups are not written: the API can neither list nor read them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Sequence
+
+from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.models import EnvironmentVariable
+
+INDENT = "        "
+
+
+@dataclasses.dataclass(frozen=True)
+class VariableRecord:
+    """One variable as an ``EnvironmentVariable`` declares it; None values are masked secrets."""
+
+    project: str
+    name: str
+    description: str | None
+    global_value: str | None
+    #: (environment, value or None when masked), in the gateway's order; None for a global variable.
+    environment_values: tuple[tuple[str, str | None], ...] | None
+    secret: bool
+    #: Some values visible and some not: ``EnvironmentVariable`` declares one visibility for all.
+    mixed: bool = False
+
+    @classmethod
+    def from_live(cls, project: str, live: EnvironmentVariable) -> VariableRecord:
+        if live.global_:
+            return cls(
+                project,
+                live.name,
+                live.description or None,
+                None if not live.global_visible else live.global_value,
+                None,
+                not live.global_visible,
+            )
+        items = live.environment_value_list or []
+        values = tuple((v.environment_name, v.value if v.visible else None) for v in items)
+        visibility = {v.visible for v in items}
+        return cls(
+            project,
+            live.name,
+            live.description or None,
+            None,
+            values,
+            False in visibility,
+            mixed=len(visibility) > 1,
+        )
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.name}".lower()).strip("-")
+
+
+def read_environment_variables(
+    client: ApinizerClient, project: str, progress: Callable[[str], None] = lambda _line: None
+) -> list[VariableRecord]:
+    """The project's variables; none when this account may not read them (401, 403) or the gateway has
+    no such list (404), which ``progress`` reports."""
+    try:
+        live = client.environment_variables.list(project)
+    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
+        progress(f"environment variables of {project}: not read ({error.status_code}), none written")
+        return []
+    if live:
+        progress(f"environment variables of {project}: {len(live)}")
+    return [VariableRecord.from_live(project, item) for item in live]
+
+
+def _secret(record: VariableRecord, environment: str | None = None) -> str:
+    key = record.slug if environment is None else f"{record.slug}-{environment.lower()}"
+    return f"config.require_secret({json.dumps(key)})"
+
+
+def variable_section(records: Sequence[VariableRecord], *, retain_option: str | None) -> list[str]:
+    """The ``EnvironmentVariable`` declarations, each with ``adopt=True``; empty when there are none."""
+    if not records:
+        return []
+    out = [
+        "",
+        "# Environment variables, each taken over as it is (adopt=True). A secret value cannot be read",
+        "# back: each comes from the stack's config (`pulumi config set --secret <key> <value>`).",
+        "config = pulumi.Config()",
+        "",
+        "#: Every environment variable, by Pulumi resource name.",
+        "environment_variables: dict[str, apinizer.EnvironmentVariable] = {",
+    ]
+    skipped = [record for record in records if record.mixed]
+    for record in records:
+        if record.mixed:
+            continue
+        out += [
+            f"    {json.dumps(record.slug)}: apinizer.EnvironmentVariable(",
+            f"{INDENT}{json.dumps(record.slug)},",
+            f"{INDENT}project_name={json.dumps(record.project)},",
+            f"{INDENT}name={json.dumps(record.name)},",
+        ]
+        if record.description is not None:
+            out.append(f"{INDENT}description={json.dumps(record.description, ensure_ascii=False)},")
+        if record.environment_values is None:
+            value = json.dumps(record.global_value) if record.global_value is not None else _secret(record)
+            out.append(f"{INDENT}global_value={value},")
+        else:
+            out.append(f"{INDENT}environment_values={{")
+            for environment, item in record.environment_values:
+                value = json.dumps(item) if item is not None else _secret(record, environment)
+                out.append(f"{INDENT}    {json.dumps(environment)}: {value},")
+            out.append(f"{INDENT}}},")
+        if record.secret:
+            out.append(f"{INDENT}secret=True,")
+        out.append(f"{INDENT}adopt=True,")
+        if retain_option:
+            out.append(f"{INDENT}{retain_option}")
+        out.append("    ),")
+    if len(out) and out[-1].endswith("= {"):
+        out[-1] += "}"
+    else:
+        out.append("}")
+    for record in skipped:
+        out.append(
+            f"# Not declared: {record.project}/{record.name} has secret and visible values side by side, "
+            "and EnvironmentVariable"
+        )
+        out.append("# declares one visibility for all its values (secret=True or not); declare it by hand.")
+    return out

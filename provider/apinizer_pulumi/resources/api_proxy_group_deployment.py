@@ -1,0 +1,177 @@
+"""``ApiProxyGroupDeployment``: one API proxy group deployed to one environment, and its dynamic provider.
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.api_proxy_group_deployment.ApiProxyGroupDeploymentProvider``) are
+recorded by reference in every stack's state: they never move without an alias.
+
+Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/09-api-proxy-groups/deployment/index.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import ApinizerResourceError, translated
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+
+KEYS = ("project_name", "api_proxy_group_name", "environment_name")
+
+
+def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(project, group, environment) from the state, or from the id when the state lacks them."""
+    if all(props.get(key) for key in KEYS):
+        project, group, environment = (str(props[key]) for key in KEYS)
+        return project, group, environment
+    project, group, environment = id_.split("/", 2)
+    return project, group, environment
+
+
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
+    """``apinizer:ApiProxyGroupDeployment Payments in Demo to test`` for messages."""
+    try:
+        project, group, environment = identity(id_, props)
+    except ValueError:
+        return "apinizer:ApiProxyGroupDeployment"
+    return f"apinizer:ApiProxyGroupDeployment {group} in {project} to {environment}"
+
+
+class ApiProxyGroupDeploymentProvider(ApinizerProvider):
+    """Deploy a group to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
+
+    kind = "ApiProxyGroupDeployment"
+    inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "ApiProxyGroupDeploymentInputs")
+    replace_fields = KEYS
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        result = super().diff(id_, olds, news)
+        if result.changes or olds.get("deployed", True):
+            return result
+        # Refresh read it undeployed: `up` deploys again.
+        return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+
+    def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
+        from apinizer_pulumi.client import DeploymentFailedError
+
+        from ._reads import group_writing
+
+        project, group, environment = identity(id_, props)
+        client = self.client(props)
+        with group_writing(client, project, group):
+            try:
+                client.api_proxy_groups.deploy(project, group, environment)
+            except DeploymentFailedError as error:
+                reasons = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
+                raise ApinizerResourceError(
+                    f"{subject(props, id_)}: deployment failed in {reasons or environment}") from None
+        return self.outputs(props, deployed=True)
+
+    @translated(lambda self, props: subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        outs = self._deploy(props)
+        self.created(props)
+        return dyn.CreateResult("/".join(identity("", props)), outs)
+
+    @translated(lambda self, id_, olds, news: subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        # A changed trigger, or drift that refresh found: either way, deploy again.
+        return dyn.UpdateResult(self._deploy(news, id_))
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import group_deployed_to
+
+        project, group, environment = identity(id_, props)
+        deployed = self.with_recorded_client(props, lambda client: group_deployed_to(client, project, group))
+        if deployed is None:
+            return dyn.ReadResult(None, {})  # the group is gone, and its deployments with it
+        inputs = {key: value for key, value in inputs_of(props).items() if key != "deployed"}
+        inputs.update(zip(KEYS, (project, group, environment), strict=True))
+        return dyn.ReadResult(id_, self.outputs(inputs, deployed=environment in deployed), inputs)
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        self.with_recorded_client(props, lambda client: self._undeploy(client, id_, props))
+
+    @staticmethod
+    def _undeploy(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError, group_not_found
+
+        from ._errors import container_gone
+        from ._reads import group_writing
+
+        project, group, environment = identity(id_, props)
+        with group_writing(client, project, group):
+            try:
+                client.api_proxy_groups.undeploy(project, group, environment)
+            except NotFoundError as error:
+                if not container_gone(error):
+                    raise
+            except BadRequestError as error:
+                # Nothing to undeploy: the group (or the environment) is gone.
+                if not (group_not_found(error)
+                        or (error.error_description or "").startswith(f"Environment ({environment})")):
+                    raise
+
+
+class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGroupDeployment"):
+    """One API proxy group deployed to one environment: its member proxies, deployed together.
+
+    Id: ``{project}/{group}/{environment}``. Create deploys; destroy undeploys (the members are
+    undeployed from that environment). Refresh reads the group's environments (one read per
+    group): undeployed is drift that the next ``up`` repairs by deploying again. The API does not
+    say whether a group changed since it was deployed, so a change of any ``triggers`` value
+    redeploys in place: give it what the deployment must follow, e.g. the group's
+    ``api_proxy_names`` and the members' ``spec_hash``.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the group."""
+    api_proxy_group_name: pulumi.Output[str]
+    """The group to deploy."""
+    environment_name: pulumi.Output[str]
+    """The environment to deploy it to."""
+    triggers: pulumi.Output[dict[str, Any] | None]
+    """Values whose change redeploys the group."""
+    deployed: pulumi.Output[bool]
+    """Whether the group is deployed there, as last read."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        api_proxy_group_name: pulumi.Input[str],
+        environment_name: pulumi.Input[str],
+        triggers: pulumi.Input[Mapping[str, pulumi.Input[Any]]] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare a deployment of an API proxy group to an environment.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the group.
+        :param api_proxy_group_name: The group (``ApiProxyGroup.name`` makes the dependency).
+        :param environment_name: The environment, e.g. ``test``.
+        :param triggers: Any values; a change of one redeploys, e.g.
+            ``{"members": group.api_proxy_names}``.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, api_proxy_group_name=api_proxy_group_name,
+                               environment_name=environment_name, triggers=triggers, deployed=None)
+        props[CONNECTION] = connection_props(connection)
+        super().__init__(ApiProxyGroupDeploymentProvider(), resource_name, props, resource_options(opts))

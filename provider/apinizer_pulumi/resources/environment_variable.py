@@ -1,0 +1,281 @@
+"""``EnvironmentVariable``: a project's environment variable with its value per environment, and its provider.
+
+Create, update and delete deploy (or undeploy) the variable to every environment at once, as the
+API does. Refresh reads the project's variable list, one request shared by every variable of the
+project; secret values come back masked, so their drift cannot be seen
+(docs/resources/environment-variable.md).
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/index.md
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.environment_variable.EnvironmentVariableProvider``) are recorded by
+reference in every stack's state: they never move without an alias.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import translated
+from ._named import create_or_adopt, identity, subject
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import EnvironmentVariable as LiveVariable
+
+    from ._environment_variable_inputs import EnvironmentVariableInputs
+
+# The documented answers: "Environment variable (name: X) already exists!" (create) and
+# "Environment variable (name: X) was not found!" (get, update, delete).
+_ALREADY_EXISTS = re.compile(r"\bEnvironment variable\b.*\balready exists\b", re.IGNORECASE | re.DOTALL)
+_NOT_FOUND = re.compile(r"\bEnvironment variable\b.*\bwas not found\b", re.IGNORECASE | re.DOTALL)
+#: The outputs that hold values, stored as secrets when ``secret`` is not plainly false.
+VALUE_OUTPUTS = ("global_value", "environment_values")
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
+    return identity(id_, props)
+
+
+def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+    return subject("EnvironmentVariable", props, id_)
+
+
+def _inputs(props: Mapping[str, Any]) -> EnvironmentVariableInputs:
+    from ._environment_variable_inputs import EnvironmentVariableInputs
+
+    return EnvironmentVariableInputs.model_validate(
+        {key: value for key, value in inputs_of(props).items() if key != CONNECTION and value is not None})
+
+
+def _matches(live: LiveVariable, declared: EnvironmentVariableInputs) -> bool:
+    """Whether the live variable is what this declaration makes (masked values count as equal)."""
+    spec = declared.spec()
+    if (live.description or None) != (spec.description or None) or live.global_ != spec.global_:
+        return False
+    if spec.global_:
+        return live.global_visible == spec.global_visible and (
+            live.global_value is None or live.global_value == spec.global_value)
+    wanted = {item.environment_name: item for item in spec.environment_value_list or []}
+    found = {item.environment_name: item for item in live.environment_value_list or []}
+    if set(wanted) != set(found):
+        return False
+    return all(
+        found[env].visible == item.visible and found[env].value in (None, item.value)
+        for env, item in wanted.items()
+    )
+
+
+def _live_inputs(live: LiveVariable, recorded: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs as the gateway shows them; a masked value is taken from the state (it cannot be seen)."""
+    inputs: dict[str, Any] = {key: value for key, value in inputs_of(recorded).items()
+                              if key not in ("description", *VALUE_OUTPUTS, "secret")}
+    if live.description:
+        inputs["description"] = live.description
+    if live.global_:
+        masked = live.global_value is None
+        inputs["global_value"] = recorded.get("global_value") if masked else live.global_value
+        if inputs["global_value"] is None:
+            inputs["global_value"] = ""
+        inputs["secret"] = not live.global_visible
+        return inputs
+    old = recorded.get("environment_values") or {}
+    values: dict[str, Any] = {}
+    for item in live.environment_value_list or []:
+        value = item.value if item.value is not None else old.get(item.environment_name)
+        values[item.environment_name] = value if value is not None else ""
+    inputs["environment_values"] = values
+    visible = {item.visible for item in live.environment_value_list or []}
+    # Mixed visibility is no declaration's: shown as drift either way.
+    inputs["secret"] = (not visible.pop()) if len(visible) == 1 else None
+    return inputs
+
+
+class EnvironmentVariableProvider(ApinizerProvider):
+    """Create (and deploy), update in place, refresh from the project's list, delete (and undeploy)."""
+
+    kind = "EnvironmentVariable"
+    inputs_model = lazy_model(
+        "apinizer_pulumi.resources._environment_variable_inputs", "EnvironmentVariableInputs")
+    replace_fields = ("project_name", "name")
+    ignored_fields = (CONNECTION, "adopt")
+
+    @staticmethod
+    def _deployed(props: Mapping[str, Any], operation: str, send: Any) -> None:
+        """Run a write; a deployment that failed in some environment is a warning (the write stands)."""
+        from apinizer_pulumi.client import DeploymentFailedError
+
+        try:
+            send()
+        except DeploymentFailedError as error:
+            where = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
+            pulumi.log.warn(
+                f"{_subject(props)}: {operation}, but its deployment failed in {where or 'an environment'}")
+
+    @translated(lambda self, props: _subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from ._create import ExactlyOnce
+        from ._reads import live_environment_variable, variables_writing
+
+        project, name = _identity("", props)
+        client = self.client(props)
+        declared = _inputs(props)
+        spec = declared.spec()
+
+        def send() -> None:
+            with variables_writing(client, project):
+                self._deployed(props, "created", lambda: client.environment_variables.create(project, spec))
+
+        create = ExactlyOnce[Any](
+            send=send,
+            look_up=lambda: live_environment_variable(client, project, name),
+            made_by=lambda live: _matches(live, declared),
+            already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
+            noun="environment variable",
+            namesake="an environment variable with this name",
+        )
+        def take_over() -> None:
+            self._write(client, project, name, declared, props)
+
+        if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
+            self.created(props)  # taken over: a delete of the same variable in this operation leaves it
+        return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
+
+    def _write(self, client: ApinizerClient, project: str, name: str, declared: EnvironmentVariableInputs,
+               props: Mapping[str, Any]) -> None:
+        from ._reads import variables_writing
+
+        with variables_writing(client, project):
+            self._deployed(props, "updated", lambda: client.environment_variables.update(
+                project, declared.spec(), current_name=name))
+
+    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        project, name = _identity(id_, news)
+        self._write(self.client(news), project, name, _inputs(news), news)
+        return dyn.UpdateResult(self.outputs(news))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import live_environment_variable
+
+        project, name = _identity(id_, props)
+        live = self.with_recorded_client(
+            props, lambda client: live_environment_variable(client, project, name))
+        if live is None:
+            return dyn.ReadResult(None, {})
+        inputs = _live_inputs(live, props)
+        inputs.update(project_name=project, name=name)
+        return dyn.ReadResult(id_, self.outputs({**inputs, CONNECTION: props.get(CONNECTION)}), inputs)
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+
+    def _delete(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import APIStatusError, NotFoundError
+
+        from ._errors import container_gone
+        from ._reads import variables_writing
+
+        project, name = _identity(id_, props)
+        try:
+            with variables_writing(client, project):
+                self._deployed(props, "deleted", lambda: client.environment_variables.delete(project, name))
+        except NotFoundError as error:
+            if not container_gone(error):
+                raise
+        except APIStatusError as error:
+            if not (error.status_code == 400 and _NOT_FOUND.search(error.error_description or "")):
+                raise
+
+
+class EnvironmentVariable(dyn.Resource, module="apinizer", name="EnvironmentVariable"):
+    """An environment variable of a project: one value for every environment, or one per environment.
+
+    Id: ``{project}/{name}``. Changing ``project_name`` or ``name`` replaces it (the new variable is
+    made first); everything else changes in place, in one update of the whole variable. Create,
+    update and delete deploy (or undeploy) it to every environment at once, as the API does.
+
+    With ``secret=True`` the values are sent as not visible (the gateway masks them) and are
+    stored as secrets in the state; a value given as a secret (``config.require_secret``) is stored
+    as a secret whatever ``secret`` says, but the gateway shows it unless ``secret=True``.
+    Refresh reads the project's list (one request for all its variables) and shows drift of the
+    description, the environments, the visibility and every visible value; a masked value cannot
+    be read, so its drift is not seen.
+    See https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/index.md
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the variable."""
+    name: pulumi.Output[str]
+    """The variable's name, unique within the project."""
+    description: pulumi.Output[str | None]
+    """The variable's description."""
+    global_value: pulumi.Output[str | None]
+    """The value for every environment (a secret output when ``secret`` is true)."""
+    environment_values: pulumi.Output[dict[str, str] | None]
+    """The value of each environment by its name (a secret output when ``secret`` is true)."""
+    secret: pulumi.Output[bool]
+    """Whether the values are secret (not visible on the gateway)."""
+    adopt: pulumi.Output[bool]
+    """The adopt input: whether create may take over a variable that already exists."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        name: pulumi.Input[str],
+        global_value: pulumi.Input[str] | None = None,
+        environment_values: pulumi.Input[Mapping[str, pulumi.Input[str]]] | None = None,
+        description: pulumi.Input[str] | None = None,
+        secret: bool = False,
+        adopt: pulumi.Input[bool] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare an environment variable. Give ``global_value`` or ``environment_values``.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the variable.
+        :param name: The variable's name, unique within the project; a change replaces it.
+        :param global_value: One value for every environment.
+        :param environment_values: One value per environment, by environment name, e.g.
+            ``{"test": "https://api.test.example", "production": "https://api.example"}``.
+        :param description: Free text.
+        :param secret: Send the values as not visible (masked by the gateway) and store them as
+            secrets in the state (default false).
+        :param adopt: Take over a variable of the same name that already exists (default false).
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        if environment_values is not None:
+            # One Output for the whole map: secret as a whole when any value is a secret, so that a
+            # secret given for one environment never sits in the state in clear beside the others.
+            environment_values = pulumi.Output.from_input(environment_values)
+        if secret:
+            global_value = pulumi.Output.secret(global_value) if global_value is not None else None
+            environment_values = (pulumi.Output.secret(environment_values)
+                                  if environment_values is not None else None)
+        props = resource_props(project_name=project_name, name=name, description=description,
+                               global_value=global_value, environment_values=environment_values,
+                               secret=secret, adopt=adopt)
+        props[CONNECTION] = connection_props(connection)
+        options = resource_options(opts)
+        if secret:
+            options = pulumi.ResourceOptions.merge(
+                options, pulumi.ResourceOptions(additional_secret_outputs=list(VALUE_OUTPUTS)))
+        super().__init__(EnvironmentVariableProvider(), resource_name, props, options)

@@ -1,0 +1,844 @@
+"""``Policy``: one policy of any documented type in an API proxy's pipeline, and its dynamic provider.
+
+The provider's module path and class name (``apinizer_pulumi.resources.policy.PolicyProvider``)
+are recorded by reference in every stack's state: they never move without an alias.
+
+One resource for every type, with one typed settings class per type
+(``apinizer_pulumi.policies.<Type>``, generated from the models): one lifecycle and one recorded
+provider path, while mypy and IDEs check each type's fields (docs/resources/policy.md says why).
+
+Sources: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/crud/index.md
+and the type pages under ``02-api-reference/05-policies/policies/``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props, to_props
+from ._base import (
+    CONNECTION,
+    ApinizerProvider,
+    Path,
+    _under,
+    inputs_of,
+    is_unknown,
+    known_connection,
+    lazy_model,
+    same,
+    strip_unknowns,
+    unknown_keys,
+)
+from ._connection import ConnectionArgs, gateway_url, unwrap_secret
+from ._create import ExactlyOnce, after_create
+from ._errors import ApinizerResourceError, translated
+from ._types import HttpMethodValue
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import PolicyBase
+
+PipelineName = Literal["REQUEST", "RESPONSE", "ERROR"]
+TargetScopeName = Literal["ALL", "ENDPOINT"]
+
+KEYS = ("project_name", "api_proxy_name", "name")
+#: The inputs that say where a policy runs: a change moves it (an update), never replaces it.
+PLACEMENT = ("pipeline", "target_scope", "target_endpoint", "target_endpoint_http_method", "order")
+#: The fields every policy type shares (``PolicyBase``), under the resource's own input names.
+COMMON = {"description": "description", "active": "active", "condition": "policy_condition",
+          "error_messages": "error_message_list"}
+#: The gateway's answer to a write or delete of a policy that is not there.
+_NO_SUCH_POLICY = re.compile(r"does not exist|not found", re.IGNORECASE)
+
+
+def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(project, proxy, name) from the props, or from the id ``{project}/{proxy}/{name}``."""
+    if all(isinstance(props.get(key), str) and props.get(key) for key in KEYS):
+        project, proxy, name = (str(props[key]) for key in KEYS)
+        return project, proxy, name
+    project, proxy, name = id_.split("/", 2)
+    return project, proxy, name
+
+
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
+    """``apinizer:Policy auth in Demo/PetStore`` for messages."""
+    try:
+        project, proxy, name = identity(id_, props)
+    except ValueError:
+        return "apinizer:Policy"
+    return f"apinizer:Policy {name} in {project}/{proxy}"
+
+
+def policy_model(policy_type: str) -> type[PolicyBase]:
+    """The model of a type string; an unknown one is an error naming the known types."""
+    from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+
+    model = POLICY_TYPES.get(policy_type)
+    if model is None:
+        known = ", ".join(sorted(POLICY_TYPES))
+        raise ValueError(f"unknown policy type {policy_type!r}; known types: {known}")
+    return model
+
+
+def secret_fields(policy_type: Any) -> tuple[str, ...]:
+    """The dotted snake_case paths of the type's secret fields (none for an unknown type)."""
+    if not isinstance(policy_type, str):
+        return ()
+    try:
+        model = policy_model(policy_type)
+    except ValueError:
+        return ()
+    return tuple(model.secret_fields())
+
+
+def own_field_names(policy_type: str) -> set[str]:
+    """The type's own fields: those beyond ``PolicyBase``'s common ones."""
+    from apinizer_pulumi.models import PolicyBase
+
+    return set(policy_model(policy_type).model_fields) - set(PolicyBase.model_fields) - {"type"}
+
+
+def _path_text(parts: Sequence[str]) -> str:
+    """``settings.detail_list[0].target_value``: dotted names, list indexes in brackets."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if part.isdigit() else (f".{part}" if text else part)
+    return text
+
+
+def _failures(error: ValidationError, prefix: Path, unknown: Sequence[Path]) -> list[dyn.CheckFailure]:
+    """One failure per property, named from the resource's inputs, errors about unknowns dropped."""
+    found: dict[str, list[str]] = {}
+    for item in error.errors():
+        path = (*prefix, *(str(part) for part in item["loc"]))
+        if _under(path, unknown):
+            continue
+        found.setdefault(_path_text(path), []).append(item["msg"])
+    return [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items()]
+
+
+def build_policy(props: Mapping[str, Any]) -> PolicyBase:
+    """The type's model from the inputs: settings plus the common fields."""
+    model = policy_model(str(props["policy_type"]))
+    data: dict[str, Any] = dict(props.get("settings") or {})
+    for key, field_name in COMMON.items():
+        if props.get(key) is not None:
+            data[field_name] = props[key]
+    data["type"] = props["policy_type"]
+    data["name"] = props.get("name")
+    return model.model_validate(data)
+
+
+def settings_of(policy: BaseModel) -> dict[str, Any]:
+    """The type's own fields of a (declared or live) policy, as the ``settings`` input holds them."""
+    own = own_field_names(str(getattr(policy, "type", "")))
+    dumped = policy.model_dump(mode="json", exclude_none=True)
+    return {key: value for key, value in dumped.items() if key in own}
+
+
+def metadata(props: Mapping[str, Any], *, order: int | None) -> Any:
+    """The ``operationMetadata`` of a write: where the policy runs; deploy only to ``deploy_to``."""
+    from apinizer_pulumi.models import PolicyOperationMetadata
+
+    environments = list(props.get("deploy_to") or [])
+    return PolicyOperationMetadata(
+        target_scope=props.get("target_scope") or "ALL",
+        target_endpoint=props.get("target_endpoint"),
+        target_endpoint_http_method=props.get("target_endpoint_http_method"),
+        target_pipeline=props["pipeline"],
+        deploy=bool(environments),
+        deploy_target_environment_name_list=environments,
+        order=order,
+    )
+
+
+# -- reading a proxy's policy list ----------------------------------------------------------------
+
+
+Target = tuple[str, str | None, str | None]
+"""(scope, endpoint, method): ``("ALL", None, None)`` or ``("ENDPOINT", "/users", "GET")``."""
+
+PIPELINE_LISTS = {"REQUEST": "request_policy_list", "RESPONSE": "response_policy_list",
+                  "ERROR": "error_policy_list"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Placed:
+    """A live policy and where it runs: its pipeline list and 1-based position in it."""
+
+    policy: Any
+    target: Target
+    pipeline: str
+    position: int
+    names: tuple[str, ...]
+
+
+def _value(item: Any) -> Any:
+    return getattr(item, "value", item)
+
+
+def _entries(holder: Any, pipeline: str) -> list[Any]:
+    entries = getattr(holder, PIPELINE_LISTS[pipeline], None)
+    return list(entries or [])
+
+
+def _name_of(entry: Any) -> str:
+    return str(getattr(entry, "name", None) or "")
+
+
+def pipelines(live: Any) -> dict[tuple[Target, str], list[Any]]:
+    """Every pipeline list of a ``ProxyPolicies``: the proxy's three and each endpoint's three."""
+    found: dict[tuple[Target, str], list[Any]] = {}
+    if live is None:
+        return found
+    for pipeline in PIPELINE_LISTS:
+        found[(("ALL", None, None), pipeline)] = _entries(live, pipeline)
+    for endpoint in getattr(live, "endpoint_list", None) or []:
+        target: Target = ("ENDPOINT", str(getattr(endpoint, "endpoint", "")),
+                          str(_value(getattr(endpoint, "http_method", ""))))
+        for pipeline in PIPELINE_LISTS:
+            found[(target, pipeline)] = _entries(endpoint, pipeline)
+    return found
+
+
+def find_policy(live: Any, name: str) -> Placed | None:
+    """Where the policy ``name`` is in a ``ProxyPolicies`` (names match case-insensitively, as the
+    delete page says the gateway matches them); None when it is in no list."""
+    wanted = name.casefold()
+    for (target, pipeline), entries in pipelines(live).items():
+        names = tuple(_name_of(entry) for entry in entries)
+        for index, entry in enumerate(entries):
+            if names[index].casefold() == wanted:
+                return Placed(entry, target, pipeline, index + 1, names)
+    return None
+
+
+def target_of(props: Mapping[str, Any]) -> Target:
+    if (props.get("target_scope") or "ALL") == "ENDPOINT":
+        return ("ENDPOINT", str(props.get("target_endpoint")), str(props.get("target_endpoint_http_method")))
+    return ("ALL", None, None)
+
+
+# -- order: placing a policy where it is declared ---------------------------------------------------
+
+#: The declared order of each policy this process has checked or written, by (gateway URL, project,
+#: proxy) then name: what a placement knows of the other policies of a pipeline.
+_DECLARED: dict[tuple[str, str, str], dict[str, tuple[Target, str, int | None]]] = {}
+_DECLARED_LOCK = threading.Lock()
+#: Writes to one proxy's policies, one at a time: each places its policy from a list that no
+#: concurrent write of this process changes under it.
+_PROXY_LOCKS: dict[tuple[str, str, str], threading.Lock] = {}
+
+
+def as_order(value: Any) -> int | None:
+    """A declared order as an int: numbers cross the gRPC wire as floats (``2.0``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        return None
+    return int(value)
+
+
+def declare(url: str, props: Mapping[str, Any]) -> None:
+    """Note where ``props`` declares its policy, for the placement of its neighbours."""
+    try:
+        project, proxy, name = identity("", props)
+    except ValueError:
+        return
+    pipeline = props.get("pipeline")
+    if not isinstance(pipeline, str) or is_unknown(props.get("order")) or is_unknown(pipeline):
+        return
+    with _DECLARED_LOCK:
+        _DECLARED.setdefault((url, project, proxy), {})[name.casefold()] = (
+            target_of(props), pipeline, as_order(props.get("order")))
+
+
+def _proxy_lock(key: tuple[str, str, str]) -> threading.Lock:
+    with _DECLARED_LOCK:
+        return _PROXY_LOCKS.setdefault(key, threading.Lock())
+
+
+def placement(url: str, project: str, proxy: str, name: str, target: Target, pipeline: str,
+              order: int, names: Sequence[str]) -> int:
+    """The 1-based position to send for a policy declared at ``order`` in a pipeline of ``names``.
+
+    ``names`` are the pipeline's policies without this one. Each neighbour counts at its declared
+    order when this process knows it (it was checked or written in this operation), else at its
+    present position: the policy goes after every neighbour that counts lower than its own order.
+    So creates that the engine runs in any order still end in the declared order, and a policy
+    nobody declares (one added in the console) keeps its place among them.
+    """
+    with _DECLARED_LOCK:
+        declared = dict(_DECLARED.get((url, project, proxy), {}))
+    before = 0
+    for index, other in enumerate(names, start=1):
+        known = declared.get(other.casefold())
+        rank = known[2] if known is not None and known[0] == target and known[1] == pipeline \
+            and known[2] is not None else index
+        if rank < order:
+            before += 1
+    return before + 1
+
+
+def expected_position(order: int | None, length: int) -> int | None:
+    """Where a declared order puts a policy in a pipeline of ``length``: beyond the end is last."""
+    return None if order is None else min(order, max(length, 1))
+
+
+# -- the provider --------------------------------------------------------------------------------
+
+
+def plain(props: Mapping[str, Any]) -> dict[str, Any]:
+    """``props`` with ``settings`` unwrapped: it arrives as a secret when its type has secret fields."""
+    out = dict(props)
+    if "settings" in out:
+        out["settings"] = unwrap_secret(out["settings"])
+    return out
+
+
+def secret(props: Mapping[str, Any], policy_type: Any) -> dict[str, Any]:
+    """``props`` with ``settings`` marked secret again when its type has secret fields."""
+    from pulumi.runtime import rpc
+
+    out = dict(props)
+    if secret_fields(policy_type) and out.get("settings") is not None and not is_unknown(out["settings"]):
+        out["settings"] = rpc.wrap_rpc_secret(out["settings"])
+    return out
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` with integral floats as ints: numbers cross gRPC as floats (2.0), reads give ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {key: _canonical(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def revision(props: Mapping[str, Any]) -> str:
+    """A digest of what the gateway holds for this policy: a deployment's trigger (secret when the
+    type has secret fields, since it is computed from them too)."""
+    body = _canonical({key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")})
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class PolicyProvider(ApinizerProvider):
+    """Add, update (in place, moved to its declared order), read and delete one policy of a proxy."""
+
+    kind = "Policy"
+    inputs_model = lazy_model("apinizer_pulumi.resources._policy_inputs", "PolicyInputs")
+    replace_fields = KEYS
+    ignored_fields = (CONNECTION, "adopt")
+
+    # -- check -------------------------------------------------------------------------------
+
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        news = plain(news)
+        result = super().check(plain(olds), news)
+        inputs = dict(result.inputs)
+        failures: dict[str, list[str]] = {}
+        for failure in result.failures:
+            # The base names list items ``a.0.b``; a policy's paths read ``a[0].b``.
+            prop = _path_text(failure.property.split(".")) if failure.property else ""
+            failures.setdefault(prop, []).append(failure.reason)
+        extra, settings = self._check_settings(news)
+        extra.extend(self._check_target(news))
+        for failure in extra:
+            reasons = failures.setdefault(failure.property, [])
+            if failure.reason not in "; ".join(reasons):
+                reasons.append(failure.reason)
+        if settings is not None:
+            inputs["settings"] = settings
+        if not failures:
+            given = known_connection(news.get(CONNECTION)) or {}
+            url = gateway_url(given, getattr(self, "_stack_config", None))
+            declare(url, inputs)
+        merged = [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in failures.items()]
+        return dyn.CheckResult(secret(inputs, inputs.get("policy_type")), merged)
+
+    @staticmethod
+    def _check_target(news: Mapping[str, Any]) -> list[dyn.CheckFailure]:
+        """ENDPOINT scope needs the endpoint and its method; ALL takes neither."""
+        scope = news.get("target_scope") or "ALL"
+        endpoint, method = news.get("target_endpoint"), news.get("target_endpoint_http_method")
+        if is_unknown(scope):
+            return []
+        if scope == "ENDPOINT":
+            failures = []
+            if endpoint is None:
+                failures.append(dyn.CheckFailure("target_endpoint", (
+                    "required when target_scope is ENDPOINT: the endpoint's path, e.g. /api/users")))
+            if method is None:
+                failures.append(dyn.CheckFailure("target_endpoint_http_method",
+                                                 "required when target_scope is ENDPOINT"))
+            return failures
+        if scope == "ALL" and (endpoint is not None or method is not None):
+            prop = "target_endpoint" if endpoint is not None else "target_endpoint_http_method"
+            return [dyn.CheckFailure(prop, "only with target_scope='ENDPOINT' (a policy of the whole proxy "
+                                           "has no endpoint)")]
+        return []
+
+    @staticmethod
+    def _check_settings(news: Mapping[str, Any]) -> tuple[list[dyn.CheckFailure], dict[str, Any] | None]:
+        """The type's model over settings and the common fields: failures named from the inputs,
+        and the settings with the type's defaults filled in (None while a part is unknown)."""
+        from pydantic import ValidationError
+
+        policy_type = news.get("policy_type")
+        if not isinstance(policy_type, str) or is_unknown(policy_type):
+            return [], None
+        try:
+            model = policy_model(policy_type)
+        except ValueError as error:
+            return [dyn.CheckFailure("policy_type", str(error))], None
+        if not getattr(model, "addable", True) and news.get("adopt") is not True:
+            return [dyn.CheckFailure("policy_type", (
+                f"{policy_type} cannot be added through the API: the gateway adds it with the proxy's "
+                "SOAP/REST transformation; declare it with adopt=True to manage the one it has"))], None
+        raw = unwrap_secret(news.get("settings"))
+        if is_unknown(raw):
+            return [], None
+        if raw is not None and not isinstance(raw, Mapping):
+            return [dyn.CheckFailure("settings", "must be the type's settings class or a dict")], None
+        settings, unknown = strip_unknowns(dict(raw or {}))
+        own = own_field_names(policy_type)
+        failures = [dyn.CheckFailure(_path_text(("settings", *path)), "unknown property")
+                    for path in unknown_keys(model, settings)]
+        failures.extend(dyn.CheckFailure(_path_text(("settings", key)), (
+            "not a setting of the type: it is the Policy's own input "
+            f"{next((k for k, v in COMMON.items() if v == key), key)!r}"))
+            for key in settings if key not in own and key in model.model_fields)
+        data: dict[str, Any] = {key: value for key, value in settings.items() if key in own}
+        prefixes: dict[str, Path] = {field: ("settings",) for field in own}
+        common_unknown: list[Path] = []
+        for key, field_name in COMMON.items():
+            value = news.get(key)
+            if value is None:
+                continue
+            cleaned, inner = strip_unknowns(value)
+            common_unknown.extend((key, *path) for path in inner)
+            if is_unknown(value):
+                common_unknown.append((key,))
+                continue
+            data[field_name] = cleaned
+            prefixes[field_name] = ()
+        data["type"] = policy_type
+        try:
+            policy = model.model_validate(data)
+        except ValidationError as error:
+            renamed = {v: k for k, v in COMMON.items()}
+            found: dict[str, list[str]] = {}
+            unknown_paths = [("settings", *path) for path in unknown] + common_unknown
+            for item in error.errors():
+                loc = tuple(str(part) for part in item["loc"])
+                head = loc[0] if loc else ""
+                if head in renamed:
+                    path: Path = (renamed[head], *loc[1:])
+                elif head in own:
+                    path = ("settings", *loc)
+                elif not loc:
+                    path = ("settings",)
+                else:
+                    continue  # a common field the resource does not take (name, type): its own check
+                if _under(path, unknown_paths):
+                    continue
+                found.setdefault(_path_text(path), []).append(item["msg"])
+            failures.extend(dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items())
+            return failures, None
+        if unknown or common_unknown or failures:
+            return failures, None
+        return failures, settings_of(policy)
+
+    # -- diff --------------------------------------------------------------------------------
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        olds, news = plain(olds), plain(news)
+        result = super().diff(id_, olds, news)
+        if same(olds.get("policy_type"), news.get("policy_type")) or olds.get("policy_type") is None:
+            return result
+        # The API cannot change a policy's type: a new policy replaces it. With the same name it
+        # must be deleted first (names are unique in a proxy); a new name is created first.
+        keeps_name = not result.replaces
+        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "policy_type"], stables=[],
+                              delete_before_replace=keeps_name)
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def _placed_write(self, client: ApinizerClient, props: Mapping[str, Any], *, update: bool,
+                      move: bool) -> int | None:
+        """Send the add (or update) with the position that puts the policy at its declared order.
+
+        Returns that position (where the policy now is), or None when no list was read for it.
+        """
+        from ._reads import policy_writing
+
+        project, proxy, name = identity("", props)
+        policy = build_policy(props)
+        url = client.base_url
+        declare(url, props)
+        order = as_order(props.get("order"))
+        key = (url, project, proxy)
+        with _proxy_lock(key), policy_writing(client, project, proxy):
+            position: int | None = None
+            if order is not None and (move or not update):
+                live = client.policies.list(project, proxy)
+                target, pipeline = target_of(props), str(props["pipeline"])
+                names = [entry_name for entry_name in
+                         (_name_of(entry) for entry in pipelines(live).get((target, pipeline), []))
+                         if entry_name.casefold() != name.casefold()]
+                position = placement(url, project, proxy, name, target, pipeline, order, names)
+            if update:
+                client.policies.update(project, proxy, name, policy, metadata(props, order=position))
+                return position
+            client.policies.add(project, proxy, name, policy, metadata(props, order=position))
+            if position is not None and position == len(names) and names:
+                # The add page: an order of the list's size or more appends. Before the last
+                # policy is a place only an update reaches (it counts the policy itself).
+                client.policies.update(project, proxy, name, policy, metadata(props, order=position))
+            return position
+
+    @translated(lambda self, props: subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from apinizer_pulumi.client import BadRequestError
+
+        props = plain(props)
+        project, proxy, name = identity("", props)
+        who = subject(props)
+        client = self.client(props)
+        existing = find_policy(client.policies.list(project, proxy), name) \
+            if props.get("adopt") else None
+        if existing is not None:
+            live_type = str(getattr(existing.policy, "type", ""))
+            if live_type and live_type != props.get("policy_type"):
+                raise ApinizerResourceError(
+                    f"{who}: adopt=True found a policy of this name of type {live_type!r}, not "
+                    f"{props.get('policy_type')!r}; a policy's type cannot change: declare its type, "
+                    "or give the new policy another name")
+            live = live_inputs(existing, props)
+            if "order" not in live and all(same(props.get(key), live.get(key)) for key in (
+                    *PLACEMENT[:-1], "active", "description", "condition", "error_messages", "settings")):
+                # Taken over as it is (what `generate` declares): nothing to write.
+                placed: list[int | None] = [existing.position]
+            else:
+                placed = [self._placed_write(client, props, update=True, move=True)]
+        else:
+            placed = [None]
+
+            def send() -> None:
+                placed[0] = self._placed_write(client, props, update=False, move=False)
+
+            def made_by(live: Placed) -> bool:
+                return (str(getattr(live.policy, "type", "")) == props.get("policy_type")
+                        and live.target == target_of(props) and live.pipeline == props.get("pipeline"))
+
+            try:
+                ExactlyOnce(
+                    send=send,
+                    look_up=lambda: find_policy(client.policies.list(project, proxy), name),
+                    made_by=made_by,
+                    already_exists=lambda error: "already exist" in (error.error_description or ""),
+                    noun="policy",
+                    namesake="a policy with this name",
+                ).run()
+            except BadRequestError as error:
+                if "already exist" not in (error.error_description or ""):
+                    raise
+                raise ApinizerResourceError(
+                    f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
+                    f"{error.error_description}); set adopt=True to take it over") from None
+            except ApinizerResourceError as error:
+                raise ApinizerResourceError(f"{who}: {error.message}") from None
+        self.created(props)
+        outs = self.outputs(props, revision=revision(props), position=placed[0])
+        if placed[0] is None:  # appended (no order), or found after a lost answer: one read says where
+            with after_create(who, "reading back its position"):
+                outs = self._outputs(client, props)
+        return dyn.CreateResult("/".join((project, proxy, name)), secret(outs, props.get("policy_type")))
+
+    def _outputs(self, client: ApinizerClient, props: Mapping[str, Any]) -> dict[str, Any]:
+        from ._reads import live_policies
+
+        project, proxy, name = identity("", props)
+        found = find_policy(live_policies(client, project, proxy), name)
+        return self.outputs(props, revision=revision(props),
+                            position=found.position if found is not None else None)
+
+    @translated(lambda self, id_, olds, news: subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        olds, news = plain(olds), plain(news)
+        client = self.client(news)
+        # A move only when where it runs changed (a drift that refresh read shows as a changed order).
+        moved = any(not same(olds.get(key), news.get(key)) for key in PLACEMENT)
+        position = self._placed_write(client, news, update=True, move=moved)
+        if position is None and not moved:
+            position = olds.get("position")  # an update without order keeps the policy where it was
+        outs = self.outputs(news, revision=revision(news), position=position) if position is not None \
+            else self._outputs(client, news)
+        return dyn.UpdateResult(secret(outs, news.get("policy_type")))
+
+    # -- read --------------------------------------------------------------------------------
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import live_policies
+
+        props = plain(props)
+        project, proxy, name = identity(id_, props)
+        live = self.with_recorded_client(props, lambda client: live_policies(client, project, proxy))
+        found = find_policy(live, name)
+        if found is None:
+            return dyn.ReadResult(None, {})  # deleted in the console, or its proxy is gone
+        inputs = {key: value for key, value in inputs_of(props).items()
+                  if key not in ("revision", "position")}
+        inputs.update(zip(KEYS, (project, proxy, name), strict=True))
+        inputs.update({key: value for key, value in live_inputs(found, inputs).items()
+                       if value is not None or key in inputs})  # no None where nothing was declared
+        outs = self.outputs(inputs, revision=revision(inputs), position=found.position)
+        policy_type = inputs.get("policy_type")
+        return dyn.ReadResult(id_, secret(outs, policy_type), secret(inputs, policy_type))
+
+    # -- delete ------------------------------------------------------------------------------
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        props = plain(props)
+        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+        from ._errors import container_gone
+        from ._reads import policy_writing
+
+        project, proxy, name = identity(id_, props)
+        try:
+            addable = policy_model(str(props.get("policy_type"))).addable
+        except ValueError:
+            addable = True
+        if not addable:
+            return  # the gateway's own (a protocol transformation): it goes with the proxy, not by itself
+        with policy_writing(client, project, proxy):
+            try:
+                client.policies.delete(project, proxy, name, metadata=metadata(props, order=None))
+            except NotFoundError as error:
+                if not container_gone(error):
+                    raise
+                return
+            except BadRequestError as error:
+                if not _NO_SUCH_POLICY.search(error.error_description or ""):
+                    raise
+                refused = error
+            else:
+                return
+        # Not where the state says (moved in the console to another pipeline or target): deleted
+        # where the gateway's own list has it; gone only when the list confirms it.
+        found = find_policy(client.policies.list(project, proxy), name)
+        if found is None:
+            return
+        scope, endpoint, method = found.target
+        moved = {**props, "pipeline": found.pipeline, "target_scope": scope, "target_endpoint": endpoint,
+                 "target_endpoint_http_method": method}
+        if moved == dict(props):
+            raise refused
+        with policy_writing(client, project, proxy):
+            client.policies.delete(project, proxy, name, metadata=metadata(moved, order=None))
+
+
+def live_inputs(found: Placed, declared: Mapping[str, Any]) -> dict[str, Any]:
+    """The inputs as the gateway holds them: what refresh shows as drift.
+
+    Settings are compared field by field with what was declared; a secret field keeps its
+    declared value (a gateway may not return it). ``order`` is the live position when it differs
+    from where the declared order puts the policy (beyond the end of its pipeline is last).
+    """
+    policy = found.policy
+    scope, endpoint, method = found.target
+    out: dict[str, Any] = {
+        "pipeline": found.pipeline,
+        "target_scope": scope,
+        "target_endpoint": endpoint,
+        "target_endpoint_http_method": method,
+        "active": bool(getattr(policy, "active", True)),
+    }
+    live_type = getattr(policy, "type", None)
+    if isinstance(live_type, str) and live_type:
+        out["policy_type"] = live_type
+    description = getattr(policy, "description", None)
+    if description is not None or declared.get("description") is not None:
+        out["description"] = description
+    if hasattr(policy, "model_dump"):
+        dumped = policy.model_dump(mode="json", exclude_none=True)
+        if "policy_condition" in dumped or declared.get("condition") is not None:
+            condition = dumped.get("policy_condition")
+            # The gateway fills in an empty condition (a default AND): the same as none declared.
+            out["condition"] = declared.get("condition") if same(condition, {"condition_rule_list": []}) \
+                and declared.get("condition") is None else condition
+        if "error_message_list" in dumped or declared.get("error_messages") is not None:
+            out["error_messages"] = dumped.get("error_message_list")
+        try:
+            live_settings = settings_of(policy)
+        except ValueError:
+            live_settings = {}
+        settings = dict(declared.get("settings") or {})
+        secrets = {path.split(".", 1)[0] for path in secret_fields(live_type or declared.get("policy_type"))}
+        for key, value in live_settings.items():
+            if key not in secrets:
+                settings[key] = value
+        for key in list(settings):
+            if key not in live_settings and key not in secrets:
+                del settings[key]
+        out["settings"] = settings
+    expected = expected_position(as_order(declared.get("order")), len(found.names))
+    if expected is not None and expected != found.position:
+        out["order"] = found.position
+    return out
+
+
+class Policy(dyn.Resource, module="apinizer", name="Policy"):
+    """One policy in an API proxy's request, response or error pipeline, of any documented type.
+
+    Id: ``{project}/{proxy}/{name}``. ``settings`` is the type's settings class
+    (``apinizer_pulumi.policies.<Type>``), which also gives the type. Changing the type, the name,
+    the proxy or the project replaces the policy (a new type under the same name deletes the old
+    one first); everything else, its place included, changes in place. The policy is kept at its
+    declared ``order``. Writes send ``deploy: false`` unless ``deploy_to`` names environments:
+    a change reaches an environment through ``ApiProxyDeployment`` or ``deploy_to``, never
+    otherwise. Refresh reads the proxy's policy list once for every policy of the proxy.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the API proxy."""
+    api_proxy_name: pulumi.Output[str]
+    """The API proxy that holds the policy."""
+    name: pulumi.Output[str]
+    """The policy's name, unique in the proxy."""
+    policy_type: pulumi.Output[str]
+    """The type string, e.g. ``policy-white-ip``."""
+    pipeline: pulumi.Output[PipelineName]
+    """REQUEST, RESPONSE or ERROR."""
+    target_scope: pulumi.Output[TargetScopeName]
+    """ALL (every endpoint) or ENDPOINT."""
+    target_endpoint: pulumi.Output[str | None]
+    """The endpoint's path, for ENDPOINT scope."""
+    target_endpoint_http_method: pulumi.Output[str | None]
+    """The endpoint's HTTP method, for ENDPOINT scope."""
+    order: pulumi.Output[int | None]
+    """The declared 1-based position in the pipeline."""
+    description: pulumi.Output[str | None]
+    """Free text."""
+    active: pulumi.Output[bool]
+    """Whether the policy runs."""
+    condition: pulumi.Output[dict[str, Any] | None]
+    """The condition under which it runs."""
+    error_messages: pulumi.Output[list[dict[str, Any]] | None]
+    """Custom error messages."""
+    settings: pulumi.Output[dict[str, Any]]
+    """The type's own fields with the API's defaults filled in (a secret when the type has secret fields)."""
+    deploy_to: pulumi.Output[list[str] | None]
+    """Environments each write deploys to."""
+    adopt: pulumi.Output[bool]
+    """Whether create may take over a policy of this name that already exists."""
+    position: pulumi.Output[int | None]
+    """Its 1-based position in its pipeline when last written or read (its neighbours' creates move it
+    after; refresh reads it again)."""
+    revision: pulumi.Output[str]
+    """A digest of what was written: use it in ``ApiProxyDeployment(triggers=...)`` to redeploy on change."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        api_proxy_name: pulumi.Input[str],
+        name: pulumi.Input[str],
+        pipeline: pulumi.Input[PipelineName],
+        settings: Any,
+        policy_type: pulumi.Input[str] | None = None,
+        target_scope: pulumi.Input[TargetScopeName] | None = None,
+        target_endpoint: pulumi.Input[str] | None = None,
+        target_endpoint_http_method: pulumi.Input[HttpMethodValue] | None = None,
+        order: pulumi.Input[int] | None = None,
+        description: pulumi.Input[str] | None = None,
+        active: pulumi.Input[bool] | None = None,
+        condition: pulumi.Input[Mapping[str, Any]] | None = None,
+        error_messages: pulumi.Input[Sequence[pulumi.Input[Mapping[str, Any]]]] | None = None,
+        deploy_to: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
+        adopt: pulumi.Input[bool] | None = None,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare a policy.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the API proxy.
+        :param api_proxy_name: The API proxy (``ApiProxy.name`` makes the dependency).
+        :param name: The policy's name, unique in the proxy (a change replaces it).
+        :param pipeline: REQUEST, RESPONSE or ERROR.
+        :param settings: The type's settings, e.g. ``apinizer.policies.WhiteIp(ip_list=[...])``; a dict
+            with snake_case keys needs ``policy_type``.
+        :param policy_type: The type string; taken from the settings class when it is one.
+        :param target_scope: ALL (default: every endpoint) or ENDPOINT.
+        :param target_endpoint: The endpoint's path, for ENDPOINT scope.
+        :param target_endpoint_http_method: The endpoint's HTTP method, for ENDPOINT scope.
+        :param order: The 1-based position in the pipeline, kept as declared (left out: appended).
+        :param description: Free text.
+        :param active: Whether it runs (default true).
+        :param condition: ``{"condition_rule_list": [...]}``: when it runs.
+        :param error_messages: Custom error messages (``errorMessageList`` items, snake_case).
+        :param deploy_to: Environments each change is deployed to at once (default none: see
+            docs/policies/ordering-and-deployment.md).
+        :param adopt: Take over an existing policy of this name (default false).
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        declared_type = getattr(type(settings), "policy_type", None)
+        if declared_type is not None and policy_type is not None and policy_type != declared_type:
+            raise TypeError(f"policy_type {policy_type!r} does not match the settings class "
+                            f"{type(settings).__name__} ({declared_type!r})")
+        policy_type = policy_type if policy_type is not None else declared_type
+        if policy_type is None:
+            raise TypeError("settings is a dict: give policy_type too, or use a settings class from "
+                            "apinizer_pulumi.policies")
+        props = resource_props(
+            project_name=project_name, api_proxy_name=api_proxy_name, name=name, policy_type=policy_type,
+            pipeline=pipeline, target_scope=target_scope, target_endpoint=target_endpoint,
+            target_endpoint_http_method=target_endpoint_http_method, order=order, description=description,
+            active=active, condition=condition, error_messages=error_messages, settings=None,
+            deploy_to=deploy_to, adopt=adopt, position=None, revision=None,
+        )
+        props["settings"] = to_props(settings) if settings is not None else {}
+        props[CONNECTION] = connection_props(connection)
+        secret_outputs = []
+        if _has_secrets(settings, policy_type):
+            props["settings"] = pulumi.Output.secret(props["settings"])
+            secret_outputs = ["settings", "revision"]
+        options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
+            additional_secret_outputs=secret_outputs))
+        super().__init__(PolicyProvider(), resource_name, props, options)
+
+
+def _has_secrets(settings: Any, policy_type: Any) -> bool:
+    """Whether the type has secret fields, from the generated settings classes (no models imported)."""
+    fields = getattr(type(settings), "secret_fields", None)
+    if fields is None and isinstance(policy_type, str):
+        from ._policy_args import POLICY_ARGS
+
+        fields = getattr(POLICY_ARGS.get(policy_type), "secret_fields", ())
+    return bool(fields)

@@ -1,0 +1,128 @@
+"""``RlclCondition``: when a rate-limit control list applies, and its dynamic provider.
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.rlcl_condition.RlclConditionProvider``) are recorded
+by reference in every stack's state: they never move without an alias.
+
+Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/condition/index.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import translated
+from .rlcl import rlcl_identity, rlcl_subject
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+
+
+def _body(props: Mapping[str, Any]) -> Any:
+    from apinizer_pulumi.models import RlclCondition as Condition
+
+    return Condition(condition_rule_list=list(props.get("rules") or []))
+
+
+def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+    return rlcl_subject("RlclCondition", props, id_, name_key="rlcl_name")
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
+    return rlcl_identity(id_, props, name_key="rlcl_name")
+
+
+class RlclConditionProvider(ApinizerProvider):
+    """Set an RLCL's condition on create and update; delete restores the default (always applies)."""
+
+    kind = "RlclCondition"
+    inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclConditionInputs")
+    replace_fields = ("project_name", "rlcl_name")
+
+    @translated(lambda self, props: _subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        # Add replaces the condition whole: repeating it after a lost answer leaves the same condition.
+        project, rlcl = _identity("", props)
+        self.client(props).rlcl.add_condition(project, rlcl, _body(props))
+        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
+
+    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        project, rlcl = _identity(id_, news)
+        self.client(news).rlcl.update_condition(project, rlcl, _body(news))
+        return dyn.UpdateResult(self.outputs(news))
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        # The API cannot read an RLCL's condition: what was last written is what is known.
+        return dyn.ReadResult(id_, self.outputs(props))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import APIStatusError
+
+        from .rlcl import rlcl_not_found
+
+        project, rlcl = _identity(id_, props)
+        try:
+            client.rlcl.delete_condition(project, rlcl)
+        except APIStatusError as error:
+            if not rlcl_not_found(error):  # the RLCL is gone, and its condition with it
+                raise
+
+
+class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):
+    """When a rate-limit control list (RLCL) applies: its rules, AND-ed, owned by this resource.
+
+    Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change of
+    ``rules`` replaces the condition in one call. Destroy restores the default condition (an AND of
+    no rules: the RLCL always applies). The API cannot read an RLCL's condition, so refresh keeps
+    the recorded state. Declare at most one per RLCL.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the RLCL."""
+    rlcl_name: pulumi.Output[str]
+    """The RLCL's name."""
+    rules: pulumi.Output[list[dict[str, Any]]]
+    """The condition's rules (snake_case keys), as written."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        rlcl_name: pulumi.Input[str],
+        rules: pulumi.Input[Sequence[Mapping[str, Any]]],
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare the condition of an RLCL.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the RLCL.
+        :param rlcl_name: The RLCL's name (``Rlcl.name`` makes the dependency).
+        :param rules: At least one rule (snake_case keys of the page's ConditionRuleDTO):
+            ``condition_criteria`` VALUE with ``first_variable``, ``variable_data_type``,
+            ``value_comparison_operator``, ``second_value_source`` and ``second_value`` (or
+            ``second_variable``); or AND, OR, NOT over nested ``condition_rule_list``.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, rules=rules)
+        props[CONNECTION] = connection_props(connection)
+        options = resource_options(opts, delete_first=True)
+        super().__init__(RlclConditionProvider(), resource_name, props, options)

@@ -1,0 +1,127 @@
+"""``RlclCredentials``: the credential list of a rate-limit control list, and its dynamic provider.
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.rlcl_credentials.RlclCredentialsProvider``) are recorded
+by reference in every stack's state: they never move without an alias.
+
+Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/credentials/index.md
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import translated
+from .rlcl import rlcl_identity, rlcl_subject
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+
+
+def _names(props: Mapping[str, Any]) -> list[str]:
+    return [str(name) for name in props.get("credential_names") or []]
+
+
+def _subject(props: Mapping[str, Any], id_: str = "") -> str:
+    return rlcl_subject("RlclCredentials", props, id_, name_key="rlcl_name")
+
+
+def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
+    return rlcl_identity(id_, props, name_key="rlcl_name")
+
+
+class RlclCredentialsProvider(ApinizerProvider):
+    """Own the credential list of an RLCL: create and update replace it whole, delete removes its names."""
+
+    kind = "RlclCredentials"
+    inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclCredentialsInputs")
+    replace_fields = ("project_name", "rlcl_name")
+
+    @translated(lambda self, props: _subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        # A replace of the whole list: repeating it after a lost answer leaves the same list.
+        project, rlcl = _identity("", props)
+        self.client(props).rlcl.replace_credentials(project, rlcl, _names(props))
+        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
+
+    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        project, rlcl = _identity(id_, news)
+        self.client(news).rlcl.replace_credentials(project, rlcl, _names(news))
+        return dyn.UpdateResult(self.outputs(news))
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        # The API cannot read an RLCL's credentials: what was last written is what is known.
+        return dyn.ReadResult(id_, self.outputs(props))
+
+    @translated(lambda self, id_, props: _subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if _names(props):
+            self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+
+    @staticmethod
+    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        from apinizer_pulumi.client import APIStatusError
+
+        from .rlcl import rlcl_not_found
+
+        project, rlcl = _identity(id_, props)
+        try:
+            # Names no longer in the RLCL are ignored by the gateway (documented).
+            client.rlcl.delete_credentials(project, rlcl, _names(props))
+        except APIStatusError as error:
+            if not rlcl_not_found(error):  # the RLCL is gone, and its list with it
+                raise
+
+
+class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):
+    """The credentials of a rate-limit control list (RLCL), owned whole by this resource.
+
+    Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change of
+    ``credential_names`` replaces the RLCL's list with the declared one in one call (names added
+    outside Pulumi are removed then). Create does the same. Destroy removes exactly the declared
+    names. Each name is a credential's username that exists in the project. The API cannot read
+    an RLCL's credentials, so refresh keeps the recorded state. Declare at most one per RLCL.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the RLCL."""
+    rlcl_name: pulumi.Output[str]
+    """The RLCL's name."""
+    credential_names: pulumi.Output[list[str]]
+    """The credentials' usernames, as written."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        rlcl_name: pulumi.Input[str],
+        credential_names: pulumi.Input[Sequence[pulumi.Input[str]]],
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare the credential list of an RLCL.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the RLCL.
+        :param rlcl_name: The RLCL's name (``Rlcl.name`` makes the dependency).
+        :param credential_names: At least one credential username, each once.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, rlcl_name=rlcl_name,
+                               credential_names=credential_names)
+        props[CONNECTION] = connection_props(connection)
+        options = resource_options(opts, delete_first=True)
+        super().__init__(RlclCredentialsProvider(), resource_name, props, options)

@@ -1,0 +1,85 @@
+"""A policy type's secret fields stay secret: in the checked inputs, the outputs, refresh's inputs, and
+never in a failure's text. Run for every type whose model declares secret fields (``SecretField``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pulumi.runtime import rpc
+
+from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+from apinizer_pulumi.resources import PolicyProvider
+from apinizer_pulumi.resources.policy import settings_of
+from apinizer_pulumi.resources.testing import Engine, ProviderServer
+
+from .conftest import ADMIN_TOKEN
+
+EXAMPLES = Path(__file__).parents[1] / "unit" / "data" / "policy_doc_examples.json"
+SECRET_TYPES = sorted(name for name, model in POLICY_TYPES.items() if model.secret_fields())
+
+
+def documented_settings(policy_type: str) -> dict[str, Any]:
+    """The settings of the first documented example of the type that its model takes."""
+    model = POLICY_TYPES[policy_type]
+    for examples in json.loads(EXAMPLES.read_text()).values():
+        for example in examples:
+            body = example.get("body")
+            policy = body.get("policy", body) if isinstance(body, dict) else None
+            if isinstance(policy, dict) and policy.get("type") == policy_type:
+                try:
+                    return settings_of(model.model_validate(policy))
+                except ValueError:
+                    continue
+    raise AssertionError(f"no documented example of {policy_type} validates")
+
+
+def secret_values(settings: dict[str, Any], paths: tuple[str, ...]) -> list[str]:
+    found = []
+    for path in paths:
+        value: Any = settings
+        for part in path.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        if isinstance(value, str) and value:
+            found.append(value)
+    return found
+
+
+@pytest.fixture
+def policies(server: ProviderServer, emulator_url: str) -> Engine:
+    return Engine(server, PolicyProvider(), "Policy")
+
+
+def test_settings_of_a_type_without_secrets_are_plain(policies: Engine) -> None:
+    inputs = policies.checked({"project_name": "Demo", "api_proxy_name": "Orders", "name": "ips",
+                               "policy_type": "policy-white-ip", "pipeline": "REQUEST",
+                               "settings": {"ip_list": ["10.0.0.0/8"]}})
+    assert not rpc.is_rpc_secret(inputs["settings"])
+
+
+@pytest.mark.parametrize("policy_type", SECRET_TYPES or [pytest.param(
+    "none", marks=pytest.mark.skip(reason="no policy type with secret fields in the registry yet"))])
+def test_secret_fields_stay_secret(policy_type: str, policies: Engine, emulator_url: str) -> None:
+    settings = documented_settings(policy_type)
+    secrets = secret_values(settings, POLICY_TYPES[policy_type].secret_fields())
+    declared = {"project_name": "Demo", "api_proxy_name": "Orders", "name": "secretive",
+                "policy_type": policy_type, "pipeline": "REQUEST", "settings": rpc.wrap_rpc_secret(settings)}
+
+    checked = policies.check(declared)
+    assert checked.failures == {} and rpc.is_rpc_secret(checked.inputs["settings"])
+    plain_inputs = {**checked.inputs, "settings": rpc.unwrap_rpc_secret(checked.inputs["settings"])}
+    id_, outs = policies.create(plain_inputs)
+    assert rpc.is_rpc_secret(outs["settings"])
+
+    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN},
+                        env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+        _, _, read_inputs = Engine(server, PolicyProvider(), "Policy").read(id_, plain_inputs)
+    assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["settings"])
+
+    # A failure names the field, never a secret's value.
+    broken = {**settings, "no_such_field": "x"}
+    failures = policies.check({**declared, "settings": rpc.wrap_rpc_secret(broken)}).failures
+    assert "settings.no_such_field" in failures
+    assert all(secret not in json.dumps(failures) for secret in secrets)

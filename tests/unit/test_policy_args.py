@@ -1,0 +1,96 @@
+"""The generated settings classes: current with the models, equal to them, and checked by mypy."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from apinizer_pulumi import policies
+from apinizer_pulumi.models import PolicyBase
+from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+from apinizer_pulumi.resources import _policy_args
+
+from .test_types import mypy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_generated_files_are_current() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_policy_args.py"), "--check"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("policy_type", sorted(POLICY_TYPES))
+def test_each_type_has_its_class_with_the_models_own_fields(policy_type: str) -> None:
+    model = POLICY_TYPES[policy_type]
+    args = policies.POLICY_ARGS[policy_type]
+    assert args.policy_type == policy_type  # type: ignore[attr-defined]
+    assert args.secret_fields == model.secret_fields()  # type: ignore[attr-defined]
+    own = set(model.model_fields) - set(PolicyBase.model_fields) - {"type"}
+    assert {item.name for item in dataclasses.fields(args)} == own
+    required = {item.name for item in dataclasses.fields(args) if item.default is dataclasses.MISSING}
+    assert required == {name for name in own if model.model_fields[name].is_required()}
+    assert getattr(policies, args.__name__) is args
+    assert "Source: https://github.com/apinizer/management-api-docs" in " ".join((args.__doc__ or "").split())
+
+
+@pytest.mark.parametrize("alias", sorted(_policy_args.ENUM_LITERALS))
+def test_each_literal_holds_exactly_its_enums_values(alias: str) -> None:
+    module, name = _policy_args.ENUM_LITERALS[alias]
+    enum = getattr(importlib.import_module(module), name)
+    assert get_args(getattr(_policy_args, alias)) == tuple(member.value for member in enum)
+
+
+def test_the_reference_page_has_every_type() -> None:
+    text = (ROOT / "docs" / "policies" / "reference.md").read_text()
+    for policy_type, args in policies.POLICY_ARGS.items():
+        assert f"## {args.__name__}\n" in text and f"`{policy_type}`" in text
+
+
+GOOD = """
+    import apinizer_pulumi as apinizer
+
+    apinizer.Policy(
+        "throttle", project_name="Demo", api_proxy_name="PetStore", name="throttle", pipeline="REQUEST",
+        order=1,
+        settings=apinizer.policies.ApiBasedThrottling(
+            target_variable_for_identity=apinizer.policies.PolicyVariableArgs(type="HEADER",
+                                                                              header_name="X-Key"),
+            message_count_for_interval=10,
+            throttling_interval="ONE_MINUTE",
+            interval_window_type="SLIDING",
+        ),
+    )
+    apinizer.Policy("ips", project_name="Demo", api_proxy_name="PetStore", name="ips", pipeline="REQUEST",
+                    settings=apinizer.policies.WhiteIp(ip_list=["10.0.0.0/8"]))
+    apinizer.Policy("script", project_name="Demo", api_proxy_name="PetStore", name="s", pipeline="RESPONSE",
+                    settings=apinizer.policies.Script(script_language="GROOVY", script_body="1"))
+"""
+
+
+def test_mypy_flags_a_bad_enum_value_a_wrong_field_and_a_bad_pipeline(tmp_path: Path) -> None:
+    good = tmp_path / "good" / "__main__.py"
+    good.parent.mkdir()
+    good.write_text(textwrap.dedent(GOOD))
+    bad = tmp_path / "bad" / "__main__.py"
+    bad.parent.mkdir()
+    bad.write_text(textwrap.dedent(GOOD)
+                   .replace('throttling_interval="ONE_MINUTE"', 'throttling_interval="ONE_WEEK"')
+                   .replace('ip_list=["10.0.0.0/8"]', 'ip_lists=["10.0.0.0/8"]')
+                   .replace('pipeline="RESPONSE"', 'pipeline="AFTER"'))
+
+    passed = mypy(good)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    flagged = mypy(bad)
+    errors = [line for line in flagged.stdout.splitlines() if ": error: " in line]
+    assert any('Argument "throttling_interval" to "ApiBasedThrottling"' in line for line in errors), errors
+    assert any('Unexpected keyword argument "ip_lists" for "WhiteIp"' in line for line in errors), errors
+    assert any('Argument "pipeline" to "Policy"' in line for line in errors), errors
