@@ -258,46 +258,6 @@ def _read_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxyRec
     return ApiProxyRecord.from_live(project, live)
 
 
-def _listed_policies(
-    client: ApinizerClient, project: str, proxy: str, records: Sequence[EndpointRecord]
-) -> dict[tuple[str, str, str, str], Policies] | None:
-    """Every endpoint's policies from the proxy's policy list: one request, whatever its endpoints.
-
-    None where the gateway has no such list (it answers 404 for a proxy whose endpoints it just
-    listed): the caller then reads each endpoint's policies.
-    """
-    try:
-        live = client.policies.list(project, proxy)
-    except NotFoundError:
-        return None
-    wanted = {(record.http_method, record.name): record.key for record in records}
-    found: dict[tuple[str, str, str, str], Policies] = {}
-    for item in live.endpoint_list:
-        key = wanted.get((item.http_method or "", item.endpoint or ""))
-        if key is not None:
-            found[key] = Policies.from_pipelines(
-                item.request_policy_list, item.response_policy_list, item.error_policy_list
-            )
-    return found
-
-
-def _read_each_endpoints_policies(
-    client: ApinizerClient, snapshot: ProxySnapshot, project: str, records: Sequence[EndpointRecord],
-    progress: Progress,
-) -> None:
-    """One read per endpoint: for a gateway without the proxy's policy list."""
-    for count, record in enumerate(records, start=1):
-        try:
-            found = client.endpoints.policies(project, snapshot.name, record.name, record.http_method)
-        except APIStatusError as error:
-            if error.is_endpoint_not_found:  # deleted while we read
-                continue
-            raise
-        snapshot.policies[record.key] = Policies.from_live(found)
-        if count % 50 == 0 or count == len(records):
-            progress(f"      {project}/{snapshot.name}: policies {count}/{len(records)}")
-
-
 def read_gateway(
     client: ApinizerClient,
     project: str,
@@ -346,7 +306,10 @@ def read_gateway(
             except (NotFoundError, APIResponseValidationError):
                 read = ReadPolicies([], {})  # a gateway without the policy list: endpoints only
             proxy_snapshot.policy_records.extend(read.records)
+            known = {record.key for record in records}
             for key, others in read.unmodelled.items():
+                if key not in known:  # an endpoint the endpoint list did not show (deleted meanwhile)
+                    continue
                 proxy_snapshot.policies[key] = Policies(others.get("request", ()), others.get("response", ()),
                                                         others.get("error", ()))
             progress(f"      {project}/{proxy}: {len(read.records)} policies")
