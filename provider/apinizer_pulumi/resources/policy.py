@@ -18,6 +18,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -238,7 +239,11 @@ _DECLARED: dict[tuple[str, str, str], dict[str, tuple[Target, str, int | None]]]
 _DECLARED_LOCK = threading.Lock()
 #: Writes to one proxy's policies, one at a time: each places its policy from a list that no
 #: concurrent write of this process changes under it.
-_PROXY_LOCKS: dict[tuple[str, str, str], threading.Lock] = {}
+_PROXY_LOCKS: dict[tuple[str, str, str], threading.Condition] = {}
+#: Names of the policies this process has written, by (gateway URL, project, proxy).
+_WRITTEN: dict[tuple[str, str, str], set[str]] = {}
+#: Longest wait of a create for the creates of its pipeline declared before it (see ``_placed_write``).
+ORDER_WAIT = 1.0
 
 
 def as_order(value: Any) -> int | None:
@@ -262,9 +267,21 @@ def declare(url: str, props: Mapping[str, Any]) -> None:
             target_of(props), pipeline, as_order(props.get("order")))
 
 
-def _proxy_lock(key: tuple[str, str, str]) -> threading.Lock:
+def _proxy_lock(key: tuple[str, str, str]) -> threading.Condition:
     with _DECLARED_LOCK:
-        return _PROXY_LOCKS.setdefault(key, threading.Lock())
+        return _PROXY_LOCKS.setdefault(key, threading.Condition())
+
+
+def _pending_before(key: tuple[str, str, str], name: str, target: Target, pipeline: str, order: int,
+                    live: set[str]) -> bool:
+    """Whether a policy declared before ``name`` in its pipeline is neither on the gateway nor written
+    yet by this process: a create of this operation that has not run yet."""
+    with _DECLARED_LOCK:
+        declared = dict(_DECLARED.get(key, {}))
+        written = set(_WRITTEN.get(key, set()))
+    return any(other != name.casefold() and where == target and line == pipeline and rank is not None
+               and rank < order and other not in live and other not in written
+               for other, (where, line, rank) in declared.items())
 
 
 def placement(url: str, project: str, proxy: str, name: str, target: Target, pipeline: str,
@@ -489,24 +506,52 @@ class PolicyProvider(ApinizerProvider):
         declare(url, props)
         order = as_order(props.get("order"))
         key = (url, project, proxy)
-        with _proxy_lock(key), policy_writing(client, project, proxy):
+        lock = _proxy_lock(key)
+        with lock:
             position: int | None = None
+            names: list[str] = []
             if order is not None and (move or not update):
-                live = client.policies.list(project, proxy)
                 target, pipeline = target_of(props), str(props["pipeline"])
-                names = [entry_name for entry_name in
-                         (_name_of(entry) for entry in pipelines(live).get((target, pipeline), []))
-                         if entry_name.casefold() != name.casefold()]
+
+                def pipeline_names() -> list[str]:
+                    live = client.policies.list(project, proxy)
+                    return [_name_of(entry) for entry in pipelines(live).get((target, pipeline), [])]
+
+                names = pipeline_names()
+                if not update:
+                    # The engine runs creates side by side in no set order. One that waits (a
+                    # second at most) for the creates declared before it in its pipeline lands
+                    # behind them with one add: a policy put before the last one of a pipeline
+                    # needs an add and an update (see below).
+                    deadline = time.monotonic() + ORDER_WAIT
+                    waited = False
+                    while _pending_before(key, name, target, pipeline, order,
+                                          {item.casefold() for item in names}):
+                        remaining = deadline - time.monotonic()
+                        if remaining <= 0:
+                            break
+                        lock.wait(remaining)
+                        waited = True
+                    if waited:
+                        names = pipeline_names()
+                names = [item for item in names if item.casefold() != name.casefold()]
                 position = placement(url, project, proxy, name, target, pipeline, order, names)
-            if update:
-                client.policies.update(project, proxy, name, policy, metadata(props, order=position))
-                return position
-            client.policies.add(project, proxy, name, policy, metadata(props, order=position))
-            if position is not None and position == len(names) and names:
-                # The add page: an order of the list's size or more appends. Before the last
-                # policy is a place only an update reaches (it counts the policy itself).
-                client.policies.update(project, proxy, name, policy, metadata(props, order=position))
-            return position
+            with policy_writing(client, project, proxy):
+                try:
+                    if update:
+                        client.policies.update(project, proxy, name, policy, metadata(props, order=position))
+                        return position
+                    client.policies.add(project, proxy, name, policy, metadata(props, order=position))
+                    if position is not None and position == len(names) and names:
+                        # The add page: an order of the list's size or more appends. Before the last
+                        # policy is a place only an update reaches (it counts the policy itself).
+                        client.policies.update(project, proxy, name, policy,
+                                               metadata(props, order=position))
+                    return position
+                finally:
+                    with _DECLARED_LOCK:
+                        _WRITTEN.setdefault(key, set()).add(name.casefold())
+                    lock.notify_all()
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
