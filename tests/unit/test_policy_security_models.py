@@ -432,6 +432,13 @@ def test_secrets_are_never_in_repr_and_still_sent() -> None:
             "unPassword": "hunter2-h",
             "wsSecurityEntryOrderList": ["X"],
         },
+        # The API call's added header values are secrets too (they carry API keys).
+        {
+            "type": "policy-api-call",
+            "headersToBeAddedBeforeCallList": [{"name": "Authorization", "value": "hunter2-i"}],
+        },
+        # An unknown field may hold a secret no model knows to hide.
+        {"type": "policy-white-ip", "ipList": ["not-an-ip"], "apiKey": "hunter2-j"},
     ],
 )
 def test_a_refused_policy_s_error_never_quotes_its_secret(data: dict[str, Any]) -> None:

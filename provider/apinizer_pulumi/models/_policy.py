@@ -68,7 +68,9 @@ class PolicyModel(ApiModel):
     ones: an unknown field may hold a secret the model does not know to hide.
     """
 
-    model_config = ConfigDict(extra="allow")
+    # Errors quote no input: a policy's body may hold a secret (a declared secret field, or an
+    # unknown field no model knows to hide), and pydantic would quote the whole body.
+    model_config = ConfigDict(extra="allow", hide_input_in_errors=True)
     #: True for the structures whose fields the docs do not list: any field is theirs.
     open_fields: ClassVar[bool] = False
 
