@@ -120,6 +120,12 @@ def without_adopted(initial: State) -> State:
         for proxy in project["apiProxies"]:
             proxy["endpoints"] = [e for e in proxy["endpoints"]
                                   if (proxy["name"], e["endpoint"], e["httpMethod"]) not in ADOPTED]
+            # The proxy's policy list shows every endpoint, so the deleted ones leave it too.
+            policies = proxy.get("policies") or {}
+            if "endpointList" in policies:
+                policies["endpointList"] = [
+                    e for e in policies["endpointList"]
+                    if (proxy["name"], e["endpoint"], e["httpMethod"]) not in ADOPTED]
     return expected
 
 
