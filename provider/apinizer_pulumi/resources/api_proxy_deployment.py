@@ -29,22 +29,24 @@ KEYS = ("project_name", "api_proxy_name", "environment_name")
 _NOTHING_TO_UNDEPLOY = ("is not deployed", "because it is not exist")
 
 
-def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
-    """(project, proxy, environment) from the state, or from the id when the state lacks them."""
-    if all(props.get(key) for key in KEYS):
-        project, proxy, environment = (str(props[key]) for key in KEYS)
-        return project, proxy, environment
-    project, proxy, environment = id_.split("/", 2)
-    return project, proxy, environment
+def identity(id_: str, props: Mapping[str, Any], keys: tuple[str, str, str] = KEYS) -> tuple[str, str, str]:
+    """(project, proxy or group, environment) from the state's ``keys``, or from the id when the
+    state lacks them."""
+    if all(props.get(key) for key in keys):
+        project, deployed, environment = (str(props[key]) for key in keys)
+        return project, deployed, environment
+    project, deployed, environment = id_.split("/", 2)
+    return project, deployed, environment
 
 
-def subject(props: Mapping[str, Any], id_: str = "") -> str:
+def subject(props: Mapping[str, Any], id_: str = "", *, kind: str = "ApiProxyDeployment",
+            keys: tuple[str, str, str] = KEYS) -> str:
     """``apinizer:ApiProxyDeployment Orders in Demo to test`` for messages."""
     try:
-        project, proxy, environment = identity(id_, props)
+        project, deployed, environment = identity(id_, props, keys)
     except ValueError:
-        return "apinizer:ApiProxyDeployment"
-    return f"apinizer:ApiProxyDeployment {proxy} in {project} to {environment}"
+        return f"apinizer:{kind}"
+    return f"apinizer:{kind} {deployed} in {project} to {environment}"
 
 
 class ApiProxyDeploymentProvider(ApinizerProvider):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
+from . import api_proxy_deployment as deployment
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
@@ -28,20 +29,12 @@ KEYS = ("project_name", "api_proxy_group_name", "environment_name")
 
 def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
     """(project, group, environment) from the state, or from the id when the state lacks them."""
-    if all(props.get(key) for key in KEYS):
-        project, group, environment = (str(props[key]) for key in KEYS)
-        return project, group, environment
-    project, group, environment = id_.split("/", 2)
-    return project, group, environment
+    return deployment.identity(id_, props, KEYS)
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
     """``apinizer:ApiProxyGroupDeployment Payments in Demo to test`` for messages."""
-    try:
-        project, group, environment = identity(id_, props)
-    except ValueError:
-        return "apinizer:ApiProxyGroupDeployment"
-    return f"apinizer:ApiProxyGroupDeployment {group} in {project} to {environment}"
+    return deployment.subject(props, id_, kind="ApiProxyGroupDeployment", keys=KEYS)
 
 
 class ApiProxyGroupDeploymentProvider(ApinizerProvider):
