@@ -42,3 +42,45 @@ def test_the_provider_still_loads_everything_it_needs_on_first_use() -> None:
                  " 'backend_http_method': 'GET'})")
     needed = ["pydantic", "apinizer_pulumi.models"]
     assert loaded_after(statement, tuple(needed)) == needed
+
+
+#: What an endpoint's provider process never needs: the policy types, API proxies, credentials.
+OTHER_MODELS = ("apinizer_pulumi.models._policy_registry", "apinizer_pulumi.models._policy_security",
+                "apinizer_pulumi.models._policy_traffic", "apinizer_pulumi.models._policy_message",
+                "apinizer_pulumi.models._api_proxy", "apinizer_pulumi.models._credential")
+
+
+def test_an_endpoint_provider_builds_only_the_models_it_uses() -> None:
+    statement = ("from apinizer_pulumi.resources.endpoint import EndpointProvider\n"
+                 "import apinizer_pulumi.resources._reads, apinizer_pulumi.client\n"
+                 "EndpointProvider.inputs_model.model_validate({'project_name': 'P', 'api_proxy_name': 'A',"
+                 " 'name': '/n', 'http_method': 'GET', 'backend_resource_url': '/b',"
+                 " 'backend_http_method': 'GET'})")
+    assert loaded_after(statement, OTHER_MODELS) == []
+
+
+def test_importing_the_models_package_imports_none_of_its_modules() -> None:
+    modules = ("apinizer_pulumi.models._endpoint", "pydantic")
+    assert loaded_after("import apinizer_pulumi.models", modules) == []
+
+
+def test_every_public_model_name_resolves_on_first_use_and_stays() -> None:
+    import apinizer_pulumi.models as models
+    from apinizer_pulumi.models._policy_security import OidcPolicy
+
+    assert models.OidcPolicy is OidcPolicy
+    assert "OidcPolicy" in vars(models)  # kept like an import keeps it
+    missing = [name for name in models.__all__ if not hasattr(models, name)]
+    assert missing == []
+    assert set(models.__all__) <= set(dir(models))
+
+
+def test_a_name_the_models_package_does_not_declare_is_an_attribute_error() -> None:
+    import apinizer_pulumi.models as models
+
+    try:
+        models.NoSuchModel  # noqa: B018
+    except AttributeError as error:
+        assert "NoSuchModel" in str(error)
+    else:
+        raise AssertionError("an unknown name resolved")

@@ -42,10 +42,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EnvironmentVariable, HttpMethod
+from apinizer_pulumi.models import Endpoint, HttpMethod
 
 if TYPE_CHECKING:
     import httpx
+
+    from apinizer_pulumi.models import ApiProxy, Credential, EnvironmentVariable
 
 T = TypeVar("T")
 
