@@ -158,7 +158,7 @@ def test_refresh_of_an_unchanged_endpoint_reports_no_drift(endpoints: Engine) ->
         id_, outs = endpoints.up(declared, name=f"r{index}")
         read_id, read_outs, read_inputs = endpoints.read(id_, outs)
         assert read_id == id_ and read_outs == outs
-        assert read_inputs is not None
+        assert read_inputs is None  # nothing drifted: the engine keeps the recorded inputs
         assert endpoints.diff(read_id, read_outs, endpoints.checked(declared)).changes == DIFF_NONE
         endpoints.delete(id_, outs)
 
@@ -210,9 +210,23 @@ def test_refresh_keeps_the_adopt_input(endpoints: Engine) -> None:
 
     read_id, read_outs, read_inputs = endpoints.read(id_, outs)
 
-    assert read_id == id_ and read_inputs is not None
-    assert read_outs["adopt"] is True and read_inputs["adopt"] is True
+    assert read_id == id_ and read_inputs is None  # unchanged: the recorded inputs (adopt=True) stay
+    assert read_outs["adopt"] is True
     assert read_outs == outs
+
+    drifted_id, drifted_outs, drifted_inputs = endpoints.read(id_, {**outs, "backend_resource_url": "/old"})
+    assert drifted_id == id_ and drifted_inputs is not None
+    assert drifted_inputs["adopt"] is True and drifted_inputs["backend_resource_url"] == "/pets"
+    assert drifted_outs == outs
+
+
+def test_a_read_from_the_id_alone_returns_the_inputs(endpoints: Engine) -> None:
+    id_, outs = endpoints.up(USERS)
+    read_id, _, read_inputs = endpoints.read(id_, {})
+    assert read_id == id_ and read_inputs is not None
+    assert read_inputs["name"] == "/api/users"
+    assert read_inputs["backend_resource_url"] == outs["backend_resource_url"]
+    endpoints.delete(id_, outs)
 
 
 def test_create_without_a_description_sends_none(endpoints: Engine, gateway: Gateway) -> None:

@@ -17,6 +17,8 @@ import threading
 
 import httpx
 
+from ._keepalive import KeepAliveTransport, environment_proxy_for
+
 __all__ = ["close_all", "get_client", "pool_size"]
 
 #: Connections kept per gateway. Pulumi runs up to 10 resource operations in parallel by default.
@@ -24,7 +26,10 @@ __all__ = ["close_all", "get_client", "pool_size"]
 #: close a "surplus" keep-alive connection it has already handed to a waiting request, whose read
 #: then fails with EBADF (encode/httpcore#1110; seen destroying 2,000 endpoints at --parallel 64).
 #: One origin per pool and no surplus leave it nothing to close.
-_LIMITS = httpx.Limits(max_connections=20, max_keepalive_connections=20, keepalive_expiry=30.0)
+_MAX_CONNECTIONS = 20
+_KEEPALIVE_EXPIRY = 30.0
+_LIMITS = httpx.Limits(max_connections=_MAX_CONNECTIONS, max_keepalive_connections=_MAX_CONNECTIONS,
+                       keepalive_expiry=_KEEPALIVE_EXPIRY)
 
 _lock = threading.Lock()
 _clients: dict[str, httpx.Client] = {}
@@ -48,7 +53,11 @@ def get_client(base_url: str) -> httpx.Client:
     with _lock:
         client = _clients.get(key)
         if client is None or client.is_closed:
-            client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False)
+            # The standard library's connections (._keepalive), unless the environment names a proxy:
+            # httpx honours those only with its own transport.
+            transport = None if environment_proxy_for(key) else KeepAliveTransport(
+                max_connections=_MAX_CONNECTIONS, keepalive_expiry=_KEEPALIVE_EXPIRY)
+            client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False, transport=transport)
             _clients[key] = client
         _by_given[base_url] = client
         return client

@@ -495,6 +495,20 @@ class ApinizerProvider(dyn.ResourceProvider):
     # --- outputs ----------------------------------------------------------------------------
 
     @staticmethod
+    def refreshed(id_: str, recorded: Mapping[str, Any], outs: dict[str, Any],
+                  inputs: dict[str, Any]) -> dyn.ReadResult:
+        """A refresh's answer: the new outputs, and the inputs only when the outputs moved.
+
+        When what the gateway holds gives exactly the recorded outputs, nothing drifted and the
+        recorded inputs still hold: the engine keeps them when a Read returns none
+        (``RefreshStep.Apply``), and the provider server is spared serializing them a second time
+        for every resource of a refresh (docs/performance.md). A read from the id alone (no
+        recorded outputs) and any drift return them.
+        """
+        unchanged = bool(recorded) and inputs_of(recorded) == outs
+        return dyn.ReadResult(id_, outs, None if unchanged else inputs_of(inputs))
+
+    @staticmethod
     def outputs(inputs: Mapping[str, Any], **computed: Any) -> dict[str, Any]:
         """Every input plus computed values; ``connection`` too, so read and delete can reach the gateway."""
         outs = inputs_of(inputs)

@@ -14,7 +14,7 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
 from ._errors import ApinizerResourceError, container_gone, translated
@@ -252,7 +252,7 @@ class EndpointProvider(ApinizerProvider):
         inputs["adopt"] = bool(props.get("adopt", False))
         if props.get(CONNECTION) is not None:
             inputs[CONNECTION] = props[CONNECTION]
-        return dyn.ReadResult(id_, self.outputs(inputs, endpoint_id=live.id), inputs_of(inputs))
+        return self.refreshed(id_, props, self.outputs(inputs, endpoint_id=live.id), inputs)
 
     @translated(lambda self, id_, props: subject("Endpoint", props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

@@ -1,0 +1,301 @@
+"""The pooled client's transport (``client/_keepalive.py``) against real sockets on 127.0.0.1.
+
+Each test serves raw HTTP/1.1 from a thread with a script of its own, so that what the wire does
+(a connection closed while idle, an answer that never comes, a chunked or gzipped body) is
+exactly what the transport meets. The errors it raises decide the retry rules: a request that
+never left may be repeated, one that may have arrived only when it is idempotent.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+
+from apinizer_pulumi.client import APIConnectionError, ApinizerClient
+from apinizer_pulumi.client._keepalive import KeepAliveTransport, environment_proxy_for
+from apinizer_pulumi.client._retry import NEVER_SENT_ERRORS
+from apinizer_pulumi.client._transport_pool import close_all, get_client
+
+Handler = Callable[[socket.socket, int], None]
+
+
+def read_request(conn: socket.socket) -> tuple[str, dict[str, str], bytes] | None:
+    """One request from ``conn`` (request line, headers, body whole or chunked), None at its end."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    pairs = (line.split(":", 1) for line in lines[1:])
+    headers = {name.strip().lower(): value.strip() for name, value in pairs}
+    if headers.get("transfer-encoding") == "chunked":
+        while not body.endswith(b"0\r\n\r\n"):
+            body += conn.recv(65536)
+        return lines[0], headers, body
+    length = int(headers.get("content-length", "0"))
+    while len(body) < length:
+        body += conn.recv(65536)
+    return lines[0], headers, body
+
+
+def answer(conn: socket.socket, body: bytes = b'{"success":true}', status: str = "200 OK",
+           headers: tuple[str, ...] = ("Content-Type: application/json",)) -> None:
+    extra = "".join(f"{line}\r\n" for line in headers)
+    conn.sendall(f"HTTP/1.1 {status}\r\nContent-Length: {len(body)}\r\n{extra}\r\n".encode() + body)
+
+
+@contextmanager
+def server(handler: Handler) -> Iterator[tuple[str, list[str]]]:
+    """A loopback server calling ``handler(connection, number)`` per connection; yields its URL
+    and the request lines it read (handlers append to it)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    stop = threading.Event()
+    threads: list[threading.Thread] = []
+
+    def accept() -> None:
+        number = 0
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            number += 1
+            worker = threading.Thread(target=serve_one, args=(conn, number), daemon=True)
+            worker.start()
+            threads.append(worker)
+
+    def serve_one(conn: socket.socket, number: int) -> None:
+        with conn:
+            handler(conn, number)
+
+    acceptor = threading.Thread(target=accept, daemon=True)
+    acceptor.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}", []
+    finally:
+        stop.set()
+        acceptor.join()
+        listener.close()
+        for worker in threads:
+            worker.join(timeout=5)
+
+
+def keep_answering(seen: list[str]) -> Handler:
+    def handler(conn: socket.socket, number: int) -> None:
+        while (request := read_request(conn)) is not None:
+            line, _, body = request
+            seen.append(f"{number} {line} {body.decode()}")
+            answer(conn)
+    return handler
+
+
+@pytest.fixture
+def transport() -> Iterator[KeepAliveTransport]:
+    kept = KeepAliveTransport(max_connections=4, keepalive_expiry=30.0)
+    yield kept
+    kept.close()
+
+
+def test_requests_share_one_kept_alive_connection(transport: KeepAliveTransport) -> None:
+    seen: list[str] = []
+    with server(keep_answering(seen)) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        for index in range(3):
+            response = http.post("/things/", json={"index": index}, headers={"X-Trace": "t"})
+            assert response.status_code == 200
+            assert response.json() == {"success": True}
+            assert response.headers["content-type"] == "application/json"
+            assert response.http_version == "HTTP/1.1"
+        assert transport.idle_connections() == 1
+    assert seen == [f'1 POST /things/ HTTP/1.1 {{"index":{index}}}' for index in range(3)]
+
+
+def test_headers_and_body_arrive_as_sent(transport: KeepAliveTransport) -> None:
+    received: list[tuple[str, dict[str, str], bytes]] = []
+
+    def handler(conn: socket.socket, number: int) -> None:
+        request = read_request(conn)
+        assert request is not None
+        received.append(request)
+        answer(conn)
+
+    with server(handler) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        http.patch("/a/b%20c/?q=1", content=b'{"x":1}', headers={"Authorization": "Bearer t0k"})
+    line, headers, body = received[0]
+    assert line == "PATCH /a/b%20c/?q=1 HTTP/1.1"
+    assert headers["host"] == url.removeprefix("http://")
+    assert headers["authorization"] == "Bearer t0k"
+    assert headers["content-length"] == "7"
+    assert body == b'{"x":1}'
+
+
+def test_a_connection_the_server_closed_while_idle_is_replaced_before_a_create_is_sent(
+        transport: KeepAliveTransport) -> None:
+    seen: list[str] = []
+
+    def one_answer_then_close(conn: socket.socket, number: int) -> None:
+        request = read_request(conn)
+        if request is not None:
+            seen.append(f"{number} {request[0]}")
+            answer(conn)  # kept alive as far as the client knows; then closed while idle
+
+    with server(one_answer_then_close) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        for _ in range(3):
+            # A POST after an idle close: it must go on a fresh connection, not fail on the old one.
+            assert http.post("/create/", json={}).status_code == 200
+            threading.Event().wait(0.05)
+    assert seen == ["1 POST /create/ HTTP/1.1", "2 POST /create/ HTTP/1.1", "3 POST /create/ HTTP/1.1"]
+
+
+def test_connection_close_is_honoured(transport: KeepAliveTransport) -> None:
+    def handler(conn: socket.socket, number: int) -> None:
+        if read_request(conn) is not None:
+            answer(conn, headers=("Connection: close",))
+
+    with server(handler) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        assert http.get("/").status_code == 200
+        assert transport.idle_connections() == 0
+        assert http.get("/").status_code == 200
+
+
+def test_a_refused_connection_is_a_request_never_sent(transport: KeepAliveTransport) -> None:
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()  # nothing listens there now
+    with httpx.Client(transport=transport) as http, pytest.raises(httpx.ConnectError) as caught:
+        http.post(f"http://127.0.0.1:{port}/create/", json={})
+    assert isinstance(caught.value, NEVER_SENT_ERRORS)
+    assert caught.value.request.url.port == port
+
+
+def test_an_answer_that_never_comes_is_a_request_that_may_have_arrived(transport: KeepAliveTransport) -> None:
+    def read_then_hang_up(conn: socket.socket, number: int) -> None:
+        read_request(conn)
+
+    with (server(read_then_hang_up) as (url, _), httpx.Client(base_url=url, transport=transport) as http,
+          pytest.raises(httpx.RemoteProtocolError, match="Server disconnected") as caught):
+        http.post("/create/", json={})
+    assert not isinstance(caught.value, NEVER_SENT_ERRORS)
+
+
+def test_a_slow_answer_is_a_read_timeout(transport: KeepAliveTransport) -> None:
+    release = threading.Event()
+
+    def slow(conn: socket.socket, number: int) -> None:
+        read_request(conn)
+        release.wait(5)
+
+    with server(slow) as (url, _), httpx.Client(base_url=url, transport=transport, timeout=0.3) as http:
+        with pytest.raises(httpx.ReadTimeout):
+            http.get("/slow/")
+        release.set()
+
+
+def test_a_chunked_and_gzipped_answer_is_read_whole(transport: KeepAliveTransport) -> None:
+    payload = gzip.compress(json.dumps({"items": list(range(1000))}).encode())
+
+    def chunked(conn: socket.socket, number: int) -> None:
+        if read_request(conn) is None:
+            return
+        head = (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n"
+                b"Content-Type: application/json\r\n\r\n")
+        pieces = [payload[start:start + 100] for start in range(0, len(payload), 100)]
+        chunks = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces)
+        conn.sendall(head + chunks + b"0\r\n\r\n")
+
+    with server(chunked) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        response = http.get("/list/")
+    assert response.json() == {"items": list(range(1000))}
+
+
+def test_a_streamed_upload_goes_through_httpx_own_transport(transport: KeepAliveTransport) -> None:
+    seen: list[str] = []
+
+    def parts() -> Iterator[bytes]:
+        yield b'{"a":'
+        yield b"1}"
+
+    with server(keep_answering(seen)) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        assert http.post("/upload/", content=parts()).status_code == 200
+    assert transport.idle_connections() == 0  # httpx's own pool sent it, chunked
+    assert len(seen) == 1 and seen[0].startswith("1 POST /upload/ HTTP/1.1 5\r\n{\"a\":")
+
+
+def test_requests_beyond_the_connections_wait_for_the_pool_then_time_out() -> None:
+    release = threading.Event()
+
+    def slow(conn: socket.socket, number: int) -> None:
+        while read_request(conn) is not None:
+            release.wait(5)
+            answer(conn)
+
+    limited = KeepAliveTransport(max_connections=1)
+    with server(slow) as (url, _), httpx.Client(base_url=url, transport=limited) as http:
+        first = threading.Thread(target=http.get, args=("/one/",))
+        first.start()
+        threading.Event().wait(0.2)
+        with pytest.raises(httpx.PoolTimeout):
+            http.get("/two/", timeout=httpx.Timeout(5.0, pool=0.2))
+        release.set()
+        first.join()
+    limited.close()
+
+
+def test_the_pooled_client_uses_it_unless_the_environment_names_a_proxy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    close_all()
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    assert isinstance(get_client("http://gateway.test")._transport, KeepAliveTransport)
+    assert environment_proxy_for("http://gateway.test") is False
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.test:3128")
+    assert environment_proxy_for("http://gateway.test") is True
+    assert not isinstance(get_client("http://other-gateway.test")._transport, KeepAliveTransport)
+    monkeypatch.setenv("NO_PROXY", "other-gateway.test")
+    assert environment_proxy_for("http://other-gateway.test") is False
+    close_all()
+
+
+def test_the_client_reports_a_refused_connection_with_its_url() -> None:
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    client = ApinizerClient(f"http://127.0.0.1:{port}", token="t" * 24, max_retries=1)
+    client._sleep = lambda seconds: None
+    with pytest.raises(APIConnectionError) as caught:
+        client.endpoints.list("P", "A")
+    message = str(caught.value)
+    assert f"127.0.0.1:{port}" in message and "ConnectError" in message
+    assert "t" * 24 not in message
+
+
+def test_the_emulator_s_answers_come_through_it_on_one_connection(
+        emulator_url: str, admin_token: str) -> None:
+    kept = KeepAliveTransport()
+    client = ApinizerClient(emulator_url, token=admin_token, transport=kept)
+    try:
+        before = len(client.endpoints.list("Demo", "PetStore"))
+        spec = {"name": "/kept-alive", "http_method": "GET", "backend_resource_url": "/k",
+                "backend_http_method": "GET"}
+        client.endpoints.create("Demo", "PetStore", spec)
+        names = [item.endpoint for item in client.endpoints.list("Demo", "PetStore")]
+        assert len(names) == before + 1 and "/kept-alive" in names
+        client.endpoints.delete("Demo", "PetStore", "/kept-alive", "GET")
+        assert kept.idle_connections() == 1
+    finally:
+        client.close()
+        kept.close()
