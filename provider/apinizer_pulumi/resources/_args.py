@@ -16,6 +16,7 @@ import pulumi
 
 from ._connection import SECRET_FIELDS, ConnectionArgs
 from ._import_guard import refuse_import_option
+from ._output_waits import install as wait_for_outputs_linearly
 from ._pickle_layers import install as protect_provider_serialization
 from ._types import (
     ContextValueValue,
@@ -99,7 +100,8 @@ def resource_options(
 ) -> pulumi.ResourceOptions:
     """The caller's options, with ``connection`` added to the outputs stored as secrets. Options with
     ``import_`` are refused at once (see ``_import_guard``). The first call protects the SDK's
-    provider serialization from its wrapper-per-resource bug (see ``_pickle_layers``).
+    provider serialization from its wrapper-per-resource bug (see ``_pickle_layers``) and its wait
+    for the program's outputs from its quadratic loop (see ``_output_waits``).
 
     ``delete_first`` (settings, RLCL lists) sets ``delete_before_replace`` unless the caller chose:
     a forced replace (``pulumi up --replace``, for which the engine asks no provider and only this
@@ -110,6 +112,7 @@ def resource_options(
     refuse_import_option(opts)
     # Called by every resource constructor just before the SDK serializes its provider.
     protect_provider_serialization()
+    wait_for_outputs_linearly()
     extra = pulumi.ResourceOptions(additional_secret_outputs=["connection"])
     if delete_first and (opts is None or opts.delete_before_replace is None):
         extra.delete_before_replace = True
