@@ -231,8 +231,25 @@ class Measured:
     memory: dict[tuple[str, str], list[Peaks]] = field(default_factory=dict)
 
 
+def compile_package() -> None:
+    """Write the package's bytecode, as pip does when it installs a wheel.
+
+    An editable install leaves that to the interpreter, which writes none where
+    PYTHONDONTWRITEBYTECODE is set: each command's processes would then compile the package again,
+    while the floor's code (the SDK's) was compiled at its install (scripts/_venv.sh does the same).
+    """
+    import compileall
+
+    import apinizer_emulator
+    import apinizer_pulumi
+
+    for package in (apinizer_pulumi, apinizer_emulator):
+        compileall.compile_dir(str(Path(package.__file__).parent), quiet=1)
+
+
 def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
     binary = cli()
+    compile_package()
     if binary is None:
         raise RuntimeError("no Pulumi CLI (`pulumi` on PATH or PULUMI_CLI)")
     measured = Measured()
