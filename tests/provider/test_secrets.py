@@ -60,9 +60,11 @@ def test_credentials_appear_only_under_the_connection_output(endpoints: Engine, 
     declared = {**USERS, "connection": {"url": gateway.url, "token": token}}
 
     id_, outs = endpoints.up(declared)
-    read_id, read_outs, read_inputs = endpoints.read(id_, outs)
+    read_id, read_outs, unchanged_inputs = endpoints.read(id_, outs)
+    # A read that finds drift returns the inputs too (one that finds none leaves the recorded ones).
+    _, _, read_inputs = endpoints.read(id_, {**outs, "backend_resource_url": "/drifted"})
 
-    assert read_id == id_ and read_inputs is not None
+    assert read_id == id_ and unchanged_inputs is None and read_inputs is not None
     for props in (outs, read_outs, read_inputs):
         # The engine stores this output as a secret, since the connection input was one.
         assert props["connection"]["token"] == token

@@ -62,7 +62,8 @@ def _timeouts(request: httpx.Request) -> tuple[float | None, float | None, float
 
 def _streamed(request: httpx.Request) -> bool:
     """A body of unknown length (httpx sends it chunked): httpx's own transport sends those."""
-    return "transfer-encoding" in request.headers
+    # The raw list: ``in request.headers`` first works out the headers' text encoding, every request.
+    return any(name.lower() == b"transfer-encoding" for name, _ in request.headers.raw)
 
 
 class KeepAliveTransport(httpx.BaseTransport):
