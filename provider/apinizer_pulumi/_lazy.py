@@ -38,13 +38,13 @@ def lazy_names(
     """The ``__getattr__`` and ``__dir__`` of a package whose names load on first use."""
     where: dict[str, str] = {}
 
-    def module_of(name: str) -> str | None:
+    def declared() -> dict[str, str]:
         if not where:
             where.update(declared_imports(Path(init_file).read_text(encoding="utf-8")))
-        return where.get(name)
+        return where
 
     def attribute(name: str) -> Any:
-        module = module_of(name)
+        module = declared().get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(module, package), name)
@@ -52,7 +52,6 @@ def lazy_names(
         return value
 
     def names() -> list[str]:
-        module_of("")
-        return sorted(set(namespace) | set(where))
+        return sorted(set(namespace) | set(declared()))
 
     return attribute, names

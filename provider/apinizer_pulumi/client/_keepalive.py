@@ -121,7 +121,7 @@ class KeepAliveTransport(httpx.BaseTransport):
         except TimeoutError as error:
             connection.close()
             raise httpx.ConnectTimeout(str(error) or "timed out while connecting") from error
-        except (OSError, ssl.SSLError) as error:
+        except OSError as error:  # ssl.SSLError included
             connection.close()
             raise httpx.ConnectError(str(error)) from error
         return connection
@@ -141,20 +141,22 @@ class KeepAliveTransport(httpx.BaseTransport):
             origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
             connection = self._take(origin) or self._connect(origin, connect)
             try:
-                response = self._exchange(connection, request, write, read)
+                response, will_close = self._exchange(connection, request, write, read)
             except BaseException:
                 connection.close()
                 raise
-            if response.will_close:
+            if will_close:
                 connection.close()
             else:
                 self._give_back(origin, connection)
         finally:
             self._slots.release()
-        return self._to_httpx(response, request)
+        return response
 
-    def _exchange(self, connection: http.client.HTTPConnection, request: httpx.Request,
-                  write: float | None, read: float | None) -> _Answer:
+    @staticmethod
+    def _exchange(connection: http.client.HTTPConnection, request: httpx.Request,
+                  write: float | None, read: float | None) -> tuple[httpx.Response, bool]:
+        """Send ``request`` on ``connection``; its answer, and whether the server closes the connection."""
         body = request.read()
         sock = connection.sock
         assert sock is not None
@@ -182,20 +184,17 @@ class KeepAliveTransport(httpx.BaseTransport):
             raise httpx.RemoteProtocolError(f"{type(error).__name__}: {error}") from error
         except OSError as error:
             raise httpx.ReadError(str(error)) from error
-        return _Answer(answer.status, answer.reason, answer.getheaders(), content, bool(answer.will_close))
-
-    @staticmethod
-    def _to_httpx(answer: _Answer, request: httpx.Request) -> httpx.Response:
-        headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in answer.headers
+        headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in answer.getheaders()
                    if name.lower() != "transfer-encoding"]  # the body is whole: its chunks were joined
-        return httpx.Response(
+        response = httpx.Response(
             answer.status,
             headers=headers,
-            stream=httpx.ByteStream(answer.content),
+            stream=httpx.ByteStream(content),
             request=request,
             extensions={"http_version": b"HTTP/1.1",
                         "reason_phrase": answer.reason.encode("ascii", "replace")},
         )
+        return response, bool(answer.will_close)
 
     def _httpx_transport(self) -> httpx.HTTPTransport:
         with self._lock:
@@ -221,15 +220,6 @@ class KeepAliveTransport(httpx.BaseTransport):
             kept.connection.close()
         if fallback is not None:
             fallback.close()
-
-
-class _Answer:
-    __slots__ = ("content", "headers", "reason", "status", "will_close")
-
-    def __init__(self, status: int, reason: str, headers: list[tuple[str, str]], content: bytes,
-                 will_close: bool) -> None:
-        self.status, self.reason, self.headers = status, reason, headers
-        self.content, self.will_close = content, will_close
 
 
 def _readable(sock: socket.socket) -> bool:
