@@ -27,5 +27,11 @@ class WaitingProvider(ApinizerProvider):
 
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         # Times out (BrokenBarrierError, the create fails) unless TOGETHER creates run at once.
-        arrived = _ALL_IN.wait(timeout=PATIENCE)
+        # A create named "solo" waits for nothing.
+        arrived = 0 if props["name"] == "solo" else _ALL_IN.wait(timeout=PATIENCE)
         return dyn.CreateResult(f"waiting/{props['name']}", {**props, "arrived": arrived})
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        # Like create: fails unless TOGETHER reads (or creates) run at once.
+        _ALL_IN.wait(timeout=PATIENCE)
+        return dyn.ReadResult(id_, props)

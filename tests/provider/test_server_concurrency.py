@@ -1,12 +1,14 @@
-"""The SDK's provider server runs more than its 4 calls at once once our provider configures it.
+"""The SDK's provider server runs more than its 4 calls at once from our provider's first write.
 
 Without that, a fifth create waits in the server's queue while four wait for the list that reads
-back their ids, and creates of one proxy share a list at most four at a time.
+back their ids, and creates of one proxy share a list at most four at a time. Reads (and checks
+and diffs) before any write keep the server's 4: they contend for one interpreter lock.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,3 +39,30 @@ def test_the_limit_is_the_configured_one() -> None:
         futures = [engine.create_future({"name": f"w{index}"}, f"w{index}") for index in range(8)]
         errors = [future.exception(timeout=60) for future in futures]
     assert all(error is not None and "BrokenBarrierError" in str(error) for error in errors), errors
+
+
+def reads(engine: Engine, count: int) -> list[Any]:
+    """``count`` Reads sent at once, as a refresh sends them."""
+    names = [f"r{index}" for index in range(count)]
+    return [engine.read_future(f"waiting/{name}", {"name": name}, name) for name in names]
+
+
+def test_reads_alone_keep_the_servers_four_threads() -> None:
+    """Five reads that wait for one another never run together: the fifth waits for a thread."""
+    env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "5", "WAITING_PROVIDER_PATIENCE": "2"}
+    with ProviderServer({}, env=env) as server:
+        engine = Engine(server, WaitingProvider(), "Waiting")
+        futures = reads(engine, 5)
+        errors = [future.exception(timeout=60) for future in futures]
+    assert all(error is not None and "BrokenBarrierError" in str(error) for error in errors), errors
+
+
+def test_a_write_widens_the_server_for_the_reads_after_it() -> None:
+    """After one create, five reads that wait for one another run together."""
+    env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "5", "WAITING_PROVIDER_PATIENCE": "20"}
+    with ProviderServer({}, env=env) as server:
+        engine = Engine(server, WaitingProvider(), "Waiting")
+        assert engine.create({"name": "solo"}, "solo")[0] == "waiting/solo"
+        futures = reads(engine, 5)
+        ids = [future.result(timeout=60).id for future in futures]
+    assert ids == [f"waiting/r{index}" for index in range(5)]

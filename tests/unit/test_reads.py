@@ -324,3 +324,47 @@ def test_a_read_without_a_stream_of_writes_to_its_proxy_does_not_wait(
             pass
     # Waiting, it would answer after the 60 s bound: the 10 s here would fail first.
     assert pool.submit(cache.get, KEY, WHO, lambda: ["now"]).result(timeout=10) == ["now"]
+
+
+class CountedCondition(threading.Condition):
+    """A condition that counts how often its waiters were let go (woken or timed out)."""
+
+    def __init__(self, lock: Any) -> None:
+        super().__init__(lock)
+        self.returns = 0
+
+    def wait(self, timeout: float | None = None) -> bool:
+        try:
+            return super().wait(timeout)
+        finally:
+            self.returns += 1
+
+
+def test_readers_held_behind_a_stream_of_writes_are_not_woken_by_each_write() -> None:
+    """One reader per credentials waits for quiet; the others sleep until its list starts.
+
+    Ten readers held behind a stream of creates, and five more writes ending one by one: the
+    readers that follow the leader are let go once when its list starts and once when it ends,
+    whatever the number of writes (each write's end used to wake all ten).
+    """
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=5.0, batch_quiet=0.5)
+    state = cache._state(KEY)
+    state.cond, state.quiet = CountedCondition(cache._lock), CountedCondition(cache._lock)
+    for _ in range(2):  # a stream: two writes begun milliseconds apart
+        with cache.writing(KEY):
+            pass
+    hold = cache.writing(KEY)
+    hold.__enter__()
+    gate = Gate()
+    with ThreadPoolExecutor(10) as readers:
+        results = [readers.submit(cache.get, KEY, WHO, gate(["after the writes"])) for _ in range(10)]
+        until(lambda: cache.snapshot(KEY, WHO)[2] == 10, "ten readers held behind the write in flight")
+        for _ in range(5):
+            with cache.writing(KEY):
+                pass
+        hold.__exit__(None, None, None)
+        assert gate.started.wait(10)
+        gate.release.set()
+        assert [result.result(10) for result in results] == [["after the writes"]] * 10
+    assert gate.calls == 1
+    assert state.cond.returns <= 2 * 9 + 2, state.cond.returns

@@ -12,7 +12,7 @@ import importlib
 import threading
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, Union, get_args, get_origin
 
 import pulumi.dynamic as dyn
 from pulumi.output import Unknown
@@ -46,6 +46,7 @@ CONNECTION = "connection"
 
 Path = tuple[str, ...]
 R = TypeVar("R")
+P = ParamSpec("P")
 
 
 class LazyModel:
@@ -260,6 +261,28 @@ def _resource_name(urn: str) -> str:
     return urn.rsplit("::", 1)[-1]
 
 
+#: The calls that wait on the gateway, and widen the provider server's pool when they first come.
+WRITES = ("create", "update", "delete")
+
+
+def _widening(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` (a write), first letting the provider server run more calls at once.
+
+    Checks, diffs and reads keep the server's own 4 threads until the first write: they are CPU
+    work under one interpreter lock (a refresh's reads share one list per proxy), and 64 threads
+    contending for it made a refresh of 500 endpoints about 8% slower than 4 did
+    (docs/performance.md). Writes wait on the gateway, and gain from running side by side.
+    """
+
+    @functools.wraps(method)
+    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+        widen_provider_server()
+        return method(*args, **kwargs)
+
+    write._widens = True  # type: ignore[attr-defined]
+    return write
+
+
 class ApinizerProvider(dyn.ResourceProvider):
     """Base of the four providers. Pickled by reference; its instances carry no state.
 
@@ -279,6 +302,13 @@ class ApinizerProvider(dyn.ResourceProvider):
     #: Inputs that never make a diff: they say how to reach or take over, not what to configure.
     ignored_fields: ClassVar[tuple[str, ...]] = (CONNECTION,)
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in WRITES:
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "_widens", False):
+                setattr(cls, name, _widening(method))
+
     def __getstate__(self) -> dict[str, Any]:
         return {}
 
@@ -290,7 +320,6 @@ class ApinizerProvider(dyn.ResourceProvider):
     def configure(self, req: dyn.ConfigureRequest) -> None:
         # The provider server configures each provider it unpickles before any other call.
         quiet_provider_server()
-        widen_provider_server()
         self._stack_config = provider_stack_config(req.config)
 
     def client(self, props: Mapping[str, Any]) -> ApinizerClient:

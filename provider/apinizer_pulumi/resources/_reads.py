@@ -85,9 +85,12 @@ class _Cached(Generic[T]):
 
 @dataclass
 class _ProxyState(Generic[T]):
-    #: Waits for this proxy's lists and writes; all proxies' conditions share one lock, so that
-    #: a finished list or write wakes only the readers of its own proxy.
+    #: Waits for this proxy's lists; all proxies' conditions share one lock, so that a finished
+    #: list wakes only the readers of its own proxy.
     cond: threading.Condition
+    #: Waits of the readers that lead a new list (one per credential) for the proxy's writes to
+    #: end or be quiet: a write's end wakes these few, not every reader held behind them.
+    quiet: threading.Condition
     epoch: int = 0
     writing: int = 0
     #: When a write to the proxy last began or ended (the cache's clock).
@@ -102,6 +105,12 @@ class _ProxyState(Generic[T]):
     wait_again_at: int = 0
     #: Readers holding back a new list until the writes in flight are done.
     held: int = 0
+    #: The credentials whose next list a reader is waiting to send (its leader); the other
+    #: readers of those credentials wait for that list instead of timing waits of their own.
+    leading: set[str] = field(default_factory=set)
+    #: The last list each credentials' leader started: the readers that waited for it join it,
+    #: even when it is done by the time they wake.
+    led: dict[str, _Flight[T]] = field(default_factory=dict)
     cached: dict[str, _Cached[T]] = field(default_factory=dict)
     flights: dict[str, _Flight[T]] = field(default_factory=dict)
 
@@ -124,7 +133,8 @@ class ListCache(Generic[T]):
     def _state(self, key: ProxyKey) -> _ProxyState[T]:
         state = self._proxies.get(key)
         if state is None:
-            state = self._proxies[key] = _ProxyState(threading.Condition(self._lock))
+            state = self._proxies[key] = _ProxyState(threading.Condition(self._lock),
+                                                     threading.Condition(self._lock))
         return state
 
     @contextmanager
@@ -150,10 +160,10 @@ class ListCache(Generic[T]):
                 state.last_write = self._clock()
                 state.epoch += 1
                 state.cached.clear()
-                if state.held and not state.writing:
-                    # Held readers wait for the proxy's writes to be done: only the last one's end
-                    # can let them go (waking them at every end made ten threads fight for the GIL).
-                    state.cond.notify_all()
+                if state.leading and not state.writing:
+                    # Leaders wait for the proxy's writes to be done: only the last one's end can
+                    # let them go (waking them at every end made ten threads fight for the GIL).
+                    state.quiet.notify_all()
 
     def get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
         """The proxy's list, sent no earlier than the last write this process finished.
@@ -168,10 +178,8 @@ class ListCache(Generic[T]):
                 return cached.result
             flight = state.flights.get(who)
             if flight is None or flight.epoch < needed:
-                flight = self._start(state, who)
-                if flight is None:  # another thread started a usable one while we waited
-                    flight = state.flights[who]
-                else:
+                flight, mine = self._start(state, who, needed)
+                if mine:
                     return self._fly(state, who, flight, fetch)
             flight.joined += 1
             while not flight.done:
@@ -181,60 +189,70 @@ class ListCache(Generic[T]):
             assert flight.result is not None
             return flight.result
 
-    def _start(self, state: _ProxyState[T], who: str) -> _Flight[T] | None:
-        """Register a new flight once the proxy's writes are done, and quiet if they stream (lock held).
+    def _start(self, state: _ProxyState[T], who: str, needed: int) -> tuple[_Flight[T], bool]:
+        """A list of epoch ``needed`` or later: (a new flight, True) to send, or (one to join, False).
 
-        None when, meanwhile, another thread registered a flight this caller may join.
+        A new one is registered once the proxy's writes are done, and quiet if they stream (lock held).
         """
-        needed = state.epoch
-        deadline = self._clock() + self.batch_wait
-        waited_from: int | None = None  # writes begun when this reader began to wait for quiet
         state.held += 1
         try:
-            while True:
-                now = self._clock()
-                if now >= deadline:
-                    break
-                if state.writing:
-                    pause = deadline - now  # a write that ends wakes the held readers
-                elif state.last_gap >= self.batch_quiet:
-                    break  # no stream: a lone write
-                elif state.begun < state.wait_again_at:
-                    # The last waits for quiet saw no new write: the creates may come one after
-                    # another (--parallel 1, or resources that depend on each other), each after
-                    # the answer to the one before. Skipped for 2, 4, 8 ... writes, then tried again.
-                    break
-                else:
-                    if waited_from is None:
-                        waited_from = state.begun
-                    # Twice the stream's last gap: long enough for its next write, short when every
-                    # create in flight is already waiting here and none can come (the engine's
-                    # --parallel reached), where the wait only costs time.
-                    quiet = min(self.batch_quiet, 2 * state.last_gap)
-                    if now - state.last_write >= quiet:
-                        break
-                    # Looked at again every 50 ms at most: nothing wakes a wait for quiet early.
-                    pause = min(state.last_write + quiet, deadline, now + 0.05) - now
-                state.cond.wait(pause)
-                # Readers held back together wake together: the first one sends, the rest join.
-                other = state.flights.get(who)
-                if other is not None and other.epoch >= needed and not other.done:
-                    return None
+            # Another reader already waits to send the next list of these credentials. That list
+            # goes out after this reader began (at epoch ``needed`` or later): wait for it, woken
+            # only when it starts. Before, every reader held behind a stream of creates also
+            # waited for quiet itself, and every write's end woke them all to wait again.
+            followed = False
+            while who in state.leading:
+                followed = True
+                state.cond.wait()
+            led = state.led.get(who) if followed else None
+            if led is not None and led.epoch >= needed:
+                return led, False  # in flight, or done since (then its result, or its error)
+            state.leading.add(who)
+            try:
+                flight = state.flights[who] = state.led[who] = self._lead(state)
+                return flight, True
+            finally:
+                state.leading.discard(who)
+                state.cond.notify_all()  # the followers: join the new flight
         finally:
             state.held -= 1
+
+    def _lead(self, state: _ProxyState[T]) -> _Flight[T]:
+        """As the credentials' one leader: wait for the writes and for quiet, then make a flight."""
+        deadline = self._clock() + self.batch_wait
+        waited_from: int | None = None  # writes begun when this reader began to wait for quiet
+        while True:
+            now = self._clock()
+            if now >= deadline:
+                break
+            if state.writing:
+                pause = deadline - now  # the last write in flight to end wakes the leaders
+            elif state.last_gap >= self.batch_quiet:
+                break  # no stream: a lone write
+            elif state.begun < state.wait_again_at:
+                # The last waits for quiet saw no new write: the creates may come one after
+                # another (--parallel 1, or resources that depend on each other), each after
+                # the answer to the one before. Skipped for 2, 4, 8 ... writes, then tried again.
+                break
+            else:
+                if waited_from is None:
+                    waited_from = state.begun
+                # Twice the stream's last gap: long enough for its next write, short when every
+                # create in flight is already waiting here and none can come (the engine's
+                # --parallel reached), where the wait only costs time.
+                quiet = min(self.batch_quiet, 2 * state.last_gap)
+                if now - state.last_write >= quiet:
+                    break
+                # Looked at again every 50 ms at most: nothing wakes a wait for quiet early.
+                pause = min(state.last_write + quiet, deadline, now + 0.05) - now
+            state.quiet.wait(pause)
         if waited_from is not None:
             if state.begun == waited_from:
                 state.idle_waits = min(state.idle_waits + 1, MAX_IDLE_DOUBLINGS)
                 state.wait_again_at = state.begun + 2 ** state.idle_waits + 1
             else:
                 state.idle_waits = 0
-        flight: _Flight[T] = _Flight(state.epoch)
-        state.flights[who] = flight
-        if state.held:
-            # Readers still waiting for quiet would otherwise see this list only when it is done
-            # (their waits are timed), and send one more: woken now, they join it.
-            state.cond.notify_all()
-        return flight
+        return _Flight(state.epoch)
 
     def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
              fetch: Callable[[], T]) -> T:

@@ -11,11 +11,15 @@ default). The fifth call waits in the pool's queue, not on the gateway: with fou
 waiting for the list that reads back their ids, nothing else runs, and creates of one proxy
 that could share one list are served four at a time (docs/performance.md).
 
-:func:`widen_provider_server`, called when the server configures a provider, raises that
-pool's limit to :data:`WORKERS`. It finds the pool through the thread it runs in (a pool
-thread's first argument is a weak reference to its pool) and changes ``_max_workers``, which
-the pool reads on every submission to decide whether to start one more thread (threads are
-still started only when calls are waiting), and starts a thread for each call already queued.
+:func:`widen_provider_server`, called when the server first runs one of our providers' writes
+(create, update, delete: ``_base._widening``), raises that pool's limit to :data:`WORKERS`.
+Checks, diffs and reads before that keep the server's 4 threads: they are CPU work under one
+interpreter lock, where more threads only contend for it.
+
+It finds the pool through the thread it runs in (a pool thread's first argument is a weak
+reference to its pool) and changes ``_max_workers``, which the pool reads on every submission
+to decide whether to start one more thread (threads are still started only when calls are
+waiting), and starts a thread for each call already queued.
 Outside that server (a program, a test calling a provider directly), or if a later SDK or
 Python serves calls another way, it does nothing and the server keeps its own limit.
 """
