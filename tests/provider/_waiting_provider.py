@@ -31,6 +31,9 @@ class WaitingProvider(ApinizerProvider):
         arrived = 0 if props["name"] == "solo" else _ALL_IN.wait(timeout=PATIENCE)
         return dyn.CreateResult(f"waiting/{props['name']}", {**props, "arrived": arrived})
 
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        return dyn.CheckResult(news, [])
+
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         # Like create: fails unless TOGETHER reads (or creates) run at once.
         _ALL_IN.wait(timeout=PATIENCE)

@@ -1,8 +1,8 @@
-"""The SDK's provider server runs more than its 4 calls at once from our provider's first write.
+"""The SDK's provider server runs more than its 4 calls at once from our provider's first write or check.
 
 Without that, a fifth create waits in the server's queue while four wait for the list that reads
-back their ids, and creates of one proxy share a list at most four at a time. Reads (and checks
-and diffs) before any write keep the server's 4: they contend for one interpreter lock.
+back their ids, and creates of one proxy share a list at most four at a time. Reads (and diffs:
+a refresh) before any write or check keep the server's 4: they contend for one interpreter lock.
 """
 
 from __future__ import annotations
@@ -57,12 +57,16 @@ def test_reads_alone_keep_the_servers_four_threads() -> None:
     assert all(error is not None and "BrokenBarrierError" in str(error) for error in errors), errors
 
 
-def test_a_write_widens_the_server_for_the_reads_after_it() -> None:
-    """After one create, five reads that wait for one another run together."""
+@pytest.mark.parametrize("first", ["create", "check"])
+def test_a_write_or_a_check_widens_the_server_for_the_reads_after_it(first: str) -> None:
+    """After one create (or check: a preview's), five reads that wait for one another run together."""
     env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "5", "WAITING_PROVIDER_PATIENCE": "20"}
     with ProviderServer({}, env=env) as server:
         engine = Engine(server, WaitingProvider(), "Waiting")
-        assert engine.create({"name": "solo"}, "solo")[0] == "waiting/solo"
+        if first == "create":
+            assert engine.create({"name": "solo"}, "solo")[0] == "waiting/solo"
+        else:
+            assert not engine.check({"name": "solo"}).failures
         futures = reads(engine, 5)
         ids = [future.result(timeout=60).id for future in futures]
     assert ids == [f"waiting/r{index}" for index in range(5)]

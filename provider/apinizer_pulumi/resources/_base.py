@@ -261,17 +261,19 @@ def _resource_name(urn: str) -> str:
     return urn.rsplit("::", 1)[-1]
 
 
-#: The calls that wait on the gateway, and widen the provider server's pool when they first come.
-WRITES = ("create", "update", "delete")
+#: The calls that widen the provider server's pool when they first come: every one but Read and
+#: Diff, the only calls of a refresh.
+WIDENING = ("check", "create", "update", "delete")
 
 
 def _widening(method: Callable[P, R]) -> Callable[P, R]:
-    """``method`` (a write), first letting the provider server run more calls at once.
+    """``method``, first letting the provider server run more calls at once.
 
-    Checks, diffs and reads keep the server's own 4 threads until the first write: they are CPU
-    work under one interpreter lock (a refresh's reads share one list per proxy), and 64 threads
-    contending for it made a refresh of 500 endpoints about 8% slower than 4 did
-    (docs/performance.md). Writes wait on the gateway, and gain from running side by side.
+    A refresh (reads and diffs) keeps the server's own 4 threads: its reads share one list per
+    proxy and are then CPU work under one interpreter lock, and 64 threads contending for it made a
+    refresh of 5,000 endpoints take 10.7 s of the provider's CPU where 4 take 7.4 s. Writes wait
+    on the gateway and gain from running side by side; a preview's checks ran slower on 4 threads
+    (docs/performance.md), so the first check widens the server too.
     """
 
     @functools.wraps(method)
@@ -281,6 +283,14 @@ def _widening(method: Callable[P, R]) -> Callable[P, R]:
 
     write._widens = True  # type: ignore[attr-defined]
     return write
+
+
+def widen_on_first_call(cls: type) -> None:
+    """Make ``cls``'s own methods named in :data:`WIDENING` widen the provider server first."""
+    for name in WIDENING:
+        method = cls.__dict__.get(name)
+        if callable(method) and not getattr(method, "_widens", False):
+            setattr(cls, name, _widening(method))
 
 
 class ApinizerProvider(dyn.ResourceProvider):
@@ -304,10 +314,7 @@ class ApinizerProvider(dyn.ResourceProvider):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name in WRITES:
-            method = cls.__dict__.get(name)
-            if callable(method) and not getattr(method, "_widens", False):
-                setattr(cls, name, _widening(method))
+        widen_on_first_call(cls)
 
     def __getstate__(self) -> dict[str, Any]:
         return {}
@@ -543,3 +550,6 @@ class ApinizerProvider(dyn.ResourceProvider):
         outs = inputs_of(inputs)
         outs.update(computed)
         return outs
+
+
+widen_on_first_call(ApinizerProvider)
