@@ -254,7 +254,7 @@ def test_a_refresh_reads_each_proxys_policy_list_once(
     created = [policies.up(white_ip(f"r{index}", index), name=f"r{index}") for index in range(1, 9)]
     gateway.reset_stats()
     # A refresh's provider process, with the list cache's own lifetime: the server runs four reads
-    # at once (until a write), so the later ones take the list the first ones shared.
+    # at once (a refresh sends no check or write), so the later ones take the list the first ones shared.
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
     with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         refresh = Engine(server, PolicyProvider(), "Policy")

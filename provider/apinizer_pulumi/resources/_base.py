@@ -277,19 +277,22 @@ def _widening(method: Callable[P, R]) -> Callable[P, R]:
     """
 
     @functools.wraps(method)
-    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+    def widened(*args: P.args, **kwargs: P.kwargs) -> R:
         widen_provider_server()
         return method(*args, **kwargs)
 
-    write._widens = True  # type: ignore[attr-defined]
-    return write
+    return widened
 
 
 def widen_on_first_call(cls: type) -> None:
-    """Make ``cls``'s own methods named in :data:`WIDENING` widen the provider server first."""
+    """Make ``cls``'s own methods named in :data:`WIDENING` widen the provider server first.
+
+    Called once for each class (``__init_subclass__``, and for the base below); an inherited
+    method was wrapped in the class that defines it.
+    """
     for name in WIDENING:
         method = cls.__dict__.get(name)
-        if callable(method) and not getattr(method, "_widens", False):
+        if callable(method):
             setattr(cls, name, _widening(method))
 
 

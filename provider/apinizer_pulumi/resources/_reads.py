@@ -276,7 +276,7 @@ class ListCache(Generic[T]):
     def _forget(self, state: _ProxyState[T], who: str, flight: _Flight[T]) -> None:
         if state.flights.get(who) is flight:
             del state.flights[who]
-        if flight.joined or state.held:
+        if flight.joined:
             state.cond.notify_all()
 
     def snapshot(self, key: ProxyKey, who: str) -> tuple[int, int, int, int | None]:

@@ -11,10 +11,10 @@ default). The fifth call waits in the pool's queue, not on the gateway: with fou
 waiting for the list that reads back their ids, nothing else runs, and creates of one proxy
 that could share one list are served four at a time (docs/performance.md).
 
-:func:`widen_provider_server`, called when the server first runs one of our providers' writes
-(create, update, delete: ``_base._widening``), raises that pool's limit to :data:`WORKERS`.
-Checks, diffs and reads before that keep the server's 4 threads: they are CPU work under one
-interpreter lock, where more threads only contend for it.
+:func:`widen_provider_server`, called when the server first runs one of our providers' checks
+or writes (check, create, update, delete: ``_base.WIDENING``), raises that pool's limit to
+:data:`WORKERS`. A refresh sends only reads and diffs, and keeps the server's 4 threads: its reads
+are CPU work under one interpreter lock, where more threads only contend for it.
 
 It finds the pool through the thread it runs in (a pool thread's first argument is a weak
 reference to its pool) and changes ``_max_workers``, which the pool reads on every submission
@@ -62,8 +62,8 @@ def widen_provider_server(workers: int = WORKERS) -> None:
     if pool is None or not isinstance(limit, int) or limit >= workers:
         return
     pool._max_workers = workers
-    # The calls already waiting were queued under the old limit (the engine's first burst, such
-    # as a refresh's reads, arrives before any provider is configured): a thread for each.
+    # The calls already waiting were queued under the old limit (the engine's first burst of
+    # checks or creates arrives at once): a thread for each.
     queue, start_one = getattr(pool, "_work_queue", None), getattr(pool, "_adjust_thread_count", None)
     if queue is not None and callable(start_one):
         with contextlib.suppress(Exception):
