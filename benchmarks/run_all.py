@@ -22,6 +22,7 @@ import generate_bench
 import import_bench
 import program_cost
 import provider_bench
+import request_floor
 from _common import Row, table
 
 
@@ -40,7 +41,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts and shorter loads")
     parser.add_argument("--large", action="store_true",
-                        help="also the engine's floor at 5,000 endpoints on 50 proxies (one round)")
+                        help="also the engine's and the request floor at 5,000 endpoints on 50 proxies "
+                             "(one round)")
     args = parser.parse_args()
     seconds, overhead, runs = (2, 100, 5) if args.quick else (5, 500, 15)
     started = time.perf_counter()
@@ -49,6 +51,10 @@ def main() -> None:
     rows += engine_floor.rows(100, 1, 1, 64) if args.quick else engine_floor.rows(500, 5, 3, 64)
     if args.large:
         rows += engine_floor.rows(5000, 50, 1, 64)
+    # What one request per resource costs at the least (up and destroy), beside the same floor.
+    rows += request_floor.rows(100, 1, 1, 64) if args.quick else request_floor.rows(500, 5, 3, 64)
+    if args.large:
+        rows += request_floor.rows(5000, 50, 1, 64)
     rows.append(program_cost.row(500 if args.quick else 2000, 3))
     rows += generate_bench.rows(*((500, 5) if args.quick else (5000, 50)))
     rows += cli_counts.counts(100, 5)
