@@ -173,7 +173,8 @@ def test_refresh_sees_drift_in_declared_blocks_only(proxies: Engine, client: Api
     declared = orders(metadata={"categories": ["sales"], "sharing_type": "INTERNAL"})
     id_, outs = proxies.up(declared)
     # In sync: the get page spells INTERNAL as ORGANIZATION, which is no drift.
-    _, in_sync, _ = proxies.read(id_, outs)
+    _, in_sync, unchanged_inputs = proxies.read(id_, outs)
+    assert unchanged_inputs is None  # nothing drifted: the engine keeps the recorded inputs
     assert in_sync["metadata"] == {"categories": ["sales"], "sharing_type": "INTERNAL"}
     assert proxies.diff(id_, in_sync, proxies.checked(declared)).changes == DIFF_NONE
 
@@ -266,14 +267,14 @@ def test_deploy_refresh_drift_and_repair(
     assert line is not None and line.deployed
 
     # In sync: no diff after a refresh.
-    _, read_outs, _ = deployments.read(id_, outs)
-    assert read_outs["deployed"] is True
+    _, read_outs, read_inputs = deployments.read(id_, outs)
+    assert read_outs["deployed"] is True and read_inputs is None
     assert deployments.diff(id_, read_outs, deployments.checked(DEPLOY_TEST)).changes == DIFF_NONE
 
     # Undeployed in the console: drift that `up` repairs.
     client.api_proxies.undeploy("Demo", "Shop", "test")
-    _, read_outs, _ = deployments.read(id_, outs)
-    assert read_outs["deployed"] is False
+    _, read_outs, read_inputs = deployments.read(id_, outs)
+    assert read_outs["deployed"] is False and read_inputs is not None
     assert deployments.diff(id_, read_outs, deployments.checked(DEPLOY_TEST)).changes == DIFF_SOME
     outs = deployments.update(id_, read_outs, deployments.checked(DEPLOY_TEST))
     line = client.api_proxies.get("Demo", "Shop").deployment("test")
@@ -420,7 +421,8 @@ def test_a_directory_is_zipped_and_a_missing_file_is_named(tmp_path: Path) -> No
         spec_inputs(tmp_path / "empty.yaml")
 
 
-def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: Gateway) -> None:
+def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: Gateway,
+                                                     client: ApinizerClient) -> None:
     from pulumi.runtime import rpc
 
     keys = {"public_key": "pub-123", "secret_key": "sec-456"}
@@ -433,6 +435,8 @@ def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: G
     id_, outs = proxies.create(checked.inputs)
 
     assert gateway.stats()["requests"][f"PATCH {PROXY}settings/keys/"] == 1
+    assert proxies.read(id_, outs, checked.inputs)[2] is None  # in sync: the recorded inputs stay
+    client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/moved"]})
     _, _, read_inputs = proxies.read(id_, outs, checked.inputs)
     assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["api_keys"])
 

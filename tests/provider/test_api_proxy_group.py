@@ -110,8 +110,8 @@ def test_refresh_shows_description_drift_and_a_deleted_group(
     spec = {"name": "Payments", "description": "edited in the console",
             "client_route": {"relative_path_list": ["/payments"]}}
     client.api_proxy_groups.update("Demo", spec)
-    _, read_outs, _ = groups.read(id_, outs)
-    assert read_outs["description"] == "edited in the console"
+    _, read_outs, read_inputs = groups.read(id_, outs)
+    assert read_outs["description"] == "edited in the console" and read_inputs is not None
     assert read_outs["api_proxy_names"] == ["PetStore", "Orders"]  # not readable: kept
     diff = groups.diff(id_, read_outs, groups.checked(GROUP))
     assert diff.changes == DIFF_SOME
@@ -176,13 +176,13 @@ def test_deploy_refresh_drift_and_undeploy(
     assert client.api_proxies.get("Demo", "Orders").deployment("test").deployed  # type: ignore[union-attr]
 
     gateway.reset_stats()
-    _, read_outs, _ = deployments.read(id_, outs)
-    assert read_outs["deployed"] is True
+    _, read_outs, read_inputs = deployments.read(id_, outs)
+    assert read_outs["deployed"] is True and read_inputs is None
     assert gateway.stats()["total"] == 1  # one environments list
 
     client.api_proxy_groups.undeploy("Demo", "Payments", "test")  # from the console
-    _, drifted, _ = deployments.read(id_, outs)
-    assert drifted["deployed"] is False
+    _, drifted, drifted_inputs = deployments.read(id_, outs)
+    assert drifted["deployed"] is False and drifted_inputs is not None
     assert deployments.diff(id_, drifted, deployments.checked(DEPLOYMENT)).changes == DIFF_SOME
     outs = deployments.update(id_, drifted, deployments.checked(DEPLOYMENT))
     assert [e.environment_name for e in client.api_proxy_groups.environments("Demo", "Payments")] == ["test"]

@@ -200,8 +200,9 @@ def test_an_undeclared_grant_survives_updates_refreshes_and_revokes(
 ) -> None:
     id_, outs = credentials.up({**PARTNER, "access": [{"name": "PetStore", "type": "API_PROXY"}]})
     client.credentials.grant_access("Demo", "partner", [{"name": "Orders", "type": "API_PROXY"}])
-    _, read_outs, _ = credentials.read(id_, outs)
+    _, read_outs, read_inputs = credentials.read(id_, outs)
     assert read_outs["access"] == [{"name": "PetStore", "type": "API_PROXY"}]  # Orders is not the program's
+    assert read_inputs is None  # so nothing drifted
     outs = credentials.update(id_, read_outs, credentials.checked({**PARTNER, "access": []}))
     assert [a.name for a in client.credentials.access("Demo", "partner")] == ["Orders"]
 

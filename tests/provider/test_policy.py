@@ -334,8 +334,9 @@ def test_a_policy_change_reaches_only_the_environments_named(
 def test_the_revision_is_the_same_after_a_refresh_and_changes_with_the_policy(
         policies: Engine, later: Engine) -> None:
     id_, outs = policies.up(throttle(order=1))
-    _, read_outs, _ = later.read(id_, outs)
+    _, read_outs, read_inputs = later.read(id_, outs)
     assert read_outs["revision"] == outs["revision"]  # no drift, no redeploy of a deployment triggered by it
+    assert read_inputs is None  # and the engine keeps the recorded inputs
     news = later.checked(throttle(order=1))
     news["settings"]["message_count_for_interval"] = 7
     assert later.update(id_, read_outs, news)["revision"] != outs["revision"]

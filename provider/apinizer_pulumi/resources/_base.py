@@ -244,6 +244,16 @@ def known_connection(connection: Any) -> dict[str, Any] | None:
     return None if strip_unknowns(given)[1] else given
 
 
+def as_recorded(value: Any) -> Any:
+    """``value`` as the engine gives it back: the SDK drops ``None`` from every object it
+    deserializes, and a sequence comes back a list."""
+    if isinstance(value, Mapping):
+        return {key: as_recorded(item) for key, item in value.items() if item is not None}
+    if isinstance(value, (list, tuple)):
+        return [as_recorded(item) for item in value]
+    return value
+
+
 def inputs_of(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` without the engine's and the SDK's bookkeeping keys."""
     return {key: value for key, value in props.items() if not key.startswith("__")}
@@ -544,8 +554,15 @@ class ApinizerProvider(dyn.ResourceProvider):
         for every resource of a refresh (docs/performance.md). A read from the id alone (no
         recorded outputs) and any drift return them.
         """
-        unchanged = bool(recorded) and inputs_of(recorded) == outs
-        return dyn.ReadResult(id_, outs, None if unchanged else inputs_of(inputs))
+        changed = ApinizerProvider.drifted(recorded, outs)
+        return dyn.ReadResult(id_, outs, inputs_of(inputs) if changed else None)
+
+    @staticmethod
+    def drifted(recorded: Mapping[str, Any], outs: Mapping[str, Any]) -> bool:
+        """Whether a refresh must return inputs: its outputs differ from the recorded ones, or there
+        were none (a read from the id alone). Otherwise a Read returns no inputs, and the engine keeps
+        the recorded ones (``refreshed``)."""
+        return not recorded or as_recorded(inputs_of(recorded)) != as_recorded(outs)
 
     @staticmethod
     def outputs(inputs: Mapping[str, Any], **computed: Any) -> dict[str, Any]:

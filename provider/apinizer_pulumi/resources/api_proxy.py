@@ -472,7 +472,7 @@ class ApiProxyProvider(ApinizerProvider):
         # The endpoints are those of the last create or re-parse: one read per proxy on refresh.
         outs = self.outputs(inputs, api_proxy_id=props.get("api_proxy_id"),
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
-        return dyn.ReadResult(id_, outs, secret(inputs))
+        return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

@@ -104,7 +104,7 @@ class ApiProxyDeploymentProvider(ApinizerProvider):
         inputs.update(zip(KEYS, (project, proxy, environment), strict=True))
         outs = self.outputs(inputs, deployed=bool(line and line.deployed),
                             redeploy_required=bool(line and line.redeploy_required))
-        return dyn.ReadResult(id_, outs, inputs)
+        return dyn.ReadResult(id_, outs, inputs if self.drifted(props, outs) else None)
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

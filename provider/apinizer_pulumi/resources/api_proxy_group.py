@@ -183,7 +183,7 @@ class ApiProxyGroupProvider(ApinizerProvider):
         if inputs.get("description") is None:
             inputs.pop("description", None)
         inputs.setdefault("api_proxy_names", [])
-        return dyn.ReadResult(id_, self.outputs(inputs, api_proxy_group_id=live.id), inputs)
+        return self.refreshed(id_, props, self.outputs(inputs, api_proxy_group_id=live.id), inputs)
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

@@ -88,7 +88,7 @@ class ApiProxyGroupDeploymentProvider(ApinizerProvider):
             return dyn.ReadResult(None, {})  # the group is gone, and its deployments with it
         inputs = {key: value for key, value in inputs_of(props).items() if key != "deployed"}
         inputs.update(zip(KEYS, (project, group, environment), strict=True))
-        return dyn.ReadResult(id_, self.outputs(inputs, deployed=environment in deployed), inputs)
+        return self.refreshed(id_, props, self.outputs(inputs, deployed=environment in deployed), inputs)
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

@@ -260,7 +260,8 @@ class CredentialProvider(ApinizerProvider):
         if granted is not None:
             inputs["access"] = access_props(granted)
         # The password cannot be read back: the recorded one stays (docs/resources/credential.md).
-        return dyn.ReadResult(id_, self._outputs(inputs), secret(inputs))
+        outs = self._outputs(inputs)
+        return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
     # -- delete --------------------------------------------------------------------------------
 

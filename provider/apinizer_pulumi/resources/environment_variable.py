@@ -173,7 +173,7 @@ class EnvironmentVariableProvider(ApinizerProvider):
             return dyn.ReadResult(None, {})
         inputs = _live_inputs(live, props)
         inputs.update(project_name=project, name=name)
-        return dyn.ReadResult(id_, self.outputs({**inputs, CONNECTION: props.get(CONNECTION)}), inputs)
+        return self.refreshed(id_, props, self.outputs({**inputs, CONNECTION: props.get(CONNECTION)}), inputs)
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:

@@ -651,7 +651,8 @@ class PolicyProvider(ApinizerProvider):
                        if value is not None or key in inputs})  # no None where nothing was declared
         outs = self.outputs(inputs, revision=revision(inputs), position=found.position)
         policy_type = inputs.get("policy_type")
-        return dyn.ReadResult(id_, secret(outs, policy_type), secret(inputs, policy_type))
+        return dyn.ReadResult(id_, secret(outs, policy_type),
+                              secret(inputs, policy_type) if self.drifted(props, outs) else None)
 
     # -- delete ------------------------------------------------------------------------------
 
