@@ -30,6 +30,14 @@ def endpoints_path(project: str = "Demo", proxy: str = "PetStore") -> str:
 @contextlib.contextmanager
 def emulator(fixtures: Path | None = None, synchronous: str | None = None) -> Iterator[str]:
     """An emulator subprocess on a fresh SQLite file; yields its base URL."""
+    with emulator_process(fixtures, synchronous) as (_, url):
+        yield url
+
+
+@contextlib.contextmanager
+def emulator_process(fixtures: Path | None = None,
+                     synchronous: str | None = None) -> Iterator[tuple[subprocess.Popen[Any], str]]:
+    """An emulator subprocess on a fresh SQLite file; yields it (to read its CPU time) and its base URL."""
     with tempfile.TemporaryDirectory(prefix="apinizer-bench-") as tmp:
         saved = os.environ.get("APINIZER_EMULATOR_SYNCHRONOUS")
         if synchronous is not None:
@@ -42,7 +50,7 @@ def emulator(fixtures: Path | None = None, synchronous: str | None = None) -> It
             else:
                 os.environ["APINIZER_EMULATOR_SYNCHRONOUS"] = saved
         try:
-            yield url
+            yield proc, url
         finally:
             stop(proc)
 

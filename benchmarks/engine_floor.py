@@ -247,21 +247,33 @@ def compile_package() -> None:
         compileall.compile_dir(str(Path(package.__file__).parent), quiet=1)
 
 
-def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
+def ready_cli() -> Path:
+    """The Pulumi CLI to measure with, once the package's bytecode is written."""
     binary = cli()
     compile_package()
     if binary is None:
         raise RuntimeError("no Pulumi CLI (`pulumi` on PATH or PULUMI_CLI)")
+    return binary
+
+
+def init_stacks(binary: Path, directory: Path, number: int, sources: dict[str, str],
+                url: str) -> dict[str, Path]:
+    """Round ``number``'s project of each side (named by ``sources``), each with a new stack ``bench``."""
+    folders = {side: project(directory / f"{side}{number}", source) for side, source in sources.items()}
+    for folder in folders.values():
+        run(binary, folder, url, ("stack", "init", "bench", "--secrets-provider", "passphrase"))
+    return folders
+
+
+def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
+    binary = ready_cli()
     measured = Measured()
     sources = {"ours": OURS.format(count=count, proxies=proxies),
                "floor": FLOOR.format(count=count, proxies=proxies)}
     with tempfile.TemporaryDirectory(prefix="apinizer-floor-") as tmp:
         for number in range(rounds):
             with emulator(proxies_fixture(Path(tmp), proxies)) as url:
-                folders = {side: project(Path(tmp) / f"{side}{number}", sources[side]) for side in SIDES}
-                for side in SIDES:
-                    run(binary, folders[side], url, ("stack", "init", "bench", "--secrets-provider",
-                                                     "passphrase"))
+                folders = init_stacks(binary, Path(tmp), number, sources, url)
                 order = SIDES if number % 2 == 0 else SIDES[::-1]
                 for label, args in COMMANDS:
                     for side in order:

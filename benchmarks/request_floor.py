@@ -39,11 +39,9 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _common import Row, cpu_seconds, proxies_fixture, stop
+from _common import Row, cpu_seconds, emulator_process, proxies_fixture, stop
 from cli_counts import cli
-from engine_floor import FLOOR, HERE, OURS, ROLES, Peaks, compile_package, project, run
-
-from apinizer_emulator.testing import start_subprocess
+from engine_floor import FLOOR, HERE, OURS, ROLES, Peaks, init_stacks, ready_cli, run
 
 WIRE = FLOOR.replace("from _null_provider import NullProvider", "from _wire_provider import WireProvider")
 WIRE = WIRE.replace("NullProvider()", "WireProvider()")
@@ -91,47 +89,38 @@ class Measured:
 
 
 def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
-    binary = cli()
-    if binary is None:
-        raise RuntimeError("no Pulumi CLI (`pulumi` on PATH or PULUMI_CLI)")
-    compile_package()
+    binary = ready_cli()
     sources = {side: (OURS if side == "ours" else FLOOR if side == "floor" else WIRE).format(
         count=count, proxies=proxies) for side in SIDES}
     measured = Measured()
     with tempfile.TemporaryDirectory(prefix="apinizer-request-floor-") as tmp:
         for number in range(rounds):
-            emulator, url = start_subprocess(db=Path(tmp) / f"bench{number}.db",
-                                             fixtures=proxies_fixture(Path(tmp), proxies))
-            try:
-                with ExitStack() as answering:
-                    started = {side: answering.enter_context(answering_server(*mode))
-                               for side, mode in ANSWERING.items()}
-                    servers: dict[str, int | None] = {side: pid for side, (pid, _) in started.items()}
-                    servers.update(ours=emulator.pid, floor=None)
-                    folders = {side: project(Path(tmp) / f"{side}{number}", sources[side]) for side in SIDES}
-                    for side in SIDES:
-                        run(binary, folders[side], url, ("stack", "init", "bench", "--secrets-provider",
-                                                         "passphrase"))
-                    # Each side goes first in turn.
-                    order = SIDES[number % len(SIDES):] + SIDES[:number % len(SIDES)]
-                    for label, command in COMMANDS:
-                        for side in order:
-                            os.environ["WIRE_URL"] = started[side][1] if side in started else ""
-                            server = servers[side]
-                            before = cpu_seconds(server) if server else 0.0
-                            peaks = Peaks()
-                            took = run(binary, folders[side], url,
-                                       (*command, "--stack", "bench", "--parallel", str(parallel)), peaks)
-                            served = (cpu_seconds(server) - before) if server else 0.0
-                            clis = sum(peaks.cpu_seconds(name) for name in ROLES)
-                            measured.seconds.setdefault((side, label), []).append(took)
-                            measured.cpu.setdefault((side, label), []).append((clis, served))
-                            print(f"  round {number + 1} {label} {side}: {took:.2f} s (CPU s: CLI's "
-                                  f"processes {clis:.1f}, provider {peaks.cpu_seconds('provider'):.1f}, "
-                                  f"server {served:.1f})", file=sys.stderr, flush=True)
-            finally:
-                os.environ.pop("WIRE_URL", None)
-                stop(emulator)
+            with ExitStack() as servers_of_round:
+                servers_of_round.callback(os.environ.pop, "WIRE_URL", None)
+                emulator, url = servers_of_round.enter_context(
+                    emulator_process(proxies_fixture(Path(tmp), proxies)))
+                started = {side: servers_of_round.enter_context(answering_server(*mode))
+                           for side, mode in ANSWERING.items()}
+                servers: dict[str, int | None] = {side: pid for side, (pid, _) in started.items()}
+                servers.update(ours=emulator.pid, floor=None)
+                folders = init_stacks(binary, Path(tmp), number, sources, url)
+                # Each side goes first in turn.
+                order = SIDES[number % len(SIDES):] + SIDES[:number % len(SIDES)]
+                for label, command in COMMANDS:
+                    for side in order:
+                        os.environ["WIRE_URL"] = started[side][1] if side in started else ""
+                        server = servers[side]
+                        before = cpu_seconds(server) if server else 0.0
+                        peaks = Peaks()
+                        took = run(binary, folders[side], url,
+                                   (*command, "--stack", "bench", "--parallel", str(parallel)), peaks)
+                        served = (cpu_seconds(server) - before) if server else 0.0
+                        clis = sum(peaks.cpu_seconds(name) for name in ROLES)
+                        measured.seconds.setdefault((side, label), []).append(took)
+                        measured.cpu.setdefault((side, label), []).append((clis, served))
+                        print(f"  round {number + 1} {label} {side}: {took:.2f} s (CPU s: CLI's processes "
+                              f"{clis:.1f}, provider {peaks.cpu_seconds('provider'):.1f}, "
+                              f"server {served:.1f})", file=sys.stderr, flush=True)
     return measured
 
 
