@@ -8,6 +8,8 @@ echo "==> ruff"
 ruff check provider emulator tests benchmarks examples infra
 echo "==> mypy (strict) on provider/ and emulator/"
 mypy
+echo "==> import-linter: the layers' contracts in pyproject.toml"
+lint-imports --no-cache
 # The e2e tests run the real Pulumi CLI. Where `pulumi` or `go` exists they must run, not skip: find or
 # build the CLI now (a cold build takes minutes and prints progress) and tell the tests to fail, rather
 # than skip, if it is missing. A run of other test folders leaves it to the e2e fixture to build on demand.
