@@ -298,15 +298,28 @@ def test_a_retried_upload_sends_the_whole_body_again(gateway: FakeGateway, clien
 
 @pytest.mark.parametrize("lost", [httpx.ReadTimeout("timed out"), httpx.Response(504)],
                          ids=["timeout", "504"])
+@pytest.mark.parametrize("call", ["update_from_file", "update_from_url", "update with re_parse"])
 def test_a_re_parse_that_may_have_arrived_is_not_sent_again(
-    gateway: FakeGateway, client: ApinizerClient, lost: httpx.Response | Exception
+    gateway: FakeGateway, client: ApinizerClient, lost: httpx.Response | Exception, call: str
 ) -> None:
     # A re-parse of a big spec takes seconds on the gateway: repeating it blindly after a lost
     # answer re-parses it again (the provider reads the proxy back first instead).
-    gateway.script("PUT", FILE, lost, httpx.Response(200, json={"success": True}))
+    path = FILE if call == "update_from_file" else URL
+    gateway.script("PUT", path, lost, httpx.Response(200, json={"success": True}))
     with pytest.raises(ApinizerError):
-        client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
+        if call == "update_from_file":
+            client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
+        elif call == "update_from_url":
+            client.api_proxies.update_from_url("Demo", _request(spec_url="http://s/x.json"))
+        else:
+            client.api_proxies.update("Demo", _request(spec_url="http://s/x.json", re_parse=True))
     assert len(gateway.api_requests) == 1
+
+
+def test_an_update_without_re_parse_is_retried(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("PUT", URL, httpx.ReadTimeout("timed out"), httpx.Response(200, json={"success": True}))
+    client.api_proxies.update("Demo", _request(spec_url="http://s/x.json"))
+    assert len(gateway.api_requests) == 2
 
 
 def _read_timeout(request: httpx.Request) -> float:

@@ -251,7 +251,8 @@ class ApiProxies(_Resource):
         ``routing_info`` keeps the stored route or routing. The creation type cannot change.
         """
         body = _coerce(models.ApiProxyRequest, request, "request")
-        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=True)
+        # With re_parse it is a re-parse, not sent again once it may have arrived (update_from_url).
+        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=not body.re_parse)
 
     def update_from_url(
         self, project: str, request: models.ApiProxyRequest | Mapping[str, Any]

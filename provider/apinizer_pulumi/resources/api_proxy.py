@@ -272,7 +272,10 @@ def _reparse(client: ApinizerClient, props: Mapping[str, Any], previous: Any, *,
             return None
         if wanted is None:
             kind, filename = str(props["spec_type"]), str(props.get("spec_filename") or "")
-            wanted = {(op.http_method, op.name) for op in parse_spec(kind, content, filename)}
+            try:
+                wanted = {(op.http_method, op.name) for op in parse_spec(kind, content, filename)}
+            except ValueError:  # a spec only the gateway reads: its endpoints cannot be foretold
+                return None
         if wanted == before:
             return None
         live = {(item.http_method.value, item.endpoint) for item in client.endpoints.list(project, name)}
