@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import io
 import zipfile
 from collections.abc import Iterator
@@ -194,7 +193,8 @@ def test_replace_rules(proxies: Engine) -> None:
     id_, outs = proxies.up(orders())
     renamed = proxies.diff(id_, outs, proxies.checked(orders(name="Shop2")))
     assert list(renamed.replaces) == ["name"] and not renamed.deleteBeforeReplace
-    retyped = proxies.diff(id_, outs, proxies.checked(orders(spec_type="SWAGGER")))
+    swagger = orders(SPECS / "orders-swagger.json", spec_type="SWAGGER")
+    retyped = proxies.diff(id_, outs, proxies.checked(swagger))
     assert "spec_type" in retyped.replaces and retyped.deleteBeforeReplace
 
 
@@ -402,23 +402,25 @@ def test_a_refresh_reads_each_proxy_once_for_it_and_its_deployments(
 
 
 def test_a_directory_is_zipped_and_a_missing_file_is_named(tmp_path: Path) -> None:
-    from apinizer_pulumi.resources.api_proxy import spec_inputs
+    from apinizer_pulumi.resources.api_proxy import read_spec, spec_inputs
 
     folder = tmp_path / "calculator"
     folder.mkdir()
     (folder / "calculator.wsdl").write_bytes(b"<definitions/>")
     (folder / "types.xsd").write_bytes(b"<schema/>")
     first = spec_inputs(folder)
-    assert first["spec_filename"] == "calculator.zip"
-    names = zipfile.ZipFile(io.BytesIO(base64.b64decode(first["spec_content"]))).namelist()
+    assert first["spec_filename"] == "calculator.zip" and first["spec_file"] == str(folder)
+    names = zipfile.ZipFile(io.BytesIO(read_spec(folder)[1])).namelist()
     assert names == ["calculator.wsdl", "types.xsd"]
     assert spec_inputs(folder)["spec_hash"] == first["spec_hash"]  # the same folder, the same hash
 
+    # A file that cannot be read has no hash: the preview's check names it (see the tests below).
+    assert spec_inputs(tmp_path / "nowhere.yaml")["spec_hash"] is None
     with pytest.raises(ValueError, match=r"spec_file 'nowhere\.yaml' cannot be read"):
-        spec_inputs("nowhere.yaml")
+        read_spec("nowhere.yaml")
     (tmp_path / "empty.yaml").write_bytes(b"")
     with pytest.raises(ValueError, match="is empty"):
-        spec_inputs(tmp_path / "empty.yaml")
+        read_spec(tmp_path / "empty.yaml")
 
 
 def test_credential_blocks_stay_secret_in_the_inputs(proxies: Engine, gateway: Gateway,

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
+import httpx
 import pytest
 
 from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
 from apinizer_pulumi.resources._connection import resolve
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
 
 from .conftest import Gateway
 from .test_endpoint import USERS
@@ -178,3 +179,47 @@ def test_a_wrong_url_is_an_error_not_a_resource_gone(endpoints: Engine, caches: 
 
     assert gateway.endpoint("Demo", "PetStore", "GET", "/api/users") is not None
     assert len(gateway.rlcl("Demo", "Standard")) == 2
+
+
+def test_the_timeout_comes_from_the_input_then_the_stack_config_then_the_environment() -> None:
+    base = {"url": "http://gw", "token": "t-input"}
+    env = {"APINIZER_TIMEOUT": "30"}
+    assert resolve({**base, "timeout": 5}, {"timeout": "20"}, environ=env).timeout == 5.0
+    assert resolve(base, {"timeout": "20"}, environ=env).timeout == 20.0
+    assert resolve(base, {}, environ=env).timeout == 30.0
+    assert resolve(base, {}, environ={}).timeout is None  # the client's own default
+    # Another timeout is another client; the credentials' fingerprint does not change with it.
+    assert resolve(base, {}, environ={}).cache_key == resolve(base, {}, environ=env).cache_key
+
+
+@pytest.mark.parametrize(("connection", "config", "env", "named"), [
+    ({"timeout": "soon"}, {}, {}, "connection.timeout"),
+    ({}, {"timeout": "-3"}, {}, "apinizer:timeout"),
+    ({}, {}, {"APINIZER_TIMEOUT": "0"}, "APINIZER_TIMEOUT"),
+], ids=["input", "config", "env"])
+def test_a_timeout_that_is_not_a_positive_number_names_its_setting(
+        connection: dict[str, Any], config: dict[str, Any], env: dict[str, str], named: str) -> None:
+    with pytest.raises(ApinizerResourceError, match=rf"^apinizer: {named} must be a positive number of "
+                                                    r"seconds, got '?(soon|-3|0)'?$"):
+        resolve({"url": "http://gw", "token": "t", **connection}, config, environ=env)
+
+
+def test_the_timeout_of_the_stack_config_reaches_the_client_and_the_input_wins(
+        emulator: Any, emulator_url: str, gateway: Gateway) -> None:
+    """A read delayed 1 s: given up after 0.3 s and sent again under ``apinizer:timeout: 0.3``, answered
+    at once under the resource's ``connection.timeout`` of 5. A change of timeout alone is no diff."""
+    config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token", "apinizer:timeout": "0.3"}
+    read = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
+    env = {"APINIZER_SKIP_CONNECTION_CHECK": "1", "APINIZER_READ_CACHE_TTL": "0"}
+    with ProviderServer(config, env=env) as server:
+        engine = Engine(server, EndpointProvider(), "Endpoint")
+        id_, outs = engine.up(USERS)
+        for connection, reads in ((None, 2), ({"timeout": 5}, 1)):
+            props = {**outs, "connection": connection} if connection else outs
+            gateway.reset_stats()
+            delayed = {"delay": 1.0, "method": "GET", "path": "/endpoints/"}
+            httpx.post(f"{gateway.url}/_emulator/faults", json=delayed).raise_for_status()
+            engine.read(id_, props)
+            assert gateway.stats()["requests"].get(read) == reads
+        assert engine.diff(id_, outs, engine.checked({**USERS, "connection": {"timeout": 5}})).changes \
+            == DIFF_NONE

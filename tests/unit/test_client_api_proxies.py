@@ -19,15 +19,18 @@ import pytest
 
 from apinizer_pulumi.client import (
     ApinizerClient,
+    ApinizerError,
     APIResponseValidationError,
     AuthenticationError,
     BadRequestError,
     DeploymentFailedError,
+    InvalidArgumentTypeError,
     NotFoundError,
 )
+from apinizer_pulumi.client._constants import UPLOAD_SECONDS_PER_MIB, UPLOAD_TIMEOUT, upload_timeout
 from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType, ClientRoute, RoutingInfo
 
-from ._fake_gateway import FakeGateway, body, error
+from ._fake_gateway import BASE_URL, STATIC_TOKEN, FakeGateway, body, error
 
 DOCS = json.loads(
     (Path(__file__).parent / "data" / "api_proxy_doc_examples.json").read_text(encoding="utf-8")
@@ -287,10 +290,87 @@ def test_update_from_file_is_a_put_with_re_parse(gateway: FakeGateway, client: A
 
 
 def test_a_retried_upload_sends_the_whole_body_again(gateway: FakeGateway, client: ApinizerClient) -> None:
-    gateway.script("PUT", FILE, httpx.Response(503), httpx.Response(200, json={"success": True}))
+    gateway.script("PUT", FILE, httpx.ConnectError("refused"), httpx.Response(200, json={"success": True}))
     client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
     first, second = gateway.api_requests
     assert _parts(first) == _parts(second) and _parts(second)["specFile"][2] == OPENAPI
+
+
+@pytest.mark.parametrize("lost", [httpx.ReadTimeout("timed out"), httpx.Response(504)],
+                         ids=["timeout", "504"])
+@pytest.mark.parametrize("call", ["update_from_file", "update_from_url", "update with re_parse"])
+def test_a_re_parse_that_may_have_arrived_is_not_sent_again(
+    gateway: FakeGateway, client: ApinizerClient, lost: httpx.Response | Exception, call: str
+) -> None:
+    # A re-parse of a big spec takes seconds on the gateway: repeating it blindly after a lost
+    # answer re-parses it again (the provider reads the proxy back first instead).
+    path = FILE if call == "update_from_file" else URL
+    gateway.script("PUT", path, lost, httpx.Response(200, json={"success": True}))
+    with pytest.raises(ApinizerError):
+        if call == "update_from_file":
+            client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
+        elif call == "update_from_url":
+            client.api_proxies.update_from_url("Demo", _request(spec_url="http://s/x.json"))
+        else:
+            client.api_proxies.update("Demo", _request(spec_url="http://s/x.json", re_parse=True))
+    assert len(gateway.api_requests) == 1
+
+
+def test_an_update_without_re_parse_is_retried(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("PUT", URL, httpx.ReadTimeout("timed out"), httpx.Response(200, json={"success": True}))
+    client.api_proxies.update("Demo", _request(spec_url="http://s/x.json"))
+    assert len(gateway.api_requests) == 2
+
+
+def _read_timeout(request: httpx.Request) -> float:
+    timeout: dict[str, float] = request.extensions["timeout"]
+    return timeout["read"]
+
+
+def test_an_upload_waits_for_its_answer_in_proportion_to_its_size(gateway: FakeGateway) -> None:
+    transport = httpx.MockTransport(gateway)
+    with ApinizerClient(BASE_URL, token=STATIC_TOKEN, timeout=10, transport=transport) as client:
+        client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
+        # The metadata part counts too: a few hundred bytes, a few ms.
+        assert _read_timeout(gateway.last) == pytest.approx(UPLOAD_TIMEOUT, abs=0.1)
+        big = b"#" * (4 * 1024 * 1024)
+        client.api_proxies.update_from_file("Demo", _request(), big, filename="o.yaml")
+        assert _read_timeout(gateway.last) == pytest.approx(upload_timeout(len(big), 10), abs=0.1)
+        assert upload_timeout(len(big), 10) == UPLOAD_TIMEOUT + 4 * UPLOAD_SECONDS_PER_MIB
+    # A timeout set above the size's default wins for uploads too; other requests keep it as set.
+    with ApinizerClient(BASE_URL, token=STATIC_TOKEN, timeout=900, transport=transport) as client:
+        client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
+        assert _read_timeout(gateway.last) == 900
+    with ApinizerClient(BASE_URL, token=STATIC_TOKEN, timeout=7, transport=transport) as client:
+        gateway.script("GET", PROXIES, httpx.Response(200, json={"success": True, "resultList": []}))
+        client.api_proxies.list("Demo")
+        assert _read_timeout(gateway.last) == 7
+
+
+def test_a_spec_given_as_an_open_binary_file_is_sent(
+    gateway: FakeGateway, client: ApinizerClient, tmp_path: Path
+) -> None:
+    spec = tmp_path / "orders.json"
+    spec.write_bytes(OPENAPI)
+    with spec.open("rb") as opened:
+        client.api_proxies.create_from_file("Demo", _request(), opened)
+    assert _parts(gateway.last)["specFile"] == ("orders.json", "application/json", OPENAPI)
+    client.api_proxies.update_from_file("Demo", _request(), io.BytesIO(OPENAPI), filename="o.json")
+    assert _parts(gateway.last)["specFile"] == ("o.json", "application/json", OPENAPI)
+
+
+@pytest.mark.parametrize("wrong", ["text file", 42], ids=["text-file", "int"])
+def test_a_spec_of_another_kind_names_the_argument_and_what_it_takes(
+    client: ApinizerClient, tmp_path: Path, wrong: str | int
+) -> None:
+    spec = tmp_path / "orders.json"
+    spec.write_bytes(OPENAPI)
+    with spec.open("r", encoding="utf-8") as text:
+        given = text if wrong == "text file" else wrong
+        with pytest.raises(InvalidArgumentTypeError) as caught:
+            client.api_proxies.create_from_file("Demo", _request(), given)  # type: ignore[arg-type]
+    assert caught.value.argument == "spec_file"
+    assert "bytes, a path to a file or a directory, or a file opened in binary mode" in str(caught.value)
 
 
 def test_reverse_proxy_upload_needs_no_file_but_others_do(

@@ -259,3 +259,18 @@ def test_arguments_are_models_or_mappings(gateway: FakeGateway, client: Apinizer
     settings: Any = CacheSettings(name="c", handling_action="STOP")
     client.endpoints.set_cache("Demo", "PetStore", "/pets", "GET", settings)
     assert body(gateway.last)["cacheSettings"]["handlingAction"] == "STOP"
+
+
+def test_the_timeout_comes_from_the_argument_then_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("APINIZER_TIMEOUT", "45")
+    with ApinizerClient("http://gateway.test", token="t0ken-value") as client:
+        assert client.timeout == 45.0
+    with ApinizerClient("http://gateway.test", token="t0ken-value", timeout=3) as client:
+        assert client.timeout == 3.0
+    monkeypatch.setenv("APINIZER_TIMEOUT", "soon")
+    with pytest.raises(ConfigurationError, match=r"^APINIZER_TIMEOUT must be a positive number of seconds, "
+                                                 r"got 'soon'"):
+        ApinizerClient("http://gateway.test", token="t0ken-value")
+    monkeypatch.delenv("APINIZER_TIMEOUT")
+    with ApinizerClient("http://gateway.test", token="t0ken-value") as client:
+        assert client.timeout == 10.0

@@ -4,11 +4,15 @@ Create and update send :class:`~apinizer_pulumi.models.ApiProxyRequest`: as the 
 the URL operations, or as the ``metadata`` part of the multipart upload of the file operations,
 beside the ``specFile`` part (a ZIP for a WSDL with many XSDs: pass a directory and it is zipped).
 
-What is retried (see :mod:`._retry`): reads, the PUT updates (a re-parse of the same spec twice
-leaves the same proxy) and deploy (the documentation says a deploy of a deployed proxy
-redeploys it) are idempotent. Create, delete and undeploy are not: a repeat answers "already
-exist" or "not found", which would turn a success into an error, so they are repeated only when
-the request never reached the server.
+What is retried (see :mod:`._retry`): reads, the PUT update without a re-parse and deploy (the
+documentation says a deploy of a deployed proxy redeploys it) are idempotent. Create, delete and
+undeploy are not: a repeat answers "already exist" or "not found", which would turn a success into
+an error. A re-parse (``update_from_file``, ``update_from_url``) leaves the same proxy when
+repeated, but it costs the gateway a whole parse of the spec (13 s for a spec of Stripe's size on
+the emulator), and a lost answer is most often the client giving up on a parse still running: so
+these are repeated only when the request never reached the server, and the provider reads the
+proxy back to decide. A spec upload waits for its answer in proportion to its size
+(:func:`._constants.upload_timeout`).
 
 Sources: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
 and https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/deployment/index.md
@@ -22,12 +26,18 @@ import os
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import httpx
 
 from .. import models
-from ._exceptions import ApinizerError, APIResponseValidationError, APIStatusError
+from ._constants import upload_timeout
+from ._exceptions import (
+    ApinizerError,
+    APIResponseValidationError,
+    APIStatusError,
+    InvalidArgumentTypeError,
+)
 from ._resources import Reports, _coerce, _Resource, _segment
 
 __all__ = [
@@ -65,8 +75,10 @@ EXPORT_FILENAME = "apiProxyExportFile.zip"
 
 #: The parts of a multipart body: (field name, (file name or None, content, content type)).
 _Parts = list[tuple[str, tuple[str | None, bytes, str]]]
-#: A spec: its bytes, or a path to a file, or a path to a directory (zipped, for a WSDL and its XSDs).
-SpecFile = bytes | str | os.PathLike[str]
+#: A spec: its bytes, a path to a file, a path to a directory (zipped, for a WSDL and its XSDs), or a
+#: file opened in binary mode (read from where it stands).
+SpecFile = bytes | str | os.PathLike[str] | BinaryIO
+_SPEC_FILE_KINDS = "bytes, a path to a file or a directory, or a file opened in binary mode"
 
 _CONTENT_TYPES = {
     ".json": "application/json",
@@ -116,6 +128,12 @@ def read_spec_file(spec_file: SpecFile, filename: str | None = None) -> tuple[st
     if isinstance(spec_file, bytes | bytearray):
         name = filename or "spec"
         content = bytes(spec_file)
+    elif callable(getattr(spec_file, "read", None)):
+        name, content = _read_opened(spec_file, filename)
+    elif not isinstance(spec_file, str | os.PathLike):
+        raise InvalidArgumentTypeError(
+            "spec_file", f"must be {_SPEC_FILE_KINDS}, got {type(spec_file).__name__}"
+        )
     else:
         path = Path(spec_file)
         if path.is_dir():
@@ -132,6 +150,20 @@ def read_spec_file(spec_file: SpecFile, filename: str | None = None) -> tuple[st
     suffix = Path(name).suffix.lower()
     content_type = _CONTENT_TYPES.get(suffix) or _sniff(content)
     return name, content, content_type
+
+
+def _read_opened(opened: Any, filename: str | None) -> tuple[str, bytes]:
+    """The name and bytes of an opened file: its name's last part (or "spec"), and what is left to read."""
+    try:
+        content = opened.read()
+    except OSError as exc:
+        raise ValueError(f"spec_file cannot be read: {exc.strerror or exc}") from None
+    if not isinstance(content, bytes | bytearray):
+        raise InvalidArgumentTypeError(
+            "spec_file", f"must be {_SPEC_FILE_KINDS}; this file was opened in text mode (open it with 'rb')"
+        )
+    given = getattr(opened, "name", None)
+    return filename or (Path(given).name if isinstance(given, str) and given else "spec"), bytes(content)
 
 
 def _export_part(export_file: SpecFile) -> tuple[str | None, bytes, str]:
@@ -219,15 +251,20 @@ class ApiProxies(_Resource):
         ``routing_info`` keeps the stored route or routing. The creation type cannot change.
         """
         body = _coerce(models.ApiProxyRequest, request, "request")
-        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=True)
+        # With re_parse it is a re-parse, not sent again once it may have arrived (update_from_url).
+        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=not body.re_parse)
 
     def update_from_url(
         self, project: str, request: models.ApiProxyRequest | Mapping[str, Any]
     ) -> models.DeploymentResponse:
         """``PUT .../apiProxies/url/`` with ``re_parse`` true: re-parse the spec at ``spec_url``;
-        endpoints follow the spec, their policies and settings stay."""
+        endpoints follow the spec, their policies and settings stay.
+
+        Not sent again once it may have arrived (a timeout, a dropped connection, a 502-504): the
+        gateway may be re-parsing it still, and a re-parse of a big spec takes seconds of its time.
+        """
         body = self._url_request(request, re_parse=True)
-        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=True)
+        return self._send_json("PUT", API_PROXY_URL_PATH, project, body, idempotent=False)
 
     def create_from_file(
         self,
@@ -253,9 +290,13 @@ class ApiProxies(_Resource):
         *,
         filename: str | None = None,
     ) -> models.DeploymentResponse:
-        """``PUT .../apiProxies/file/`` with ``re_parse`` true: re-parse the proxy from a new file."""
+        """``PUT .../apiProxies/file/`` with ``re_parse`` true: re-parse the proxy from a new file.
+
+        Like :meth:`update_from_url`, not sent again once it may have arrived (see the module's
+        docstring): whoever calls it reads the proxy back to tell whether it took effect.
+        """
         metadata = _coerce(models.ApiProxyRequest, request, "request").model_copy(update={"re_parse": True})
-        return self._send_file("PUT", project, metadata, spec_file, filename, idempotent=True)
+        return self._send_file("PUT", project, metadata, spec_file, filename, idempotent=False)
 
     # -- delete and deployment ---------------------------------------------------------------------
 
@@ -510,11 +551,15 @@ class ApiProxies(_Resource):
     ) -> models.DeploymentResponse:
         client = self._client
         url = client._url(path)
+        # The connection is made within the client's timeout; sending the body and waiting for the
+        # answer (the gateway parses the whole upload first) get a time that grows with its size.
+        seconds = upload_timeout(sum(len(content) for _, (_, content, _) in files), client.timeout)
+        wait = httpx.Timeout(client.timeout, read=seconds, write=seconds)
 
         def build() -> httpx.Request:
             # Built afresh per attempt: a multipart body is a stream that one send consumes.
             return client._http.build_request(
-                method, url, files=files, headers={"Accept": "application/json"}, timeout=client.timeout
+                method, url, files=files, headers={"Accept": "application/json"}, timeout=wait
             )
 
         response = client._send(build, method, path, idempotent=idempotent, auth=client._auth)

@@ -32,6 +32,7 @@ from ._constants import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
     ENV_PASSWORD,
+    ENV_TIMEOUT,
     ENV_TOKEN,
     ENV_URL,
     ENV_USERNAME,
@@ -53,7 +54,7 @@ from ._parsing import expect_success, parse_success
 from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl
-from ._retry import NEVER_SENT_ERRORS, parse_retry_after, send_with_retries
+from ._retry import NEVER_SENT_ERRORS, _seconds, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
 
 __all__ = ["ApinizerClient"]
@@ -133,6 +134,28 @@ def _resolve_credentials(
     )
 
 
+def positive_seconds(value: object) -> float | None:
+    """``value`` (a number, or its text as stack config and environment variables give it) as a finite
+    positive number of seconds, or None when it is not one."""
+    seconds = _seconds(value)
+    return seconds if seconds is not None and seconds > 0 else None
+
+
+def _resolve_timeout(timeout: float | None) -> float:
+    """The argument, else ``APINIZER_TIMEOUT``, else :data:`DEFAULT_TIMEOUT`; a positive number of seconds."""
+    setting: str = "timeout"
+    value: object = timeout
+    if timeout is None:
+        value, setting = _env(ENV_TIMEOUT), ENV_TIMEOUT
+        if value is None:
+            return DEFAULT_TIMEOUT
+    # The argument is a number; only the environment's text is read as one.
+    seconds = None if isinstance(timeout, str) else positive_seconds(value)
+    if seconds is None:
+        raise ConfigurationError(f"{setting} must be a positive number of seconds, got {value!r}")
+    return seconds
+
+
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.\-]*://)?[^/?#]*@")
 
 
@@ -172,10 +195,11 @@ class ApinizerClient:
     credential argument is given at all, to ``APINIZER_TOKEN`` or
     ``APINIZER_USERNAME``/``APINIZER_PASSWORD``.
 
-    ``timeout`` bounds each attempt (seconds); ``max_retries`` counts the extra attempts for
-    transient failures. ``transport`` replaces the network (``httpx.MockTransport`` in tests)
-    and gives this client a private ``httpx.Client``; otherwise the process-wide one for the
-    base URL is shared.
+    ``timeout`` bounds each attempt (seconds; else ``APINIZER_TIMEOUT``, else 10); a spec upload
+    waits for its answer at least 60 s plus 20 s per MiB of spec, which ``timeout`` raises when it
+    is longer. ``max_retries`` counts the extra attempts for transient failures. ``transport``
+    replaces the network (``httpx.MockTransport`` in tests) and gives this client a private
+    ``httpx.Client``; otherwise the process-wide one for the base URL is shared.
     """
 
     def __init__(
@@ -185,14 +209,13 @@ class ApinizerClient:
         token: str | None = None,
         username: str | None = None,
         password: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = _resolve_base_url(base_url)
         token, username, password = _resolve_credentials(token, username, password)
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
-            raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        timeout = _resolve_timeout(timeout)
         if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < 0:
             raise ConfigurationError(f"max_retries must be a non-negative integer, got {max_retries!r}")
         self.timeout = float(timeout)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 #: Seconds for connect, read, write and pool waits of one attempt.
 DEFAULT_TIMEOUT = 10.0
+#: The least a spec upload (create or re-parse from a file) waits for its answer, in seconds ...
+UPLOAD_TIMEOUT = 60.0
+#: ... plus this much per MiB of spec: the gateway parses the whole spec before it answers, and a
+#: spec of 4 MiB (Stripe's) took 13 s on the emulator, far past the 10 s that suit other requests.
+UPLOAD_SECONDS_PER_MIB = 20.0
 #: Retries after the first attempt (so at most ``1 + DEFAULT_MAX_RETRIES`` attempts).
 DEFAULT_MAX_RETRIES = 3
 
@@ -43,6 +48,13 @@ RLCL_CREDENTIALS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/credentials/"
 RLCL_CONDITION_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/condition/"
 
 ENV_URL = "APINIZER_URL"
+ENV_TIMEOUT = "APINIZER_TIMEOUT"
 ENV_TOKEN = "APINIZER_TOKEN"
 ENV_USERNAME = "APINIZER_USERNAME"
 ENV_PASSWORD = "APINIZER_PASSWORD"
+
+
+def upload_timeout(size: int, timeout: float) -> float:
+    """Seconds a spec upload of ``size`` bytes waits for its answer: the size's default, or the
+    client's ``timeout`` when that is longer (a timeout raised for a slow gateway raises this too)."""
+    return max(timeout, UPLOAD_TIMEOUT + UPLOAD_SECONDS_PER_MIB * size / (1024 * 1024))

@@ -296,6 +296,7 @@ if TYPE_CHECKING:
     from ._rate_limit import EndpointRateLimit, EndpointRateLimitKey, EndpointRateLimitList
     from ._report import AccessReport, AccessReportResult, ProxyAccess
     from ._rlcl import RlclCondition, RlclCredentialNames, RlclSpec, RlclUpdate
+    from ._spec import SpecError, SpecOperation, parse_spec
     from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
     from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
 
@@ -478,6 +479,8 @@ __all__ = [
     "SharingType",
     "SoapApiPortType",
     "SpecAuthorizationValue",
+    "SpecError",
+    "SpecOperation",
     "SslProtocol",
     "SuccessResponse",
     "ThrottlingDetail",
@@ -510,6 +513,7 @@ __all__ = [
     "is_iana_zone",
     "name_problem",
     "parse_policy",
+    "parse_spec",
     "split_write_body",
     "token_problem",
     "unknown_fields",

@@ -35,6 +35,10 @@ SECRET_FIELDS = ("token", "password")
 ENV_VARS = {name: f"APINIZER_{name.upper()}" for name in FIELDS}
 #: The stack config key (``apinizer:skipConnectionCheck``) that turns the preview's connection check off.
 SKIP_CONFIG = "skipConnectionCheck"
+#: Seconds each request waits (``connection.timeout``, ``apinizer:timeout``, ``APINIZER_TIMEOUT``); how
+#: to talk to the gateway, not what to configure on it, so a change of it alone is no diff either.
+TIMEOUT = "timeout"
+TIMEOUT_ENV = "APINIZER_TIMEOUT"
 
 
 @dataclass(kw_only=True, frozen=True)
@@ -50,6 +54,9 @@ class ConnectionArgs:
     token: pulumi.Input[str] | None = field(default=None, repr=False)
     username: pulumi.Input[str] | None = None
     password: pulumi.Input[str] | None = field(default=None, repr=False)
+    timeout: pulumi.Input[float] | None = None
+    """Seconds each request waits for its answer (default 10; a spec upload waits at least 60 s plus
+    20 s per MiB of spec, or this when longer)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,8 @@ class Settings:
     token: str | None = field(default=None, repr=False)
     username: str | None = None
     password: str | None = field(default=None, repr=False)
+    #: None: the client's default.
+    timeout: float | None = None
 
     @property
     def cache_key(self) -> tuple[str, str]:
@@ -123,9 +132,29 @@ def resolve(
             "apinizer: incomplete credentials: a username needs its password (connection, stack "
             "config 'apinizer:username'/'apinizer:password', or APINIZER_USERNAME/APINIZER_PASSWORD)"
         )
+    timeout = _timeout(connection, stack_config, env)
     if "token" in creds:
-        return Settings(url=url, token=creds["token"])
-    return Settings(url=url, username=creds["username"], password=creds["password"])
+        return Settings(url=url, token=creds["token"], timeout=timeout)
+    return Settings(url=url, username=creds["username"], password=creds["password"], timeout=timeout)
+
+
+def _timeout(connection: Mapping[str, Any] | None, stack_config: Mapping[str, Any] | None,
+             env: Mapping[str, str]) -> float | None:
+    """The first timeout set, in seconds, or None; one that is not a positive number names its setting."""
+    from apinizer_pulumi.client._client import positive_seconds
+
+    sources = ((connection, f"connection.{TIMEOUT}"), (stack_config, f"{CONFIG_NAMESPACE}:{TIMEOUT}"),
+               ({TIMEOUT: env.get(TIMEOUT_ENV)}, TIMEOUT_ENV))
+    for source, name in sources:
+        value = unwrap_secret((source or {}).get(TIMEOUT))
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        seconds = positive_seconds(value)
+        if seconds is None:
+            raise ApinizerResourceError(
+                f"apinizer: {name} must be a positive number of seconds, got {value!r}")
+        return seconds
+    return None
 
 
 def gateway_url(connection: Mapping[str, Any] | None, stack_config: Mapping[str, Any] | None) -> str:
@@ -139,7 +168,7 @@ def program_stack_config() -> dict[str, Any]:
     """The ``apinizer:*`` stack config as seen from a Pulumi program (empty outside one)."""
     config = pulumi.Config(CONFIG_NAMESPACE)
     values: dict[str, Any] = {}
-    for name in FIELDS:
+    for name in (*FIELDS, TIMEOUT):
         value = config.get(name)
         if value is not None:
             values[name] = value
@@ -149,20 +178,20 @@ def program_stack_config() -> dict[str, Any]:
 def provider_stack_config(config: Any) -> dict[str, Any]:
     """The ``apinizer:*`` keys of a dynamic provider's ``ConfigureRequest.config``."""
     values: dict[str, Any] = {}
-    for name in (*FIELDS, SKIP_CONFIG):
+    for name in (*FIELDS, SKIP_CONFIG, TIMEOUT):
         value = config.get(f"{CONFIG_NAMESPACE}:{name}")
         if value is not None:
             values[name] = value
     return values
 
 
-_CLIENTS: dict[tuple[str, str], ApinizerClient] = {}
+_CLIENTS: dict[tuple[str, str, float | None], ApinizerClient] = {}
 _CLIENTS_LOCK = threading.Lock()
 
 
 def client_for(settings: Settings) -> ApinizerClient:
     """The process's shared client for these settings, built on first use."""
-    key = settings.cache_key
+    key = (*settings.cache_key, settings.timeout)
     client = _CLIENTS.get(key)
     if client is not None:
         return client
@@ -176,6 +205,7 @@ def client_for(settings: Settings) -> ApinizerClient:
                 token=settings.token,
                 username=settings.username,
                 password=settings.password,
+                timeout=settings.timeout,
                 fingerprint=key[1],
             )
             _CLIENTS[key] = client

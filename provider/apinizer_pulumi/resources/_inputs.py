@@ -21,6 +21,7 @@ class ConnectionInput(BaseModel):
     token: str | None = Field(default=None, min_length=1, repr=False)
     username: str | None = Field(default=None, min_length=1)
     password: str | None = Field(default=None, min_length=1, repr=False)
+    timeout: float | None = Field(default=None, gt=0, allow_inf_nan=False)
 
     @field_validator("token")
     @classmethod

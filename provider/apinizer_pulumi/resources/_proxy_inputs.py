@@ -96,8 +96,8 @@ class ApiProxyInputs(ApiModel):
     name: Name
     #: None only with ``adopt``: the proxy is taken over with the spec it has (what ``generate`` writes).
     spec_type: ApiProxySpecType | None = None
-    #: The spec file's bytes, base64: read by the resource's constructor in the program.
-    spec_content: str | None = Field(default=None, repr=False)
+    #: The spec file's absolute path: the provider reads it when it sends the spec (see api_proxy.py).
+    spec_file: str | None = Field(default=None, min_length=1)
     spec_filename: str | None = None
     spec_hash: str | None = None
     spec_url: str | None = Field(default=None, min_length=1)
@@ -122,7 +122,7 @@ class ApiProxyInputs(ApiModel):
 
     @model_validator(mode="after")
     def _one_source(self) -> ApiProxyInputs:
-        has_file, has_url = self.spec_content is not None, self.spec_url is not None
+        has_file, has_url = self.spec_file is not None, self.spec_url is not None
         if self.spec_type is None:
             if has_file or has_url:
                 raise ValueError("spec_file and spec_url need spec_type (OPEN_API, SWAGGER or WSDL)")
@@ -138,8 +138,6 @@ class ApiProxyInputs(ApiModel):
             # Adopted without a spec, a proxy keeps the spec it has; only a new one needs one.
             raise ValueError(f"an {self.spec_type.value} proxy needs exactly one of spec_file and spec_url "
                              "(or adopt=True, to take over an existing proxy and keep its spec)")
-        if has_file and not self.spec_hash:
-            raise ValueError("spec_hash is missing: declare the spec with spec_file")
         return self
 
 

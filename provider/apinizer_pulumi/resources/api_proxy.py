@@ -9,10 +9,10 @@ and the pages under ``02-api-reference/04-api-proxies/settings/``.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import hashlib
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -29,6 +29,8 @@ from ._errors import ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from apinizer_pulumi.client import ApinizerClient
     from apinizer_pulumi.models import ApiProxy as LiveProxy
     from apinizer_pulumi.models import ApiProxyRequest
@@ -37,13 +39,18 @@ if TYPE_CHECKING:
 
 Block: TypeAlias = "pulumi.Input[Mapping[str, Any]]"
 
-#: The spec's bytes and file name: inputs that never make a diff (``spec_hash`` stands for them).
-SPEC_CONTENT = ("spec_content", "spec_filename")
+#: Inputs that never make a diff, ``spec_hash`` standing for them: the spec file's path (it moves with
+#: the checkout) and name, and ``spec_content``, the spec's bytes (base64) that states written before the
+#: provider read the file itself kept among the inputs.
+SPEC_SOURCE = ("spec_file", "spec_filename", "spec_content")
 #: Inputs that hold credentials, stored as secrets.
 SECRET_BLOCKS = ("api_keys", "ntlm", "proxy_server")
-#: Inputs sent as secrets: the credentials, and the spec's bytes, so that ``pulumi preview --diff``
-#: shows ``[secret]`` for them instead of pages of base64 (``spec_hash`` says what changed).
-SECRET_INPUTS = ("spec_content", *SECRET_BLOCKS)
+#: Inputs sent as secrets (the spec's bytes, an input no more, were among them).
+SECRET_INPUTS = (*SECRET_BLOCKS, "spec_content")
+#: The kinds of spec that are parsed (a REVERSE_PROXY has none).
+SPEC_KINDS = ("OPEN_API", "SWAGGER", "WSDL")
+#: Looks at a proxy's endpoints after a re-parse whose answer was lost, before it is sent again.
+REPARSE_LOOKS = 3
 
 
 # -- args ----------------------------------------------------------------------------------------
@@ -132,11 +139,62 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
     return path.name, content
 
 
-def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str]:
-    """The inputs that carry a spec file to the provider: its bytes (base64), name and sha256."""
-    filename, content = read_spec(spec_file)
-    return {"spec_content": base64.b64encode(content).decode("ascii"), "spec_filename": filename,
-            "spec_hash": hashlib.sha256(content).hexdigest()}
+def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str | None]:
+    """The inputs that name a spec file to the provider: its absolute path, its name and its sha256.
+
+    The bytes stay out of the inputs, and so out of the state: the provider reads the file when it
+    sends it, and checks that it still has this hash. A file that cannot be read has no hash; the
+    preview's check then fails naming it.
+    """
+    path = Path(spec_file).absolute()
+    try:
+        filename, content = read_spec(path)
+    except ValueError:
+        return {"spec_file": str(path), "spec_filename": path.name, "spec_hash": None}
+    digest = hashlib.sha256(content).hexdigest()
+    return {"spec_file": str(path), "spec_filename": filename, "spec_hash": digest}
+
+
+#: (kind, sha256) of the specs this provider process knows good: parsed by a check, or recorded in
+#: the state (the gateway took them). Each spec is parsed at most once per process, and an unchanged one
+#: not at all: parsing a spec of Stripe's size takes seconds.
+_ACCEPTED_SPECS: set[tuple[str, str]] = set()
+
+
+def spec_problem(props: Mapping[str, Any]) -> str | None:
+    """Why the spec file these inputs name cannot be sent, or None; offline, with the emulator's parser."""
+    from apinizer_pulumi.models import parse_spec
+
+    path, kind, expected = props.get("spec_file"), props.get("spec_type"), props.get("spec_hash")
+    if not isinstance(path, str) or kind not in SPEC_KINDS:
+        return None
+    if isinstance(expected, str) and (kind, expected) in _ACCEPTED_SPECS:
+        return None
+    try:
+        filename, content = read_spec(path)
+    except ValueError as error:  # "spec_file '...' cannot be read: ..." or "... is empty"
+        return str(error)
+    try:
+        parse_spec(kind, content, filename)
+    except ValueError as error:  # a SpecError: "Invalid specification: ..."
+        return f"spec_file {path!r}: {error}"
+    _ACCEPTED_SPECS.add((kind, hashlib.sha256(content).hexdigest()))
+    return None
+
+
+def spec_content(props: Mapping[str, Any]) -> bytes:
+    """The bytes of the spec file these inputs name, as the program hashed them."""
+    path = str(props["spec_file"])
+    try:
+        _, content = read_spec(path)
+    except ValueError as error:
+        raise ApinizerResourceError(str(error)) from None
+    expected = props.get("spec_hash")
+    if expected is not None and hashlib.sha256(content).hexdigest() != expected:
+        raise ApinizerResourceError(
+            f"spec_file {path!r} changed after the program read it (its sha256 is no longer {expected}); "
+            "nothing was sent: run `pulumi up` again")
+    return content
 
 
 # -- the provider --------------------------------------------------------------------------------
@@ -168,16 +226,13 @@ def _request(props: Mapping[str, Any]) -> ApiProxyRequest:
     )
 
 
-def _spec_bytes(props: Mapping[str, Any]) -> bytes | None:
-    content = props.get("spec_content")
-    return base64.b64decode(content) if isinstance(content, str) else None
-
-
-def _send_spec(client: ApinizerClient, props: Mapping[str, Any], *, update: bool) -> None:
+def _send_spec(client: ApinizerClient, props: Mapping[str, Any], *, update: bool,
+               content: bytes | None = None) -> None:
     """Create the proxy, or re-parse it, from its file, its URL, or as a reverse proxy."""
     project = str(props["project_name"])
     request = _request(props)
-    content = _spec_bytes(props)
+    if content is None and props.get("spec_file") is not None:
+        content = spec_content(props)
     proxies = client.api_proxies
     if content is not None:
         name = props.get("spec_filename") or "spec"
@@ -187,6 +242,72 @@ def _send_spec(client: ApinizerClient, props: Mapping[str, Any], *, update: bool
         proxies.update_from_url(project, request)
     else:
         proxies.create_from_url(project, request)
+
+
+def _reparse(client: ApinizerClient, props: Mapping[str, Any], previous: Any, *,
+             sleep: Callable[[float], None] = time.sleep) -> None:
+    """Re-parse the proxy from its spec once, also when the answer is lost (docs/resources/api-proxy.md).
+
+    The client does not send a re-parse again once it may have arrived: a lost answer is most often a
+    parse still running on the gateway. Here the proxy's endpoints are read back first (the documented
+    trace a re-parse leaves): when they are the new spec's, the re-parse took effect and is not sent
+    again. When the new spec has the same endpoints as the previous one (``previous``, the ``endpoints``
+    output), or comes from a URL, they cannot tell, and it is sent again, as it is after looks that
+    find the old endpoints; at most ``CREATE_ATTEMPTS`` times in all.
+    """
+    from apinizer_pulumi.client import ApinizerError
+    from apinizer_pulumi.models import parse_spec
+
+    from ._create import BACKOFF, CREATE_ATTEMPTS, outcome_unknown
+
+    project, name = str(props["project_name"]), str(props["name"])
+    content = spec_content(props) if props.get("spec_file") is not None else None
+    before = {(str(item.get("http_method")), str(item.get("name")))
+              for item in previous or [] if isinstance(item, Mapping)}
+    wanted: set[tuple[str, str]] | None = None
+
+    def applied() -> bool | None:
+        nonlocal wanted
+        if content is None:
+            return None
+        if wanted is None:
+            kind, filename = str(props["spec_type"]), str(props.get("spec_filename") or "")
+            try:
+                wanted = {(op.http_method, op.name) for op in parse_spec(kind, content, filename)}
+            except ValueError:  # a spec only the gateway reads: its endpoints cannot be foretold
+                return None
+        if wanted == before:
+            return None
+        live = {(item.http_method.value, item.endpoint) for item in client.endpoints.list(project, name)}
+        return wanted <= live and not (before - wanted) & live
+
+    sends = 0
+    while True:
+        try:
+            _send_spec(client, props, update=True, content=content)
+            return
+        except ApinizerError as error:
+            if not outcome_unknown(error):
+                raise
+            sends, unknown = sends + 1, error
+        for look in range(REPARSE_LOOKS):
+            try:
+                verdict = applied()
+            except ApinizerError as error:
+                if not outcome_unknown(error):
+                    raise
+                verdict = False
+            if verdict is None:
+                break
+            if verdict:
+                return
+            sleep(BACKOFF.delay(look))
+        if sends >= CREATE_ATTEMPTS:
+            from ._errors import describe
+
+            raise ApinizerResourceError(
+                f"the gateway never confirmed the re-parse in {sends} attempts ({describe(unknown)}), and "
+                "the proxy's endpoints are not the new spec's: run `pulumi up` again")
 
 
 def overlay(declared: Any, live: Any) -> Any:
@@ -280,7 +401,7 @@ class ApiProxyProvider(ApinizerProvider):
     kind = "ApiProxy"
     inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyInputs")
     replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt", *SPEC_CONTENT)
+    ignored_fields = (CONNECTION, "adopt", *SPEC_SOURCE)
 
     @staticmethod
     def probe(inputs: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -290,8 +411,18 @@ class ApiProxyProvider(ApinizerProvider):
         return None
 
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check(plain(olds), plain(news))
+        olds, news = plain(olds), plain(news)
+        recorded = olds.get("spec_hash")
+        if isinstance(recorded, str) and recorded == news.get("spec_hash") and \
+                olds.get("spec_type") == news.get("spec_type"):
+            _ACCEPTED_SPECS.add((str(news.get("spec_type")), recorded))  # the gateway took it: no parse
+        result = super().check(olds, news)
         return dyn.CheckResult(secret(result.inputs), result.failures)
+
+    def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
+        # Before the connection check: a spec that cannot be read or parsed fails with no request.
+        problem = spec_problem(model.model_dump(mode="json"))
+        return [] if problem is None else [dyn.CheckFailure("", f"apinizer: {problem}")]
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         olds, news = plain(olds), plain(news)
@@ -391,12 +522,12 @@ class ApiProxyProvider(ApinizerProvider):
         client = self.client(props)
         with proxy_writing(client, project, name):
             existing = client.api_proxies.find(project, name) if props.get("adopt") else None
-            has_spec = props.get("spec_content") is not None or props.get("spec_url") is not None
+            has_spec = props.get("spec_file") is not None or props.get("spec_url") is not None
             reverse = props.get("spec_type") == "REVERSE_PROXY"
             if existing is not None:
                 # Taken over: re-parsed from this spec (if one is declared) and given these settings.
                 if has_spec or reverse:
-                    _send_spec(client, props, update=True)
+                    _reparse(client, props, None)
                 self._write_settings(client, props, {}, who, spec_sent=has_spec or reverse)
                 self.created(props)
                 failed: dict[str, Any] = {}
@@ -442,7 +573,7 @@ class ApiProxyProvider(ApinizerProvider):
             or not same(olds.get("spec_url"), news.get("spec_url")))
         with proxy_writing(client, project, name):
             if reparse:
-                _send_spec(client, news, update=True)
+                _reparse(client, news, olds.get("endpoints"))
             self._write_settings(client, news, olds, subject(news, id_), spec_sent=reparse)
         endpoints = None if reparse else olds.get("endpoints")
         return dyn.UpdateResult(self._outputs(client, news, endpoints=endpoints))
@@ -517,6 +648,8 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
     """The proxy's name."""
     spec_type: pulumi.Output[ApiProxySpecTypeName | None]
     """OPEN_API, SWAGGER, WSDL or REVERSE_PROXY."""
+    spec_file: pulumi.Output[str | None]
+    """The spec file's absolute path (the provider reads it when it sends the spec)."""
     spec_filename: pulumi.Output[str | None]
     """The spec file's name (a directory's is ``<name>.zip``)."""
     spec_hash: pulumi.Output[str | None]
@@ -581,8 +714,10 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
             only with ``adopt=True``: the proxy is then taken over with the spec it has (what
             ``apinizer-pulumi generate`` writes); declaring it later re-parses the proxy in place.
         :param spec_file: A spec file (or a directory, zipped: a WSDL with its XSDs), relative to
-            the program's folder. Read here, in the program: its bytes travel to the provider as
-            an input (base64) and ``spec_hash`` stands for them in diffs.
+            the program's folder. Hashed here, in the program (``spec_hash`` stands for it in diffs);
+            the provider reads it when it sends it, so its bytes never enter the state. A preview
+            parses a new or changed spec offline and fails, naming the file, when it cannot be read
+            or is not a valid spec of ``spec_type``.
         :param spec_url: A URL the gateway fetches the spec from.
         :param description: Free text.
         :param routing: The backend addresses and whether routing is on.
@@ -602,7 +737,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         spec = spec_inputs(spec_file) if spec_file is not None else {}
         props = resource_props(
             project_name=project_name, name=name, spec_type=spec_type,
-            spec_content=spec.get("spec_content"), spec_filename=spec.get("spec_filename"),
+            spec_file=spec.get("spec_file"), spec_filename=spec.get("spec_filename"),
             spec_hash=spec.get("spec_hash"), spec_url=spec_url, description=description,
             routing=routing, client_route=client_route, metadata=metadata, cors=cors, api_keys=api_keys,
             cache=cache, circuit_breaker=circuit_breaker, connection_settings=connection_settings,
@@ -612,7 +747,7 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
             api_proxy_id=None, endpoints=None, deployments=None,
         )
         props["connection"] = connection_props(connection)
-        for key in SECRET_INPUTS:  # secret in the inputs the state keeps, not only in the outputs
+        for key in SECRET_BLOCKS:  # secret in the inputs the state keeps, not only in the outputs
             if props[key] is not None:
                 props[key] = pulumi.Output.secret(props[key])
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
