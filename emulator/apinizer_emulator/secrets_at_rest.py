@@ -162,6 +162,8 @@ def migrate(conn: sqlite3.Connection) -> None:
             changes.append(("policies", json.dumps(hashed_policy), row["seq"]))
     if not changes:
         return
+    # secure_delete: the space the clear values leave is zeroed, not left for a reader of the file.
+    conn.execute("PRAGMA secure_delete=ON")
     conn.execute("BEGIN IMMEDIATE")
     try:
         for table, body, seq in changes:
@@ -171,3 +173,5 @@ def migrate(conn: sqlite3.Connection) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+    finally:
+        conn.execute("PRAGMA secure_delete=OFF")

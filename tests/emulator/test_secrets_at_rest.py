@@ -161,6 +161,10 @@ def test_secrets_written_before_are_hashed_when_the_file_is_opened(tmp_path: Pat
     for secret in (GLOBAL_SECRET, SECRET_KEY, WS_PASSWORD):
         assert secret not in text, secret
     assert PUBLIC_KEY in text and text.count("pbkdf2_sha256$") == 3
+    # Nor are they left in the file's free space or its WAL.
+    disk = b"".join(path.read_bytes() for path in (db, Path(f"{db}-wal")) if path.exists())
+    for secret in (GLOBAL_SECRET, SECRET_KEY, WS_PASSWORD):
+        assert secret.encode() not in disk, secret
 
 
 def _redeploy_required(api: Api) -> bool:
