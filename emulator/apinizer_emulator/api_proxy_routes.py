@@ -60,8 +60,8 @@ from apinizer_pulumi.models import (
     XmlErrorTemplate,
 )
 
-from . import api_proxies, specs
-from .auth import ROLE_ADMIN, ROLE_MANAGE_PROXIES, SYSTEM_ADMIN, Principal
+from . import api_proxies, secrets_at_rest, specs
+from .auth import PASSWORD_HASHING, ROLE_ADMIN, ROLE_MANAGE_PROXIES, SYSTEM_ADMIN, Principal
 from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
 from .errors import BadRequestError, FieldRequiredError
 from .responses import (
@@ -377,13 +377,32 @@ def _exported(content: bytes, filename: str) -> api_proxies.ExportedProxy:
         raise BadRequestError(f"{EXPORT_FILE} does not hold a valid API Proxy export: {reason}") from None
 
 
+async def _exported_hashed(content: bytes, filename: str) -> api_proxies.ExportedProxy:
+    """:func:`_exported`, with what the API never answers hashed (:mod:`secrets_at_rest`)."""
+    exported = _exported(content, filename)
+
+    def hashed() -> api_proxies.ExportedProxy:
+        policies = [
+            item.model_copy(update={"body": secrets_at_rest.hash_policy(item.body, item.type)})
+            if item.body is not None
+            else item
+            for item in exported.policies or []
+        ]
+        return exported.model_copy(
+            update={"details": secrets_at_rest.hash_details(exported.details),
+                    "policies": policies if exported.policies is not None else None}
+        )
+
+    return await PASSWORD_HASHING.run(hashed)
+
+
 async def import_api_proxy(request: Request) -> Response:
     _proxy_manager(request)
     parts = await _multipart(request, EXPORT_FILE, EXPORT_FILE)
     content, filename = parts.get(EXPORT_FILE, (b"", ""))
     if not content:
         raise BadRequestError(f"{EXPORT_FILE} value can not be empty!")
-    exported = _exported(content, filename)
+    exported = await _exported_hashed(content, filename)
     return json_response(await _write(request, api_proxies.import_proxy, _project(request), exported))
 
 
@@ -398,7 +417,7 @@ async def override_api_proxy(request: Request) -> Response:
     content, filename = parts.get(EXPORT_FILE, (b"", ""))
     if not content:
         raise BadRequestError(f"{EXPORT_FILE} parameter can not be empty!")
-    exported = _exported(content, filename)
+    exported = await _exported_hashed(content, filename)
     name = str(request.path_params["apiProxyName"])
     answer = await _write(request, api_proxies.override_proxy, _project(request), name, exported, metadata)
     return json_response(answer)
@@ -519,6 +538,16 @@ def _requires(message: str, *fields: str, when: Callable[[dict[str, Any]], bool]
     return check
 
 
+def _stored_api_keys(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+    row = db.execute(
+        "SELECT d.body FROM proxies p JOIN proxy_details d ON d.proxy_id = p.id"
+        " WHERE p.project = ? AND p.name = ?",
+        (project, name),
+    ).fetchone()
+    keys = json.loads(row["body"]).get("apiKeys") if row is not None else None
+    return keys if isinstance(keys, dict) else {}
+
+
 async def set_api_keys(request: Request) -> Response:
     keys = (await _settings(request, ApiKeysUpdate)).to_api()
     if not keys:
@@ -526,6 +555,8 @@ async def set_api_keys(request: Request) -> Response:
     for field, value in keys.items():
         if not value.strip():
             raise BadRequestError(f"{field} must not be blank")
+    stored = _read(request, _stored_api_keys, _project(request), _proxy_name(request))
+    keys = await PASSWORD_HASHING.run(lambda: secrets_at_rest.hash_api_keys(keys, stored))
     await _write(
         request,
         api_proxies.store_setting,

@@ -182,6 +182,15 @@ _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"t
 _WRAPPED = {"cache": "cacheSettings", "wsa": "wsaSettings"}
 
 
+#: What the document says of a 400 and a 404: most of the product's pages answer 400 for an object
+#: that does not exist, those of the endpoint list, a proxy's read and the list pages 404.
+_BAD_REQUEST = (
+    "Bad request: a missing or invalid field, or an object that the path or the body names and that does"
+    " not exist (project, API proxy, endpoint, environment, RLCL, policy, credential, group, variable)"
+)
+_NOT_FOUND = "Not found: the project or API proxy that the path names does not exist"
+
+
 def _body_schema(path: str, model: type[BaseModel]) -> dict[str, Any]:
     ref = {"$ref": f"#/components/schemas/{model.__name__}"}
     for suffix, key in _WRAPPED.items():
@@ -242,10 +251,10 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
     else:
         extra["security"] = [{"bearer": []}]
         statuses = [
-            ("400", "Bad request"),
+            ("400", _BAD_REQUEST),
             ("401", "Invalid token"),
             ("403", "Missing role"),
-            ("404", "Not found"),
+            ("404", _NOT_FOUND),
         ]
         # The endpoint list reads no body: nothing in it can be bad. The API proxy family's pages
         # answer 400 for a missing proxy or environment too, and its uploads are multipart.
@@ -282,12 +291,25 @@ async def _emulator_error(request: Request, exc: Exception) -> Response:
     return _error_response(exc)
 
 
+def _most_specific(routes: list[Route]) -> list[Route]:
+    """The routes whose template has the fewest parameters: OpenAPI matches a concrete path
+    (``.../apiProxies/url/``) before a templated one it also fits (``.../apiProxies/{apiProxyName}/``)."""
+    if not routes:
+        return routes
+    fewest = min(route.path.count("{") for route in routes)
+    return [route for route in routes if route.path.count("{") == fewest]
+
+
 def allowed_methods(routes: list[BaseRoute], path: str) -> list[str]:
-    """Every method some route takes at this path, in a fixed order (the ``Allow`` header)."""
+    """Every method the path's most specific template takes, in a fixed order (the ``Allow`` header)."""
+    matching = [
+        route
+        for route in routes
+        if isinstance(route, Route) and route.methods and route.path_regex.match(path)
+    ]
     methods: set[str] = set()
-    for route in routes:
-        if isinstance(route, Route) and route.methods and route.path_regex.match(path):
-            methods |= route.methods
+    for route in _most_specific(matching):
+        methods |= route.methods or set()
     return sorted(methods, key=lambda m: (_METHOD_ORDER.index(m) if m in _METHOD_ORDER else 99, m))
 
 
@@ -423,21 +445,30 @@ class EmulatorApp:
         self._handlers: dict[tuple[str, str], Handler] = {
             (method, path): handler for method, path, handler, *_ in API_ROUTES
         }
+        #: Each API template's methods, in the order ``Allow`` lists them.
+        self._methods: dict[str, list[str]] = {
+            template: allowed_methods(self._api_routes, template) for _, template, *_ in API_ROUTES
+        }
         #: request path -> its template and path parameters: matching every route's regex per
         #: request costs more than the handler of a small list.
         self._templates: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def route_of(self, scope: Scope) -> tuple[str, dict[str, Any]]:
-        """The path template of the route a request goes to (whatever its method), and its parameters."""
+        """The path template of the route a request goes to (whatever its method), and its parameters:
+        of the templates the path fits, the one with the fewest parameters (see :func:`_most_specific`)."""
         path = scope["path"]
         found = self._templates.get(path)
         if found is None:
             found = (UNMATCHED, {})
+            matches: list[tuple[Route, dict[str, Any]]] = []
             for route in self._api_routes:
                 match, child = route.matches(scope)
-                if match is not Match.NONE:
-                    found = (str(getattr(route, "path", UNMATCHED)), dict(child.get("path_params", {})))
-                    break
+                if match is not Match.NONE and isinstance(route, Route):
+                    matches.append((route, dict(child.get("path_params", {}))))
+            best = _most_specific([route for route, _ in matches])
+            if best:
+                route, params = next((r, p) for r, p in matches if r is best[0])
+                found = (route.path, params)
             if len(self._templates) >= _MAX_TEMPLATES:
                 self._templates.clear()
             self._templates[path] = found
@@ -471,6 +502,13 @@ class EmulatorApp:
                 if handler is not None:
                     scope = {**scope, "app": self.app, "path_params": dict(params)}
                     await self._dispatch(handler, scope, receive, send)
+                    return
+                allowed = self._methods.get(template)
+                if allowed is not None:
+                    # Not FastAPI's router: it would hand ``GET .../apiProxies/url/`` to the proxy
+                    # named "url", where the document's concrete path takes POST and PUT only.
+                    refusal = MethodNotAllowedError(method, path, allowed)
+                    await _error_response(refusal)(scope, receive, send)
                     return
         await self.app(scope, receive, send)
 

@@ -30,7 +30,9 @@ SYSTEM_ANALYZER = "analyzer"
 R = TypeVar("R")
 
 _PBKDF2_ITERATIONS = 100_000
-_SCHEME = "pbkdf2_sha256"
+#: The scheme that starts every stored password hash.
+PASSWORD_SCHEME = "pbkdf2_sha256"
+_SCHEME = PASSWORD_SCHEME
 BEARER_PREFIX = "Bearer "
 
 

@@ -16,6 +16,7 @@ from apinizer_pulumi.models import (
     EnvironmentVariableSpec,
 )
 
+from . import auth
 from . import environment_variables as variables
 from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES, Route, _project, _read, _write
 from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
@@ -75,13 +76,17 @@ async def create_variable(request: Request) -> Response:
     spec = await _spec(request)
     if spec.name.casefold() != _name(request).casefold():  # "case-insensitive matching"
         raise variables.VariableNameMismatchError(_name(request), spec.name)
-    return json_response(await _write(request, variables.create, _project(request), spec))
+    body = await auth.PASSWORD_HASHING.run(lambda: variables.stored(spec))
+    return json_response(await _write(request, variables.create, _project(request), spec, body))
 
 
 async def update_variable(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/update-environment-variable.md"""
     spec = await _spec(request)
-    return json_response(await _write(request, variables.update, _project(request), _name(request), spec))
+    body = await auth.PASSWORD_HASHING.run(lambda: variables.stored(spec))
+    return json_response(
+        await _write(request, variables.update, _project(request), _name(request), spec, body)
+    )
 
 
 async def delete_variable(request: Request) -> Response:

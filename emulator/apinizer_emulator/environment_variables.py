@@ -4,13 +4,14 @@ Functions take a store connection inside the caller's transaction and raise the 
 below, whose messages are the product documentation's where it shows one:
 https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/index.md
 
-A variable is stored whole, values included (the gateway must use them), and answered with every
-value that is not visible masked as ``null``, as the pages say; ``/_emulator/state`` masks them
-too. Create, update and delete "deploy" to every environment at once and answer one result per
-environment. Choices where the pages are silent (docs/emulator.md lists them): an unknown
-environment in ``environmentValueList`` and a missing value for the variable's kind are 400s in
-the emulator's own words; nothing refers to a variable in what the emulator stores, so a delete
-touches nothing else; the ``admin`` project of the pages (every project's variables) is not emulated.
+A variable is stored whole, and answered with every value that is not visible masked as ``null``,
+as the pages say; ``/_emulator/state`` masks them too. The values that are not visible are
+stored only as salted hashes (:mod:`secrets_at_rest`): nothing answers or compares them. Create,
+update and delete "deploy" to every environment at once and answer one result per environment.
+Choices where the pages are silent (docs/emulator.md lists them): an unknown environment in
+``environmentValueList`` and a missing value for the variable's kind are 400s in the emulator's
+own words; nothing refers to a variable in what the emulator stores, so a delete touches nothing
+else; the ``admin`` project of the pages (every project's variables) is not emulated.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 
 from apinizer_pulumi.models import EnvironmentVariableSpec
 
+from . import secrets_at_rest
 from .errors import BadRequestError, NotFoundError
 from .models import new_id, stable_id
 
@@ -98,13 +100,15 @@ def _check_environments(db: sqlite3.Connection, spec: EnvironmentVariableSpec) -
             raise UnknownEnvironmentError(value.environment_name)
 
 
-def _stored(spec: EnvironmentVariableSpec) -> str:
+def stored(spec: EnvironmentVariableSpec) -> str:
+    """The row's body: the variable as written, the values that are not visible hashed
+    (:mod:`secrets_at_rest`; CPU-heavy, run on the password-hashing threads)."""
     body = spec.to_api()
     if spec.global_:
         body["environmentValueList"] = None
     else:
         body["globalValue"] = None
-    return json.dumps(body)
+    return json.dumps(secrets_at_rest.hash_variable(body))
 
 
 def _deployment(db: sqlite3.Connection, undeploy: bool = False) -> dict[str, Any]:
@@ -124,7 +128,8 @@ def _deployment(db: sqlite3.Connection, undeploy: bool = False) -> dict[str, Any
     }
 
 
-def create(db: sqlite3.Connection, project: str, spec: EnvironmentVariableSpec) -> dict[str, Any]:
+def create(db: sqlite3.Connection, project: str, spec: EnvironmentVariableSpec, body: str) -> dict[str, Any]:
+    """``body`` is :func:`stored` of ``spec``."""
     _require_project(db, project)
     if db.execute(
         "SELECT 1 FROM environment_variables WHERE project = ? AND name = ?", (project, spec.name)
@@ -133,14 +138,15 @@ def create(db: sqlite3.Connection, project: str, spec: EnvironmentVariableSpec) 
     _check_environments(db, spec)
     db.execute(
         "INSERT INTO environment_variables (id, project, name, body) VALUES (?, ?, ?, ?)",
-        (new_id(), project, spec.name, _stored(spec)),
+        (new_id(), project, spec.name, body),
     )
     return _deployment(db)
 
 
 def update(
-    db: sqlite3.Connection, project: str, current: str, spec: EnvironmentVariableSpec
+    db: sqlite3.Connection, project: str, current: str, spec: EnvironmentVariableSpec, body: str
 ) -> dict[str, Any]:
+    """``body`` is :func:`stored` of ``spec``."""
     row = _row(db, project, current)
     if (
         spec.name != current
@@ -152,7 +158,7 @@ def update(
     _check_environments(db, spec)
     db.execute(
         "UPDATE environment_variables SET name = ?, body = ? WHERE seq = ?",
-        (spec.name, _stored(spec), row["seq"]),
+        (spec.name, body, row["seq"]),
     )
     return _deployment(db)
 

@@ -19,7 +19,8 @@ exception handler turns it into a response::
      │    ├── RlclNotFoundError             "RLCL (<n>) is not found!" (product documentation)
      │    ├── RlclNameEmptyError            "name value can not be empty!" (product documentation)
      │    ├── RlclAlreadyExistsError        "An RLCL with same name (<n>) already exists in project!"
-     │    └── RlclRenameError               a PUT whose body renames the RLCL (our choice)
+     │    ├── RlclRenameError               a PUT whose body renames the RLCL (our choice)
+     │    └── (guard.py) a request with more than one Host header
      ├── InvalidRequestError                400 invalid_request (RFC 6749, the token request)
      ├── UnsupportedGrantTypeError          400 unsupported_grant_type (RFC 6749)
      ├── UnauthorizedError                  401 unauthorized_client

@@ -5,10 +5,11 @@ A web page the developer visits can make the browser send requests to ``127.0.0.
 that the browser believes are same-origin (DNS rebinding). Both matter here because the emulator's
 inspection namespace has no authentication and the default fixture's tokens are public.
 
-* **Host.** Every request must name the emulator by a loopback name or address
-  (``localhost``, ``127.0.0.0/8``, ``[::1]``, any port), by the address of the socket the connection
-  came in on, or by a name given to ``--host`` or ``--allow-host``. A rebinding page sends its own
-  name: refused.
+* **Host.** A request with more than one ``Host`` header is a 400 (RFC 9112, section 3.2): judging
+  one of them would let a page pair its own name with a loopback one. Every request must name the
+  emulator by a loopback name or address (``localhost``, ``127.0.0.0/8``, ``[::1]``, any port), by
+  the address of the socket the connection came in on, or by a name given to ``--host`` or
+  ``--allow-host``. A rebinding page sends its own name: refused.
 * **Origin.** A browser's ``Origin`` must be the emulator's own (same scheme, host and port);
   ``Origin: null`` (sandboxed frames, ``file:`` pages, some redirects) is refused; a request
   without ``Origin`` (curl, httpx, the provider) passes. ``Sec-Fetch-Site: cross-site`` or
@@ -18,8 +19,8 @@ inspection namespace has no authentication and the default fixture's tokens are 
   grants). A ``DELETE`` without a body may leave the header out: no browser sends a cross-site
   ``DELETE`` without a preflight either.
 
-Refusals are the API's error JSON: 403 ``forbidden`` for host and origin, 415
-``unsupported_media_type`` for the content type.
+Refusals are the API's error JSON: 400 ``bad_request`` for a repeated Host, 403 ``forbidden`` for
+host and origin, 415 ``unsupported_media_type`` for the content type.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import Scope
 
-from .errors import EmulatorError, ForbiddenError, UnsupportedMediaTypeError
+from .errors import BadRequestError, EmulatorError, ForbiddenError, UnsupportedMediaTypeError
 
 JSON_MEDIA_TYPE = "application/json"
 _WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -47,6 +48,11 @@ class HostNotAllowedError(ForbiddenError):
             "The Host header names neither a loopback name or address nor the address the emulator "
             "listens on (a guard against DNS rebinding)"
         )
+
+
+class RepeatedHostError(BadRequestError):
+    def __init__(self) -> None:
+        super().__init__("A request must carry exactly one Host header")
 
 
 class CrossOriginError(ForbiddenError):
@@ -146,8 +152,11 @@ class RequestGuard:
     def refusal(self, scope: Scope) -> EmulatorError | None:
         """The error a request is refused with, or None when it may go on."""
         host = origin = fetch_site = content_type = None
+        # scope["headers"] is the raw list: the servers pass a repeated header on as it came.
         for name, value in scope["headers"]:
             if name == b"host":
+                if host is not None:
+                    return RepeatedHostError()
                 host = value
             elif name == b"origin":
                 origin = value

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from apinizer_pulumi.models import POLICY_TYPES
 
-from . import api_proxies
+from . import api_proxies, secrets_at_rest
 from .errors import BadRequestError, EndpointNotFoundError, ProjectNotFoundError, ProxyNotFoundError
 from .fixtures import Fixture, FixtureError, PolicyFixture
 from .models import stable_id
@@ -258,9 +258,22 @@ def entry_json(row: sqlite3.Row, *, masked: bool = False) -> dict[str, Any]:
         entry["active"] = bool(row["active"])
         return entry
     body: dict[str, Any] = json.loads(row["body"])
-    if masked:
-        body = mask_secrets(body)
+    # The fields the type's page says a list clears are null in the list (and hashed in the row).
+    body = mask_secrets(body) if masked else secrets_at_rest.clear_policy(body)
     return {"type": row["type"], "name": row["name"], **{k: v for k, v in body.items() if k != "type"}}
+
+
+def stored_body(db: sqlite3.Connection, project: str, proxy_name: str, name: str) -> dict[str, Any] | None:
+    """The body stored for the proxy's policy ``name``; None when there is none (or only its summary)."""
+    row = db.execute(
+        "SELECT p.body FROM policies p JOIN proxies x ON x.id = p.proxy_id"
+        " WHERE x.project = ? AND x.name = ? AND p.name = ?",
+        (project, proxy_name, name),
+    ).fetchone()
+    if row is None or row["body"] is None:
+        return None
+    body: dict[str, Any] = json.loads(row["body"])
+    return body
 
 
 def proxy_state(db: sqlite3.Connection, proxy_id: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ ROLE_DEPLOY_UNDEPLOY_PROXIES too when the request deploys (``deploy`` is true by
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -32,8 +33,9 @@ from apinizer_pulumi.models import (
     split_write_body,
 )
 
-from . import policies
+from . import policies, secrets_at_rest
 from .api_proxy_routes import PROXY, ROLE_DEPLOY_UNDEPLOY_PROXIES, _proxy_manager, _read, _write
+from .auth import PASSWORD_HASHING
 from .backend import MAX_NAME_LENGTH, check_text
 from .errors import FieldRequiredError, InvalidFieldError
 from .responses import _settings_object, _without_nulls, json_response, parse_model, read_object
@@ -146,6 +148,10 @@ async def _save(request: Request, operation: Callable[..., dict[str, Any]], done
     if _deploys(metadata):
         principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
     policy = _policy(body, done)
+    if secrets_at_rest.has_cleared_fields(policy.type):
+        stored = _read(request, policies.stored_body, *_target(request))
+        hashed = await PASSWORD_HASHING.run(lambda: secrets_at_rest.hash_policy(policy.body, stored=stored))
+        policy = dataclasses.replace(policy, body=hashed)
     answer = await _write(
         request, operation, *_target(request), _placement(metadata), policy, _deployment(metadata)
     )

@@ -42,7 +42,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import api_proxies, api_proxy_groups, credentials, environment_variables, ip_groups, policies
+from . import (
+    api_proxies,
+    api_proxy_groups,
+    credentials,
+    environment_variables,
+    ip_groups,
+    policies,
+    secrets_at_rest,
+)
 
 MEMORY = ":memory:"
 R = TypeVar("R")
@@ -162,6 +170,21 @@ DATA_TABLES = (
 )
 
 
+#: The mode of the database file and of the files SQLite keeps beside it.
+OWNER_ONLY = 0o600
+
+
+def owner_only(db: Path) -> None:
+    """Make the database file its owner's alone (0600): created so when new, and an existing one
+    narrowed, with the ``-wal``, ``-shm`` and ``-journal`` files beside it. They hold the hashes of
+    tokens and passwords and the whole configuration; SQLite creates its ``-wal`` and ``-shm``
+    with the database file's mode, so a file created 0600 keeps them 0600 too."""
+    os.close(os.open(db, os.O_CREAT | os.O_WRONLY, OWNER_ONLY))
+    for path in (db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}-journal")):
+        with contextlib.suppress(FileNotFoundError):
+            path.chmod(OWNER_ONLY)
+
+
 class Store:
     """A SQLite database file (or ``:memory:``) with the emulator's schema."""
 
@@ -169,6 +192,7 @@ class Store:
         self.path = str(path)
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            owner_only(Path(self.path))
         mode = (synchronous or os.environ.get(SYNCHRONOUS_ENV) or "NORMAL").upper()
         if mode not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}, got {mode!r}")
@@ -191,6 +215,8 @@ class Store:
             # A file from before a table's change is brought up to date before the script runs.
             policies.migrate(self._conn)
             self._conn.executescript(_SCHEMA)
+            # Rows from before secrets were stored hashed.
+            secrets_at_rest.migrate(self._conn)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)

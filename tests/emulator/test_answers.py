@@ -56,15 +56,27 @@ def _operations(http: httpx.Client) -> dict[str, set[str]]:
     operations: dict[str, set[str]] = {}
     for template in paths:
         path = re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template)
-        # A filled-in path can match more than one template (".../apiProxies/url/" is also the
-        # proxy named "url"): its methods are those of every template it matches.
+        # A filled-in path can match more than one template (".../apiProxies/url/" also fits
+        # ".../apiProxies/{apiProxyName}/"). OpenAPI matches concrete paths before templated ones,
+        # so its methods are those of the template with the fewest parameters that it fits.
+        fitting = [other for other in paths if re.fullmatch(re.sub(r"{(\w+)}", "[^/]+", other), path)]
+        fewest = min(other.count("{") for other in fitting)
         operations[path] = {
-            method.upper()
-            for other, methods in paths.items()
-            if re.fullmatch(re.sub(r"{(\w+)}", "[^/]+", other), path)
-            for method in methods
+            method.upper() for other in fitting if other.count("{") == fewest for method in paths[other]
         }
     return operations
+
+
+def test_a_concrete_path_takes_only_its_own_methods(api: Api):
+    # ".../apiProxies/url/" is the create-from-URL path, not the proxy named "url": a GET or DELETE
+    # there is a 405 naming POST and PUT, as the document's paths say.
+    for suffix, allowed in (("url/", "POST, PUT"), ("file/", "POST, PUT"), ("import/", "POST")):
+        path = f"/apiops/projects/Demo/apiProxies/{suffix}"
+        for method in ("GET", "DELETE", "PATCH"):
+            response = api.request(method, path)
+            assert_error(response, 405, "method_not_allowed", f"Method {method} is not allowed for {path}")
+            assert response.headers["allow"] == allowed, (method, path)
+    assert api.request("GET", "/apiops/projects/Demo/apiProxies/PetStore/").status_code == 200
 
 
 def _state_without_clock(api: Api) -> dict[str, Any]:

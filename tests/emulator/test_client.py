@@ -119,6 +119,21 @@ def test_errors_map_to_the_clients_exception_classes(client: ApinizerClient, emu
         stranger.endpoints.list("Demo", "PetStore")
 
 
+def test_the_secure_hello_through_the_client(emulator_url: str):
+    # The guest has no role at all: the hello checks authentication alone.
+    with ApinizerClient(emulator_url, token="dev-guest-token", max_retries=0) as guest:
+        assert guest.hello("John") == "Hello John"
+        assert guest.hello("Jo Ann") == "Hello Jo Ann"
+    with ApinizerClient(emulator_url, username="developer", password="developer", max_retries=0) as login:
+        assert login.hello("developer") == "Hello developer"
+    with (
+        ApinizerClient(emulator_url, token="wrong", max_retries=0) as stranger,
+        pytest.raises(AuthenticationError) as refused,
+    ):
+        stranger.hello("John")
+    assert refused.value.error_description == "Invalid token"
+
+
 def test_client_credentials_login_against_the_emulator(emulator_url: str):
     with ApinizerClient(emulator_url, username="developer", password="developer", max_retries=0) as c:
         assert c.request_token().expires_in == 3600

@@ -14,7 +14,9 @@ default fixture's ``Demo``/``PetStore``/``GET /pets`` and RLCL ``Standard``, eve
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from apinizer_pulumi.models import EndpointRateLimitKey, RlclUpdate
 from .conftest import Api, assert_error, assert_success, endpoints_path, new_endpoint, rlcl_path
 
 RLCL_ITEM = "/apiops/projects/Demo/rlcl/Standard/"
+PETSTORE_SPEC = (Path(__file__).parent / "specs" / "petstore-openapi.yaml").read_bytes()
 
 #: Add Endpoints' single-endpoint example, pointed at the fixture's GET /pets.
 ADDED = {
@@ -246,3 +249,83 @@ def test_a_plain_unicode_name_is_still_fine(client: ApinizerClient, api: Api) ->
     assert client.endpoints.get("Demo", "PetStore", "/çiçek/ağaç", "GET").endpoint == "/çiçek/ağaç"
     with pytest.raises(BadRequestError):
         client.endpoints.create("Demo", "PetStore", new_endpoint("/çiçek/ağaç"))
+
+
+# -- answers that leave out what a page's example shows ----------------------------------------------
+
+PROXY_CRUD = "https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/"
+DISAGREEMENTS = Path(__file__).parents[2] / "docs" / "docs-disagreements.md"
+#: create-api-proxy-from-file.md, cURL "Example 1" (``deploy: false``), addressed to the project Demo.
+FILE_EXAMPLE_1 = {
+    "apiProxyName": "petstore-api",
+    "apiProxyDescription": "Petstore API Proxy",
+    "apiProxyCreationType": "OPEN_API",
+    "clientRoute": {"relativePathList": ["/api/v1"]},
+    "deploy": False,
+    "reParse": False,
+    "soapToRest": False,
+}
+#: Its page's one success example, which is the answer of a create that deploys.
+DOCUMENTED_DEPLOYED = {
+    "success": True,
+    "deploymentResult": {
+        "success": True,
+        "deploymentResults": [
+            {"environmentName": "production", "success": True, "message": "Deployment successful"}
+        ],
+    },
+}
+#: (page, field): where the emulator's answer to a documented example leaves out a field the page's
+#: example answer shows, or shows one it does not; each must be a row of docs/docs-disagreements.md.
+ANSWER_DIFFERENCES = [
+    (PROXY_CRUD + "create-api-proxy-from-file.md", "deploymentResult"),
+    (PROXY_CRUD + "create-api-proxy-from-url.md", "deploymentResult"),
+    (PROXY_CRUD + "update-api-proxy-from-url.md", "deploymentResult"),
+    (PROXY_CRUD + "update-api-proxy.md", "deploymentResult"),
+    ("https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/crud/list-policies.md",
+     "responsePolicyList"),
+]
+
+
+def _keys(value: Any) -> Any:
+    """The shape of a JSON value: its keys, recursively, lists by their first item."""
+    if isinstance(value, dict):
+        return {key: _keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_keys(value[0])] if value else []
+    return None
+
+
+def _upload(api: Api, method: str, metadata: dict[str, Any]) -> Any:
+    files = {"metadata": (None, json.dumps(metadata), "application/json"),
+             "specFile": ("openapi.yaml", PETSTORE_SPEC, "application/octet-stream")}
+    response = api.client.request(method, "/apiops/projects/Demo/apiProxies/file/", files=files,
+                                  headers=api.headers())
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_a_documented_create_answers_deployment_result_only_when_it_deploys(api: Api) -> None:
+    # The cURL examples send deploy: false; the field tables say deploymentResult comes "if deploy=true".
+    assert _upload(api, "POST", FILE_EXAMPLE_1) == {"success": True}
+    example_4 = {"apiProxyName": "petstore-api", "apiProxyDescription": "Updated Petstore API",
+                 "apiProxyCreationType": "OPEN_API", "reParse": True, "deploy": False}
+    assert _upload(api, "PUT", example_4) == {"success": True}
+    deploying = {**example_4, "deploy": True, "deployTargetEnvironmentNameList": ["production"]}
+    deployed = _upload(api, "PUT", deploying)
+    assert _keys(deployed) == _keys(DOCUMENTED_DEPLOYED)
+    assert deployed["deploymentResult"]["deploymentResults"][0]["environmentName"] == "production"
+
+
+def test_the_endpoints_of_the_policy_list_carry_their_three_pipelines(api: Api) -> None:
+    listed = api.request("GET", "/apiops/projects/Demo/apiProxies/PetStore/policies/").json()
+    for endpoint in listed["resultList"][0]["endpointList"]:
+        assert {"requestPolicyList", "responsePolicyList", "errorPolicyList"} <= set(endpoint), endpoint
+
+
+@pytest.mark.parametrize(
+    ("page", "field"), ANSWER_DIFFERENCES, ids=[page.rsplit("/", 1)[1] for page, _ in ANSWER_DIFFERENCES]
+)
+def test_each_answer_that_differs_from_its_pages_example_is_listed(page: str, field: str) -> None:
+    rows = [line for line in DISAGREEMENTS.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    assert [row for row in rows if page in row and f"`{field}`" in row], (page, field)

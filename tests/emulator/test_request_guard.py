@@ -6,6 +6,9 @@ must still be there afterwards: a refusal that wiped the database first would no
 
 from __future__ import annotations
 
+import http.client
+import json
+import socket
 from typing import Any
 
 import httpx
@@ -252,3 +255,49 @@ def test_allow_host_names_a_host_the_served_emulator_answers_to():
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+
+
+# -- more than one Host ----------------------------------------------------------------------------
+
+HOST_TWICE = "A request must carry exactly one Host header"
+
+
+def _raw_get(port: int, path: str, header_lines: list[str]) -> tuple[int, dict[str, str], bytes]:
+    """A GET sent as raw bytes, so that headers httpx would merge or refuse go out as written."""
+    request = f"GET {path} HTTP/1.1\r\n" + "".join(f"{line}\r\n" for line in header_lines)
+    request += "Connection: close\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request.encode("latin-1"))
+        answer = http.client.HTTPResponse(sock)
+        answer.begin()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+
+
+@pytest.mark.parametrize(
+    "hosts",
+    [
+        ["evil.example", "127.0.0.1"],  # the last one passing the guard must not make it pass
+        ["127.0.0.1", "evil.example"],
+        ["127.0.0.1:{port}", "127.0.0.1:{port}"],  # even the same value twice (RFC 9112, 3.2)
+    ],
+)
+@pytest.mark.parametrize("path", ["/_emulator/state", "/apiops/projects/Demo/apiProxies/PetStore/endpoints/"])
+def test_a_request_with_two_host_headers_is_a_400(api: Api, hosts: list[str], path: str):
+    port = _port(api)
+    counted = api.client.get("/_emulator/stats").json()["total"]
+    lines = [f"Host: {host.format(port=port)}" for host in hosts] + [f"Authorization: Bearer {api.token}"]
+    status, headers, body = _raw_get(port, path, lines)
+    assert status == 400, body
+    assert headers["content-type"].startswith("application/json")
+    assert json.loads(body) == {"error": "bad_request", "error_description": HOST_TWICE}
+    assert b"users" not in body
+    assert api.client.get("/_emulator/stats").json()["total"] == counted  # turned away at the door
+
+
+def test_the_guard_refuses_two_hosts_before_judging_either():
+    scope = _scope("127.0.0.1:18080")
+    scope["headers"] = [(b"host", b"127.0.0.1:18080"), *scope["headers"]]
+    refusal = RequestGuard().refusal(scope)
+    assert refusal is not None
+    assert refusal.status == 400
+    assert refusal.to_body() == {"error": "bad_request", "error_description": HOST_TWICE}

@@ -5,7 +5,13 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, ConfigurationError
+from apinizer_pulumi.client import (
+    ApinizerClient,
+    ApinizerError,
+    AuthenticationError,
+    ConfigurationError,
+    InvalidArgumentError,
+)
 
 from ._fake_gateway import (
     BASE_URL,
@@ -244,3 +250,26 @@ def test_connection_errors_carry_no_credentials(gateway: FakeGateway) -> None:
     with client, pytest.raises(ApinizerError) as caught:
         client.endpoints.list("Demo", "PetStore")
     assert PASSWORD not in str(caught.value) and PASSWORD not in repr(caught.value)
+
+
+# -- the secure hello ------------------------------------------------------------------------
+
+
+def test_hello_greets_with_the_token(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("GET", "/apiops/test/hello/Jo Ann/Q", httpx.Response(200, text="Hello Jo Ann/Q"))
+    assert client.hello("Jo Ann/Q") == "Hello Jo Ann/Q"
+    sent = gateway.last
+    assert sent.url.raw_path == b"/apiops/test/hello/Jo%20Ann%2FQ"  # one path segment, whatever the name
+    assert sent.headers["authorization"] == f"Bearer {STATIC_TOKEN}"
+
+
+def test_hello_with_a_refused_token_raises(gateway: FakeGateway, client: ApinizerClient) -> None:
+    gateway.script("GET", "/apiops/test/hello/me", error(401, "unauthorized_client", "Invalid token"))
+    with pytest.raises(AuthenticationError, match="Invalid token"):
+        client.hello("me")
+
+
+def test_hello_needs_a_name(gateway: FakeGateway, client: ApinizerClient) -> None:
+    with pytest.raises(InvalidArgumentError, match="name"):
+        client.hello("")
+    assert gateway.requests == []

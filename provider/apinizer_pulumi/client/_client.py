@@ -37,6 +37,7 @@ from ._constants import (
     ENV_URL,
     ENV_USERNAME,
     HEALTH_PATH,
+    HELLO_PATH,
     TOKEN_PATH,
 )
 from ._credentials import Credentials
@@ -53,7 +54,7 @@ from ._ip_groups import IpGroups
 from ._parsing import expect_success, parse_success
 from ._policies import Policies
 from ._projects import Environments, Projects
-from ._resources import Endpoints, Rlcl
+from ._resources import Endpoints, Rlcl, _segment
 from ._retry import NEVER_SENT_ERRORS, _seconds, parse_retry_after, send_with_retries
 from ._transport_pool import get_client
 
@@ -427,6 +428,16 @@ class ApinizerClient:
         """
         self._request("GET", HEALTH_PATH, idempotent=True, authenticate=False)
         return True
+
+    def hello(self, name: str) -> str:
+        """``GET /apiops/test/hello/{name}``: the gateway's greeting (``Hello <name>``, plain text)
+        when the credentials are accepted; a check of authentication alone, which needs no role.
+
+        ``name`` is sent as one path segment. A refused token raises :class:`AuthenticationError`.
+        https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/16-test/secure-hello.md
+        """
+        path = HELLO_PATH.format(name=_segment(name, "name"))
+        return self._request("GET", path, idempotent=True).text
 
     def probe_credentials(self, path: str | None = None) -> int | None:
         """Prove the credentials with at most one request, sent without retries; its status.

@@ -39,6 +39,7 @@ MIN_REDACTED_SECRET_LENGTH = 8
 
 TOKEN_PATH = "/apiops/auth/token"
 HEALTH_PATH = "/apiops/test/healthcheck"
+HELLO_PATH = "/apiops/test/hello/{name}"
 REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
 ENDPOINTS_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
 RLCL_ENDPOINTS_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/endpoints/"

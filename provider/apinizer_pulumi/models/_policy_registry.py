@@ -6,11 +6,12 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from . import _policy_message, _policy_security, _policy_traffic
 from ._base import ApiModel
@@ -91,9 +92,68 @@ def _lenient(value: Any) -> Any:
     if isinstance(value, Mapping) and value.get("type") in POLICY_TYPES:
         try:
             return parse_policy(value)
-        except ValidationError:
-            return PolicyEntry.model_validate(value)
+        except ValidationError as exc:
+            return _with_cleared_secrets(value, exc) or PolicyEntry.model_validate(value)
     return value
+
+
+_Step = tuple[int | str, str]
+
+
+def _secret_field(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[_Step] | None:
+    """The way to a secret field along an error's ``loc`` (each step: an index, or the key the
+    API names the field by and the field's name), or None when ``loc`` leads to anything but a
+    declared secret."""
+    steps: list[_Step] = []
+    current: Any = model
+    info = None
+    for part in loc:
+        if isinstance(part, int):
+            steps.append((part, ""))
+            continue
+        fields = getattr(current, "model_fields", {})
+        name = next((n for n, f in fields.items() if part in (n, f.alias)), None)
+        if name is None:
+            return None
+        info = fields[name]
+        steps.append((info.alias or name, name))
+        current = next(iter(_models_in(info.annotation)), None)
+    extra = info.json_schema_extra if info is not None else None
+    return steps if isinstance(extra, dict) and extra.get("x-secret") else None
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for argument in getattr(annotation, "__args__", ()) for m in _models_in(argument)]
+
+
+def _with_cleared_secrets(value: Mapping[str, Any], exc: ValidationError) -> PolicyBase | None:
+    """The entry as its model, when all that stops it is a secret field the list cleared (null):
+    the pages of several types say a list clears their passwords. The model then holds None there."""
+    model = POLICY_TYPES[value["type"]]
+    ways = []
+    for error in exc.errors():
+        way = _secret_field(model, tuple(error["loc"])) if error.get("input", ...) is None else None
+        if way is None:
+            return None
+        ways.append(way)
+    filled: Any = copy.deepcopy(dict(value))
+    for way in ways:
+        holder = filled
+        for key, _ in way[:-1]:
+            holder = holder[key]
+        holder[way[-1][0]] = ""
+    try:
+        policy = parse_policy(filled)
+    except ValidationError:
+        return None
+    for way in ways:
+        owner: Any = policy
+        for key, name in way[:-1]:
+            owner = owner[key] if isinstance(key, int) else getattr(owner, name)
+        object.__setattr__(owner, way[-1][1], None)
+    return policy
 
 
 class PolicyEntry(PolicyModel):
