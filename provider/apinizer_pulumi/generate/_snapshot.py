@@ -231,19 +231,21 @@ def confirm_project(client: ApinizerClient, project: str) -> bool:
     return True
 
 
-def discover_proxies(client: ApinizerClient, progress: Progress = _silent) -> list[str]:
-    """Proxy names the organization access report lists (EXTERNAL and BOTH sharing only).
+def discover_proxies(client: ApinizerClient, project: str, progress: Progress = _silent) -> list[str]:
+    """The names of every API proxy of ``project``, whatever its sharing type: one list request.
 
-    The management API has no list of a project's proxies; the report is the one place that
-    names proxies, and it leaves out those shared internally only. It needs a system
-    administrator or analyzer token.
+    :raises NotOnGatewayError: the gateway does not know the project (or this account cannot see it).
     """
-    progress(
-        "discovering API proxies through the organization access report (it leaves out proxies "
-        "shared internally only: name those with --proxy)"
-    )
-    report = client.reports.organization_access()
-    return list(dict.fromkeys(item.api_proxy_name for item in report.result.api_proxy_list))
+    progress(f"listing the API proxies of project {project}")
+    try:
+        listed = client.api_proxies.list(project)
+    except NotFoundError as error:
+        confirm_project(client, project)  # names the right spelling where the gateway lists projects
+        answer = f"{error.status_code} {error.error_description or error.error}"
+        raise NotOnGatewayError(
+            f"project {project} cannot be read (the gateway answered {answer}); {_CASE_HINT}"
+        ) from None
+    return list(dict.fromkeys(item.name for item in listed))
 
 
 def _read_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxyRecord | None:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError
+from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, PermissionDeniedError
 
 from ._check import compare, compare_proxies, declared_endpoints, declared_proxies
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--project", required=True, help="the project to read")
     gen.add_argument(
         "--proxy", action="append", default=[], metavar="NAME",
-        help="an API proxy to read (repeatable); default: those the organization access report lists",
+        help="an API proxy to read (repeatable); default: every API proxy of the project",
     )
     gen.add_argument("--out", type=Path, help="the program file to write (or, with --check, to read); "
                      "default: standard output")
@@ -89,15 +89,15 @@ def _client(connection: Connection) -> ApinizerClient:
 def _snapshot(
     client: ApinizerClient, args: argparse.Namespace, declared_proxies: Sequence[str], progress: Progress
 ) -> GatewaySnapshot:
-    """The proxies named with --proxy; without, those the report lists and those the program declares."""
+    """The proxies named with --proxy; without, every proxy of the project and those the program declares."""
     if args.proxy:
         return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress)
     try:
-        found = discover_proxies(client, progress)
-    except AuthenticationError as error:
+        found = discover_proxies(client, args.project, progress)
+    except (AuthenticationError, PermissionDeniedError) as error:
         raise ConnectionSettingsError(
-            "listing API proxies needs the organization access report, which this token may not read "
-            f"({error.error_description or error.error}); name the proxies with --proxy"
+            f"listing the API proxies of project {args.project} needs ROLE_MANAGE_PROXIES, which this "
+            f"account lacks ({error.error_description or error.error}); name the proxies with --proxy"
         ) from None
     return read_gateway(
         client,
@@ -159,7 +159,7 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(program, encoding="utf-8")
     for name in snapshot.missing:
-        progress(f"note: proxy {name} (from the report) is not in project {args.project}")
+        progress(f"note: proxy {name} is no longer in project {args.project}")
     where = "standard output" if args.out is None else str(args.out)
     deployments = sum(len(proxy.deployed) for proxy in snapshot.api_proxies)
     progress(
