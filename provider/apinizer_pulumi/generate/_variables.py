@@ -76,9 +76,26 @@ def read_environment_variables(
     return [VariableRecord.from_live(project, item) for item in live]
 
 
+def secret_key(record: VariableRecord, environment: str | None = None) -> str:
+    """The stack config key of a masked value: ``demo-db-password``, or ``demo-db-password-production``."""
+    return record.slug if environment is None else f"{record.slug}-{environment.lower()}"
+
+
+def secret_keys(records: Sequence[VariableRecord]) -> list[str]:
+    """The config key of every masked value that the program reads from the stack config, in order."""
+    keys: list[str] = []
+    for record in records:
+        if record.mixed:
+            continue  # not declared
+        if record.environment_values is None:
+            keys += [secret_key(record)] if record.global_value is None else []
+        else:
+            keys += [secret_key(record, env) for env, value in record.environment_values if value is None]
+    return keys
+
+
 def _secret(record: VariableRecord, environment: str | None = None) -> str:
-    key = record.slug if environment is None else f"{record.slug}-{environment.lower()}"
-    return f"config.require_secret({json.dumps(key)})"
+    return f"config.require_secret({json.dumps(secret_key(record, environment))})"
 
 
 def variable_section(records: Sequence[VariableRecord], *, retain_option: str | None) -> list[str]:

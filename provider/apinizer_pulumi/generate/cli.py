@@ -20,7 +20,7 @@ from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._groups import read_groups
 from ._render import RETAIN_OPTION, command_line, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
-from ._variables import read_environment_variables
+from ._variables import read_environment_variables, secret_keys
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
 
@@ -172,6 +172,11 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
+    secret_values = secret_keys(variables)
+    if secret_values:
+        progress(f"and {len(secret_values)} secret environment value(s): set each with "
+                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(secret_values)})")
     return EXIT_OK
 
 
