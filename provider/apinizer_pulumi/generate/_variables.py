@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.models import EnvironmentVariable
 
+from ._snapshot import not_read
+
 INDENT = "        "
 
 
@@ -62,7 +64,8 @@ class VariableRecord:
 
 
 def read_environment_variables(
-    client: ApinizerClient, project: str, progress: Callable[[str], None] = lambda _line: None
+    client: ApinizerClient, project: str, progress: Callable[[str], None] = lambda _line: None,
+    *, unread: set[str] | None = None,
 ) -> list[VariableRecord]:
     """The project's variables; none when this account may not read them (401, 403) or the gateway has
     no such list (404), which ``progress`` reports."""
@@ -70,6 +73,7 @@ def read_environment_variables(
         live = client.environment_variables.list(project)
     except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
         progress(f"environment variables of {project}: not read ({error.status_code}), none written")
+        not_read(unread, "EnvironmentVariable")
         return []
     if live:
         progress(f"environment variables of {project}: {len(live)}")

@@ -15,12 +15,19 @@ from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, PermissionDeniedError
 
-from ._check import compare, compare_proxies, declared_endpoints, declared_proxies
+from ._check import (
+    compare,
+    compare_proxies,
+    compare_resources,
+    declared_endpoints,
+    declared_proxies,
+    declared_resources,
+)
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._groups import read_groups
-from ._render import RETAIN_OPTION, command_line, render_program
+from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
-from ._variables import read_environment_variables, secret_keys
+from ._variables import VariableRecord, read_environment_variables, secret_keys
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
 
@@ -109,6 +116,18 @@ def _snapshot(
     )
 
 
+def _read_and_render(
+    args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
+) -> tuple[GatewaySnapshot, list[VariableRecord], str]:
+    """Everything generate reads, and the program it writes for it."""
+    snapshot = _snapshot(client, args, declared_proxies, progress)
+    variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
+    groups = read_groups(client, args.project, progress, unread=snapshot.unread)
+    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
+                             variables=variables, groups=groups)
+    return snapshot, variables, program
+
+
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
     path: Path = args.out
     try:
@@ -122,17 +141,21 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         args = argparse.Namespace(**{**vars(args), "retain": False})
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
-    snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
+    # What generate would write now, compared with the program kind by kind.
+    snapshot, _variables, program = _read_and_render(args, client, list(dict.fromkeys(own)), progress)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
     drift.proxies = compare_proxies(
         proxies, snapshot.api_proxies, args.project, [p.name for p in snapshot.proxies if p.proxy]
     )
+    drift.resources = compare_resources(declared_resources(source, str(path)), declared_resources(program),
+                                        args.project, read, snapshot.unread)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
-            "and the proxies and their deployments"
+            "the proxies with their routing and deployments, and the policies, credentials, variables "
+            "and groups it holds"
         )
         return EXIT_OK
     print(f"drift between {path} and the gateway (project {args.project}):")
@@ -142,17 +165,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     return EXIT_DRIFT
 
 
-def _without_policies(args: argparse.Namespace) -> argparse.Namespace:
-    # --check compares endpoint settings only: policies are not declared, so not read.
-    return argparse.Namespace(**{**vars(args), "policies": False})
-
-
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot = _snapshot(client, args, [], progress)
-    variables = read_environment_variables(client, args.project, progress)
-    groups = read_groups(client, args.project, progress)
-    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                             variables=variables, groups=groups)
+    snapshot, variables, program = _read_and_render(args, client, [], progress)
     if args.out is None:
         sys.stdout.write(program)
     else:
@@ -167,8 +181,6 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
     )
     if snapshot.credentials:
-        from ._render import credential_password_key
-
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")

@@ -397,7 +397,9 @@ class ApiProxyProvider(ApinizerProvider):
                 # Taken over: re-parsed from this spec (if one is declared) and given these settings.
                 if has_spec or reverse:
                     _send_spec(client, props, update=True)
-                self._write_settings(client, props, {}, who, spec_sent=has_spec or reverse)
+                # Only the declared blocks that differ from what it holds are written.
+                held = {key: overlay(props.get(key), value) for key, value in live_blocks(existing).items()}
+                self._write_settings(client, props, held, who, spec_sent=has_spec or reverse)
                 self.created(props)
                 failed: dict[str, Any] = {}
             elif not (has_spec or reverse):
