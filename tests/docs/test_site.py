@@ -46,6 +46,29 @@ def test_the_readme_is_short_and_links_into_the_docs():
     assert all((ROOT / link).is_file() for link in linked), linked
 
 
+def test_the_readme_says_near_the_top_that_this_is_python_only():
+    readme = (ROOT / "README.md").read_text()
+    top = readme[: readme.index("## The two commands")]
+    assert "Python only" in top
+    # What that means: the language of programs, what replaces `pulumi import`, where the connection is set.
+    assert "programs are written in Python" in top
+    assert "`pulumi import`" in top and "`adopt=True`" in top and "`apinizer-pulumi generate`" in top
+    assert "per stack or per resource" in top and "no provider resource" in top
+
+
+def test_the_readmes_performance_is_a_short_table_without_the_measurement_history():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Performance") :]
+    section = section[: section.index("\n## ", 1)]
+    assert not re.search(r"\b[0-9a-f]{7}\b", section.replace("`", " ")), "commit hashes belong in docs/performance.md"
+    assert "UTC" not in section, "times of day belong in docs/performance.md"
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert 3 <= len(rows) <= 10 and all(line.count("|") <= 5 for line in rows), rows
+    assert "bash scripts/bench.sh" in section and "docs/performance.md" in section
+    history = (ROOT / "docs" / "performance.md").read_text()
+    assert "e2b18ef" in history and "2d2bc2e" in history  # the runs the README cited are kept there
+
+
 @pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_pages_cite_the_product_docs_not_section_numbers(path: Path):
     text = path.read_text()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -38,6 +39,13 @@ def _is_endpoint_call(node: ast.Call) -> bool:
     return _is_call_of(node, "Endpoint")
 
 
+@functools.lru_cache(maxsize=2)
+def _calls(source: str, filename: str) -> tuple[ast.Call, ...]:
+    """Every call of the program, in source order: one parse for all the kinds ``--check`` reads."""
+    calls = (node for node in ast.walk(ast.parse(source, filename)) if isinstance(node, ast.Call))
+    return tuple(sorted(calls, key=lambda node: (node.lineno, node.col_offset)))
+
+
 def _literal(node: ast.expr) -> Any:
     try:
         return ast.literal_eval(node)
@@ -52,8 +60,8 @@ class _Unknown:
 def declared_endpoints(source: str, filename: str = "<program>") -> list[Declared]:
     """The ``Endpoint`` declarations of a program's source."""
     found: list[Declared] = []
-    for node in ast.walk(ast.parse(source, filename)):
-        if not (isinstance(node, ast.Call) and _is_endpoint_call(node)):
+    for node in _calls(source, filename):
+        if not _is_endpoint_call(node):
             continue
         values = {kw.arg: _literal(kw.value) for kw in node.keywords if kw.arg}
         if not all(isinstance(values.get(key), str) for key in _IDENTITY):
@@ -110,10 +118,9 @@ def _proxy_reference(node: ast.expr, by_resource: dict[str, DeclaredProxy]) -> s
 
 def declared_proxies(source: str, filename: str = "<program>") -> list[DeclaredProxy]:
     """The ``ApiProxy`` declarations of a program's source, each with its declared deployments."""
-    tree = ast.parse(source, filename)
     found: list[DeclaredProxy] = []
     by_resource: dict[str, DeclaredProxy] = {}
-    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: n.lineno)
+    calls = _calls(source, filename)
     for node in calls:
         if not _is_call_of(node, "ApiProxy"):
             continue
@@ -330,8 +337,7 @@ def _value(node: ast.expr, names: dict[str, dict[str, Any]]) -> Any:
 
 def declared_resources(source: str, filename: str = "<program>") -> list[DeclaredResource]:
     """Every call of a kind of :data:`IDENTITIES` whose identifying keywords are known."""
-    calls = sorted((n for n in ast.walk(ast.parse(source, filename)) if isinstance(n, ast.Call)),
-                   key=lambda n: (n.lineno, n.col_offset))
+    calls = _calls(source, filename)
     names: dict[str, dict[str, Any]] = {}  # Pulumi resource name -> its keywords, for references
     found: list[DeclaredResource] = []
     for node in calls:

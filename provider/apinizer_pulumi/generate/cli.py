@@ -7,6 +7,7 @@ settings or a gateway error (the message says which).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.metadata
 import shlex
 import sys
@@ -24,7 +25,7 @@ from ._check import (
     declared_resources,
 )
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
-from ._groups import read_groups
+from ._groups import GroupRecord, read_groups
 from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 from ._variables import VariableRecord, read_environment_variables, secret_keys
@@ -116,16 +117,20 @@ def _snapshot(
     )
 
 
-def _read_and_render(
+def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
-) -> tuple[GatewaySnapshot, list[VariableRecord], str]:
-    """Everything generate reads, and the program it writes for it."""
+) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord]]:
+    """Everything generate reads."""
     snapshot = _snapshot(client, args, declared_proxies, progress)
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
-    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                             variables=variables, groups=groups)
-    return snapshot, variables, program
+    return snapshot, variables, groups
+
+
+def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, variables: Sequence[VariableRecord],
+            groups: Sequence[GroupRecord]) -> str:
+    return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
+                          variables=variables, groups=groups)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -142,7 +147,12 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
     # What generate would write now, compared with the program kind by kind.
-    snapshot, _variables, program = _read_and_render(args, client, list(dict.fromkeys(own)), progress)
+    snapshot, variables, groups = _read(args, client, list(dict.fromkeys(own)), progress)
+    # Endpoints are compared from their records; the rest from the program written without them
+    # (an endpoint's dozen lines are most of a big program, and parsing is most of the time).
+    rest = dataclasses.replace(snapshot, proxies=[dataclasses.replace(proxy, endpoints=[], policies={})
+                                                  for proxy in snapshot.proxies])
+    program = _render(args, rest, variables, groups)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
@@ -166,7 +176,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot, variables, program = _read_and_render(args, client, [], progress)
+    snapshot, variables, groups = _read(args, client, [], progress)
+    program = _render(args, snapshot, variables, groups)
     if args.out is None:
         sys.stdout.write(program)
     else:
