@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import ROOT, markdown_files
+from .blocks import ROOT, blocks_of, markdown_files
 
 README_LIMIT = 12_500  # "at most ~12,000 characters": the README points into docs/ for the rest
 
@@ -44,6 +44,22 @@ def test_the_readme_is_short_and_links_into_the_docs():
     linked = set(re.findall(r"\]\((docs/[^)#]+)", readme))
     assert {"docs/getting-started.md", "docs/emulator.md", "docs/client.md", "docs/limits.md"} <= linked
     assert all((ROOT / link).is_file() for link in linked), linked
+
+
+def test_the_emulator_page_shows_the_writes_of_common_console_changes():
+    """To rehearse drift, a user changes the gateway as the console would: the page shows the writes,
+    in a block that tests/docs/test_code_blocks.py runs against a live emulator (``curl -f``: every
+    write must be accepted)."""
+    page = (ROOT / "docs" / "emulator.md").read_text()
+    assert "## Changing the gateway as the console would" in page
+    runs = [block.code for block in blocks_of(ROOT / "docs" / "emulator.md")
+            if block.lang == "bash" and block.marker == "run"]
+    writes = [code for code in runs if "/apiops/projects/" in code and "curl -sf" in code]
+    assert writes, "no tested block of console writes"
+    code = writes[0]
+    for method, path in (("PATCH", "/endpoints/status/"), ("PATCH", "/settings/addresses/"),
+                         ("POST", "/environments/test/"), ("POST", "/policies/"), ("PUT", "/policies/")):
+        assert re.search(rf"-X {method} .*{re.escape(path)}", code), (method, path)
 
 
 def test_the_readme_says_near_the_top_that_this_is_python_only():
