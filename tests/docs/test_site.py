@@ -76,7 +76,8 @@ def test_the_readmes_performance_is_a_short_table_without_the_measurement_histor
     readme = (ROOT / "README.md").read_text()
     section = readme[readme.index("## Performance") :]
     section = section[: section.index("\n## ", 1)]
-    assert not re.search(r"\b[0-9a-f]{7}\b", section.replace("`", " ")), "commit hashes belong in docs/performance.md"
+    hashes = re.search(r"\b[0-9a-f]{7}\b", section.replace("`", " "))
+    assert not hashes, "commit hashes belong in docs/performance.md"
     assert "UTC" not in section, "times of day belong in docs/performance.md"
     rows = [line for line in section.splitlines() if line.startswith("|")]
     assert 3 <= len(rows) <= 10 and all(line.count("|") <= 5 for line in rows), rows

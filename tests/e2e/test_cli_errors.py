@@ -185,3 +185,40 @@ def test_destroying_an_adopted_soap_endpoint_warns_under_the_stack(stack: Any, s
     add = [e for p in state_of()["projects"][0]["apiProxies"] if p["name"] == "Calculator"
            for e in p["endpoints"] if e["endpoint"] == "Add"]
     assert len(add) == 1 and add[0]["backendResourceUrl"] == "/status"
+
+
+def test_a_wrong_argument_or_a_missing_spec_file_in_the_program_is_one_line(stack: Any) -> None:
+    """The program's own errors: a typo in a typed policy class, then a spec file that is not there.
+    Each is the stack's one error line naming the argument, the value and the fix; no traceback."""
+    project: Project = stack("""
+        import apinizer_pulumi as apinizer
+
+        apinizer.Policy(
+            "throttle", project_name="Demo", api_proxy_name="PetStore", name="throttle", pipeline="REQUEST",
+            settings=apinizer.policies.ApiBasedThrottling(
+                target_variable_for_identity={"type": "HEADER", "header_name": "X-Key"},
+                message_count_for_intervall=5, throttling_interval="ONE_MINUTE",
+            ),
+        )
+    """)
+    result = project.preview(check=False)
+    assert result.returncode != 0
+    for mark in TRACEBACK_MARKS:
+        assert mark not in result.output, f"{mark!r} in the CLI's output:\n{result.output}"
+    assert diagnostics(result.stdout)[STACK] == [
+        "error: apinizer.policies.ApiBasedThrottling: no argument message_count_for_intervall (given 5); "
+        "did you mean message_count_for_interval?"], result.stdout
+
+    (project.directory / "__main__.py").write_text(textwrap.dedent("""
+        import apinizer_pulumi as apinizer
+
+        apinizer.ApiProxy("shop", project_name="Demo", name="Shop", spec_type="OPEN_API",
+                          spec_file="shop.yaml")
+    """))
+    result = project.preview(check=False)
+    assert result.returncode != 0
+    for mark in TRACEBACK_MARKS:
+        assert mark not in result.output, f"{mark!r} in the CLI's output:\n{result.output}"
+    (line,) = diagnostics(result.stdout)[STACK]
+    assert line.startswith("error: apinizer.ApiProxy: spec_file 'shop.yaml' cannot be read: No such file or "
+                           "directory; give a path relative to the program's folder ("), line

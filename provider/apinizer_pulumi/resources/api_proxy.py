@@ -123,12 +123,16 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
 
         name, content, _ = read_spec_file(path)
         return name, content
+    from ._args import InputValueError  # one line under `pulumi up`, not a traceback
+
     try:
         content = path.read_bytes()
     except OSError as error:
-        raise ValueError(f"spec_file {str(spec_file)!r} cannot be read: {error.strerror}") from None
+        raise InputValueError(
+            f"apinizer.ApiProxy: spec_file {str(spec_file)!r} cannot be read: {error.strerror}; give a path "
+            f"relative to the program's folder ({Path.cwd()})") from None
     if not content:
-        raise ValueError(f"spec_file {str(spec_file)!r} is empty")
+        raise InputValueError(f"apinizer.ApiProxy: spec_file {str(spec_file)!r} is empty")
     return path.name, content
 
 
