@@ -293,8 +293,8 @@ class ApiProxyProvider(ApinizerProvider):
             return project, name
         return None
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check(plain(olds), plain(news))
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(plain(olds), plain(news))
         return dyn.CheckResult(secret(result.inputs), result.failures)
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:

@@ -122,8 +122,8 @@ class CredentialProvider(ApinizerProvider):
     replace_fields = ("project_name", "username")
     ignored_fields = (CONNECTION, "adopt")
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check(plain(olds), plain(news))
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(plain(olds), plain(news))
         return dyn.CheckResult(secret(result.inputs), result.failures)
 
     def normalize(self, model: Any) -> dict[str, Any]:

@@ -360,9 +360,9 @@ class PolicyProvider(ApinizerProvider):
 
     # -- check -------------------------------------------------------------------------------
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         news = plain(news)
-        result = super().check(plain(olds), news)
+        result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
         failures: dict[str, list[str]] = {}
         for failure in result.failures:
