@@ -624,3 +624,6 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
             additional_secret_outputs=list(SECRET_BLOCKS)))
         super().__init__(ApiProxyProvider(), resource_name, props, options)
+        from ._literal_names import declared_proxy
+
+        declared_proxy(self, resource_name, project_name, name)
