@@ -289,10 +289,27 @@ IDENTITIES: dict[str, tuple[str, ...]] = {
     "ApiProxyGroup": ("project_name", "name"),
     "ApiProxyGroupDeployment": ("project_name", "api_proxy_group_name", "environment_name"),
 }
-#: What the ApiProxy's generic comparison covers (the rest is compare_proxies's).
-_PROXY_BLOCKS = ("routing", "client_route")
-#: Keywords that say how Pulumi manages a resource, not what the gateway holds.
-_NOT_COMPARED = frozenset({"adopt", "opts", "connection"})
+#: The keywords compared for each kind: those ``generate`` writes from what the gateway holds (a
+#: keyword such as ``deploy_to`` or ``opts`` says how Pulumi manages it, not what the gateway holds).
+#: An ApiProxy's presence and description are compare_proxies's.
+_COMPARED: dict[str, frozenset[str]] = {
+    "ApiProxy": frozenset({"routing", "client_route"}),
+    "Policy": frozenset({"pipeline", "target_scope", "target_endpoint", "target_endpoint_http_method",
+                         "order", "description", "active", "condition", "error_messages", "settings"}),
+    "Credential": frozenset({"email", "full_name", "description", "role_name_list", "enabled", "ip_list",
+                             "expire_date", "access"}),
+    "EnvironmentVariable": frozenset({"description", "global_value", "environment_values", "secret"}),
+    "ApiProxyGroup": frozenset({"description"}),
+    "ApiProxyGroupDeployment": frozenset(),
+}
+#: What a keyword left out means, where generate leaves the default out.
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "Policy": {"target_scope": "ALL", "active": True},
+    "EnvironmentVariable": {"secret": False},
+    "Credential": {"enabled": True},
+}
+#: Keywords compared only where the program gives them (left out, the gateway's value is kept).
+_WHEN_GIVEN = {"ApiProxy": frozenset({"routing", "client_route"}), "Policy": frozenset({"order"})}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -421,12 +438,13 @@ def compare_resources(
             if record.kind != "ApiProxy":
                 drift.undeclared.append(record)
             continue
-        if record.kind == "ApiProxy":
-            keys = [key for key in _PROXY_BLOCKS if key in item.values]
-        else:
-            keys = sorted({*item.values, *record.values} - _NOT_COMPARED - set(IDENTITIES[record.kind]))
+        given = _WHEN_GIVEN.get(record.kind, frozenset())
+        keys = sorted(key for key in _COMPARED[record.kind] & {*item.values, *record.values}
+                      if key in item.values or key not in given)
+        defaults = _DEFAULTS.get(record.kind, {})
         differences = [found for key in keys
-                       for found in _differences(item.values.get(key), record.values.get(key), key)]
+                       for found in _differences(item.values.get(key, defaults.get(key)),
+                                                 record.values.get(key, defaults.get(key)), key)]
         if differences:
             drift.changed.append((item, record, differences))
     drift.missing = [item for key, item in sorted(wanted.items())
