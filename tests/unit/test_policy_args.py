@@ -121,6 +121,11 @@ def test_a_wrong_or_missing_argument_is_one_line_naming_it_the_value_and_the_fix
     with pytest.raises(pulumi.RunError, match=r"^apinizer.policies.WhiteIp: no argument zzz \(given 1\); "
                        r"its arguments are: target_variable_for_ip, ip_list$"):
         policies.WhiteIp(ip_list=[], zzz=1)  # type: ignore[call-arg]
+    # A misspelt secret field's value is never shown (a credential), nor a list or a long text.
+    with pytest.raises(pulumi.RunError) as secret:
+        policies.Oidc(client_secrt="Hunter2-secret")  # type: ignore[call-arg]
+    assert "Hunter2-secret" not in str(secret.value)
+    assert "no argument client_secrt (value not shown); did you mean client_secret?" in str(secret.value)
     # A nested args class says the same.
     with pytest.raises(pulumi.RunError,
                        match=r"^apinizer.policies.PolicyVariableArgs: no argument hedaer_name"):

@@ -42,6 +42,8 @@ def one_line_arguments(*classes: type, prefix: str = "apinizer.policies") -> Non
     argument, its value and the fix (the close name, or the arguments it takes)."""
     import difflib
 
+    from ._check_failures import may_be_secret, shown_value
+
     for cls in classes:
         names = [field.name for field in dataclasses.fields(cls) if field.init]
         required = [field.name for field in dataclasses.fields(cls)
@@ -56,7 +58,10 @@ def one_line_arguments(*classes: type, prefix: str = "apinizer.policies") -> Non
                 if name not in _names:
                     close = difflib.get_close_matches(name, _names, n=1)
                     fix = f"did you mean {close[0]}?" if close else f"its arguments are: {', '.join(_names)}"
-                    raise ArgumentError(f"{where}: no argument {name} (given {value!r}); {fix}")
+                    # A misspelt secret field's value is a credential: never in the message.
+                    shown = None if close and may_be_secret(close[0]) else shown_value(name, value)
+                    given = f"given {shown}" if shown is not None else "value not shown"
+                    raise ArgumentError(f"{where}: no argument {name} ({given}); {fix}")
             missing = [name for name in _required if name not in kwargs]
             if missing and not args:
                 raise ArgumentError(f"{where}: missing the required argument(s) {', '.join(missing)}")

@@ -43,11 +43,24 @@ def _value(inputs: Mapping[str, Any], path: str) -> tuple[bool, Any]:
     return True, holder
 
 
+def may_be_secret(name: str) -> bool:
+    """Whether a field of this name may hold a credential (its value is then never shown)."""
+    return any(word in name.lower() for word in _SECRET_WORDS)
+
+
+def shown_value(name: str, value: Any) -> str | None:
+    """``repr(value)`` where it is safe and short enough to show in an error; else None."""
+    scalar = str | int | float | bool
+    plain = isinstance(value, scalar) or (
+        isinstance(value, list | tuple) and all(isinstance(item, scalar) for item in value))
+    if may_be_secret(name) or not plain or len(repr(value)) > _LONGEST:
+        return None
+    return repr(value)
+
+
 def _shown(path: str, value: Any) -> bool:
     parts = _parts(path)
-    if parts[0] in _SECRET_BLOCKS or any(word in parts[-1].lower() for word in _SECRET_WORDS):
-        return False
-    return isinstance(value, str | int | float | bool) and len(repr(value)) <= _LONGEST
+    return parts[0] not in _SECRET_BLOCKS and shown_value(parts[-1], value) is not None
 
 
 def prefix(path: str, inputs: Mapping[str, Any]) -> str:
