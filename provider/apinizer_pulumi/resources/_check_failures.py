@@ -58,9 +58,16 @@ def shown_value(name: str, value: Any) -> str | None:
     return repr(value)
 
 
+#: Path parts whose values may be secret without saying so: a policy's header and parameter values
+#: (``policy-api-call``'s secret fields) and an environment variable's values.
+_MAY_HOLD_SECRETS = ("value", "global_value", "environment_values")
+
+
 def _shown(path: str, value: Any) -> bool:
     parts = _parts(path)
-    return parts[0] not in _SECRET_BLOCKS and shown_value(parts[-1], value) is not None
+    if parts[0] in _SECRET_BLOCKS or any(part in _MAY_HOLD_SECRETS or may_be_secret(part) for part in parts):
+        return False
+    return shown_value(parts[-1], value) is not None
 
 
 def prefix(path: str, inputs: Mapping[str, Any]) -> str:
