@@ -130,3 +130,21 @@ def test_a_wrong_or_missing_argument_is_one_line_naming_it_the_value_and_the_fix
     with pytest.raises(pulumi.RunError,
                        match=r"^apinizer.policies.PolicyVariableArgs: no argument hedaer_name"):
         policies.PolicyVariableArgs(type="HEADER", hedaer_name="X")  # type: ignore[call-arg]
+
+
+ARGS_CLASSES = ["VariableArgs", "ConnectionArgs", "RoutingAddressArgs", "RoutingArgs", "HeaderMatchArgs",
+                "ClientRouteArgs", "ApiProxyMetadataArgs", "CorsSettingsArgs", "CredentialAccessArgs",
+                "CacheSettingsArgs", "WsaSettingsArgs", "EndpointRateLimitArgs"]
+
+
+@pytest.mark.parametrize("name", ARGS_CLASSES)
+def test_every_args_class_of_the_resources_says_a_wrong_argument_in_one_line(name: str) -> None:
+    import pulumi
+
+    import apinizer_pulumi as apinizer
+
+    cls = getattr(apinizer, name)
+    field = dataclasses.fields(cls)[0].name
+    expected = rf"^apinizer\.{name}: no argument {field}x \(.*\); did you mean {field}\?$"
+    with pytest.raises(pulumi.RunError, match=expected):
+        cls(**{f"{field}x": "x"})

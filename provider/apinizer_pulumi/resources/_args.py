@@ -202,3 +202,6 @@ def typed_statically(cls: ResourceClass) -> ResourceClass:
                            if name in types and _needs_translation(types[name])}
     return cls
 
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(VariableArgs, ConnectionArgs, prefix="apinizer")

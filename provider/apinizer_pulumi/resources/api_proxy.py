@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props, typed_statically
+from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
@@ -627,3 +627,8 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         from ._literal_names import declared_proxy
 
         declared_proxy(self, resource_name, project_name, name)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(RoutingAddressArgs, RoutingArgs, HeaderMatchArgs, ClientRouteArgs,
+                   ApiProxyMetadataArgs, CorsSettingsArgs, prefix="apinizer")
