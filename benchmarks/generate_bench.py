@@ -1,12 +1,12 @@
 """``apinizer-pulumi generate`` and ``generate --check`` against a big gateway: time and requests.
 
-The emulator is seeded through a fixture file written here: one project of K proxies (shared
-``BOTH``, so that the organization access report names them, as ``generate`` discovers proxies by
-default) holding N endpoints in all, every fifth with a request policy. ``generate`` writes the
+The emulator is seeded through a fixture file written here: one project of K proxies (found by
+``generate`` through the project's proxy list) holding N endpoints in all, every fifth with a
+request policy. ``generate`` writes the
 program, then ``generate --check`` compares it with the gateway; the emulator's counters give the
 requests of each, by route. The goal: one read per proxy for each kind of object written (its
 endpoint list, the proxy with its deployments, its policies), plus the token request, the project
-list and the report; no read per endpoint. Run alone:
+list and the project's proxy list; no read per endpoint. Run alone:
 
     .venv/bin/python benchmarks/generate_bench.py [--count 5000] [--proxies 50]
 """

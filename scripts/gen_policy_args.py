@@ -268,9 +268,13 @@ def render_args() -> str:
                                               None))
             done.add(name)
     out = [HEADER.rstrip("\n")]
+    imports: dict[str, list[str]] = {"._args": ["one_line_arguments"]}
     for name in sorted(renderer.shared):
         module = next(mod for mod, cls in SHARED_ARGS.values() if cls == name)
-        out.append(f"from {module} import {name}")
+        imports.setdefault(module, []).append(name)
+    out.append("")
+    for module, names_there in sorted(imports.items()):
+        out.append(f"from {module} import {', '.join(sorted(names_there))}")
     out.append("")
     for alias in sorted(renderer.enums):
         values = ", ".join(_q(member.value) for member in renderer.enums[alias])
@@ -301,6 +305,13 @@ def render_args() -> str:
     out.append("__all__ = [")
     out.extend(f"    {_q(name)}," for name in names)
     out.append("]")
+    out.append("")
+    out.append("# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).")
+    out.append("one_line_arguments(*(POLICY_ARGS.values()), *(globals()[name] for name in (")
+    nested = sorted(renderer.nested)
+    out.extend(textwrap.wrap(", ".join(_q(name) for name in nested) + ",", WIDTH - 4,
+                             initial_indent="    ", subsequent_indent="    "))
+    out.append(")))")
     return "\n".join(out) + "\n"
 
 

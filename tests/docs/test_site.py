@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .blocks import ROOT, markdown_files
+from .blocks import ROOT, blocks_of, markdown_files
 
 README_LIMIT = 12_500  # "at most ~12,000 characters": the README points into docs/ for the rest
 
@@ -44,6 +44,46 @@ def test_the_readme_is_short_and_links_into_the_docs():
     linked = set(re.findall(r"\]\((docs/[^)#]+)", readme))
     assert {"docs/getting-started.md", "docs/emulator.md", "docs/client.md", "docs/limits.md"} <= linked
     assert all((ROOT / link).is_file() for link in linked), linked
+
+
+def test_the_emulator_page_shows_the_writes_of_common_console_changes():
+    """To rehearse drift, a user changes the gateway as the console would: the page shows the writes,
+    in a block that tests/docs/test_code_blocks.py runs against a live emulator (``curl -f``: every
+    write must be accepted)."""
+    page = (ROOT / "docs" / "emulator.md").read_text()
+    assert "## Changing the gateway as the console would" in page
+    runs = [block.code for block in blocks_of(ROOT / "docs" / "emulator.md")
+            if block.lang == "bash" and block.marker == "run"]
+    writes = [code for code in runs if "/apiops/projects/" in code and "curl -sf" in code]
+    assert writes, "no tested block of console writes"
+    code = writes[0]
+    for method, path in (("PATCH", "/endpoints/status/"), ("PATCH", "/settings/addresses/"),
+                         ("POST", "/environments/test/"), ("POST", "/policies/"), ("PUT", "/policies/")):
+        assert re.search(rf"-X {method} .*{re.escape(path)}", code), (method, path)
+
+
+def test_the_readme_says_near_the_top_that_this_is_python_only():
+    readme = (ROOT / "README.md").read_text()
+    top = readme[: readme.index("## The two commands")]
+    assert "Python only" in top
+    # What that means: the language of programs, what replaces `pulumi import`, where the connection is set.
+    assert "programs are written in Python" in top
+    assert "`pulumi import`" in top and "`adopt=True`" in top and "`apinizer-pulumi generate`" in top
+    assert "per stack or per resource" in top and "no provider resource" in top
+
+
+def test_the_readmes_performance_is_a_short_table_without_the_measurement_history():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Performance") :]
+    section = section[: section.index("\n## ", 1)]
+    hashes = re.search(r"\b[0-9a-f]{7}\b", section.replace("`", " "))
+    assert not hashes, "commit hashes belong in docs/performance.md"
+    assert "UTC" not in section, "times of day belong in docs/performance.md"
+    rows = [line for line in section.splitlines() if line.startswith("|")]
+    assert 3 <= len(rows) <= 10 and all(line.count("|") <= 5 for line in rows), rows
+    assert "bash scripts/bench.sh" in section and "docs/performance.md" in section
+    history = (ROOT / "docs" / "performance.md").read_text()
+    assert "e2b18ef" in history and "2d2bc2e" in history  # the runs the README cited are kept there
 
 
 @pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -144,13 +144,13 @@ def test_a_check_failure_names_the_property_at_preview(stack: Any, emulator_url:
 
     result = project.preview(check=False)
 
-    # The engine's own wording around our property path and reason. It looks the value up as a
-    # top-level input named "cache_settings.handling_action", hence "{<nil>}".
+    # The engine's own wording around our path, value and reason. (The engine looks a failure's value
+    # up among the top-level inputs, so a nested property would print "value {<nil>}": our check names
+    # the path and the value in the reason instead.)
     assert_one_clean_line(
         result, f"{CACHE} (pets-cache)",
-        re.escape("pulumi-python:dynamic/apinizer:EndpointCache resource 'pets-cache': property "
-                  "cache_settings.handling_action value ") + r"\S+" + re.escape(
-                      " has a problem: Input should be 'CONTINUE' or 'STOP'"),
+        re.escape("pulumi-python:dynamic/apinizer:EndpointCache resource 'pets-cache' has a problem: "
+                  "cache_settings.handling_action is 'HALT': Input should be 'CONTINUE' or 'STOP'"),
     )
     # Check is offline first: inputs that fail are not worth the connection check's request.
     assert httpx.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["total"] == 0
@@ -185,3 +185,40 @@ def test_destroying_an_adopted_soap_endpoint_warns_under_the_stack(stack: Any, s
     add = [e for p in state_of()["projects"][0]["apiProxies"] if p["name"] == "Calculator"
            for e in p["endpoints"] if e["endpoint"] == "Add"]
     assert len(add) == 1 and add[0]["backendResourceUrl"] == "/status"
+
+
+def test_a_wrong_argument_or_a_missing_spec_file_in_the_program_is_one_line(stack: Any) -> None:
+    """The program's own errors: a typo in a typed policy class, then a spec file that is not there.
+    Each is the stack's one error line naming the argument, the value and the fix; no traceback."""
+    project: Project = stack("""
+        import apinizer_pulumi as apinizer
+
+        apinizer.Policy(
+            "throttle", project_name="Demo", api_proxy_name="PetStore", name="throttle", pipeline="REQUEST",
+            settings=apinizer.policies.ApiBasedThrottling(
+                target_variable_for_identity={"type": "HEADER", "header_name": "X-Key"},
+                message_count_for_intervall=5, throttling_interval="ONE_MINUTE",
+            ),
+        )
+    """)
+    result = project.preview(check=False)
+    assert result.returncode != 0
+    for mark in TRACEBACK_MARKS:
+        assert mark not in result.output, f"{mark!r} in the CLI's output:\n{result.output}"
+    assert diagnostics(result.stdout)[STACK] == [
+        "error: apinizer.policies.ApiBasedThrottling: no argument message_count_for_intervall (given 5); "
+        "did you mean message_count_for_interval?"], result.stdout
+
+    (project.directory / "__main__.py").write_text(textwrap.dedent("""
+        import apinizer_pulumi as apinizer
+
+        apinizer.ApiProxy("shop", project_name="Demo", name="Shop", spec_type="OPEN_API",
+                          spec_file="shop.yaml")
+    """))
+    result = project.preview(check=False)
+    assert result.returncode != 0
+    for mark in TRACEBACK_MARKS:
+        assert mark not in result.output, f"{mark!r} in the CLI's output:\n{result.output}"
+    (line,) = diagnostics(result.stdout)[STACK]
+    assert line.startswith("error: apinizer.ApiProxy: spec_file 'shop.yaml' cannot be read: No such file or "
+                           "directory; give a path relative to the program's folder ("), line

@@ -169,3 +169,39 @@ def test_the_import_option_is_refused_in_one_line(
         "resources cannot be imported: the engine reads them with neither inputs nor state, so the provider "
         f"is unknown (pulumi/pulumi#16175). {IMPORT_ADVICE}"), stack_lines
     assert state_of() == initial
+
+
+def test_preview_warns_of_a_declared_proxy_named_by_a_literal(
+    make_project: Any, tmp_path: Path, emulator_url: str, admin_token: str
+) -> None:
+    """A deployment, a policy or a group member that names a proxy the program declares by a literal,
+    not by the proxy's output, leaves the engine unable to order them: preview warns, naming both."""
+    project = project_of(make_project, tmp_path, emulator_url, admin_token, """
+        import apinizer_pulumi as apinizer
+
+        apinizer.ApiProxyDeployment("orders-test", project_name="Demo", api_proxy_name="Orders",
+                                    environment_name="test")
+        orders = apinizer.ApiProxy("orders", project_name="Demo", name="Orders", adopt=True)
+        apinizer.ApiProxyDeployment("orders-prod", project_name="Demo", api_proxy_name=orders.name,
+                                    environment_name="production")
+        apinizer.Policy("office", project_name="Demo", api_proxy_name="Orders", name="office",
+                        pipeline="REQUEST", settings=apinizer.policies.WhiteIp(ip_list=["10.0.0.0/8"]))
+        apinizer.ApiProxyGroup("shop", project_name="Demo", name="Shop",
+                               client_route={"relative_paths": ["/shop"]},
+                               api_proxy_names=["Orders", "PetStore"])
+    """)
+
+    result = project.preview(check=False)
+
+    assert_no_traceback(result.output)
+    warnings = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("warning: ")]
+    fix = ("pass its output instead (orders.name, where orders is that ApiProxy) so that the engine "
+           "orders them")
+    for kind, name, where in (("ApiProxyDeployment", "orders-test", "api_proxy_name"),
+                              ("Policy", "office", "api_proxy_name"),
+                              ("ApiProxyGroup", "shop", "api_proxy_names")):
+        expected = (f"warning: {kind} '{name}' names the API proxy Demo/Orders in {where} by the literal "
+                    f"'Orders', and this program declares it: ApiProxy 'orders'; {fix}")
+        assert any(line.startswith(expected) for line in warnings), (expected, result.stdout)
+    # The deployment that gives the output, and PetStore (not declared here), are not warned about.
+    assert not [line for line in warnings if "orders-prod" in line or "PetStore" in line], warnings

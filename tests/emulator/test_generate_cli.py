@@ -45,21 +45,24 @@ def test_generate_writes_every_endpoint_and_reports_progress(env, tmp_path: Path
     assert admin_token not in program and admin_token not in err
 
 
-def test_without_proxies_the_report_finds_the_shared_ones(env, capsys):
+def test_without_proxies_every_proxy_of_the_project_is_read(env, capsys):
     assert main(["generate", "--project", "Demo", "--quiet"]) == 0
     captured = capsys.readouterr()
     proxies = {d.record.proxy for d in declared_endpoints(captured.out)}
-    # Orders is shared internally only: the report does not name it (documented limit).
-    assert proxies == {"PetStore", "Calculator"}
+    # Orders is shared internally only: the project's proxy list names it all the same.
+    assert proxies == {"PetStore", "Orders", "Calculator"}
     assert captured.err == ""
 
 
-def test_a_token_without_the_report_is_told_to_name_proxies(env, monkeypatch, capsys, developer_token):
+def test_without_proxies_a_developer_token_reads_the_project(env, monkeypatch, capsys, developer_token):
+    # The project's proxy list needs ROLE_MANAGE_PROXIES, not the system roles the report needs.
     monkeypatch.setenv("APINIZER_TOKEN", developer_token)
-    assert main(["generate", "--project", "Demo", "--quiet"]) == 2
-    err = capsys.readouterr().err
-    assert "name the proxies with --proxy" in err and developer_token not in err
-    assert main(["generate", "--project", "Demo", "--proxy", "Orders", "--quiet"]) == 0
+    assert main(["generate", "--project", "Demo"]) == 0
+    captured = capsys.readouterr()
+    assert {d.record.proxy for d in declared_endpoints(captured.out)} == {"PetStore", "Orders", "Calculator"}
+    assert "organization access report" not in captured.err
+    assert "listing the API proxies of project Demo" in captured.err
+    assert developer_token not in captured.err + captured.out
 
 
 def test_check_passes_then_finds_drift(env, tmp_path: Path, capsys, api: Api, emulator_url: str):

@@ -63,7 +63,12 @@ def test_generate_writes_each_variable_and_takes_secrets_from_config(tmp_path: P
         main(["generate", "--project", "Demo", "--proxy", "Orders", "--out", str(out), "--no-policies"]) == 0
     )
     text = out.read_text()
-    assert "environment variables of Demo: 4" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "environment variables of Demo: 4" in err
+    # Each secret value's config key is printed, as each credential password's is.
+    (keys,) = [line for line in err.splitlines() if "secret environment value" in line]
+    assert keys.endswith("(keys: demo-db-password-test, demo-db-password-production)")
+    assert "pulumi config set --secret <key> <value>" in keys
     assert "secret-value" not in text and "hidden-secret" not in text
     assert "# Not declared: Demo/MIXED has secret and visible values side by side" in text
     assert '"demo-greeting": apinizer.EnvironmentVariable(' in text and 'global_value="hello",' in text

@@ -155,7 +155,10 @@ class EngineMocks(pulumi.runtime.Mocks):
         old = self.previous.get((kind, args.name))
         checked = provider.check(dict(old.inputs) if old else {}, inputs)
         if checked.failures:
-            reasons = "; ".join(f"{failure.property}: {failure.reason}" for failure in checked.failures)
+            # A nested path's failure names the path in its reason (resources/_check_failures.py).
+            reasons = "; ".join(
+                f"{failure.property}: {failure.reason}" if failure.property else failure.reason
+                for failure in checked.failures)
             raise ProgramError(f"{args.typ} {args.name}: check failed: {reasons}")
         news = dict(checked.inputs)
         news[PROVIDER_KEY] = serialized

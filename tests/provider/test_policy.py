@@ -94,6 +94,25 @@ def test_check_names_each_bad_property(policies: Engine) -> None:
     assert failures["settings.ip_lists"] == "unknown property"
 
 
+def test_a_nested_failure_names_its_value_for_the_engine(policies: Engine) -> None:
+    """The engine prints a failure's value by looking its property up among the top-level inputs, so
+    a nested one would print ``{<nil>}``: it goes without a property, its reason naming path and value."""
+    from pulumi.runtime.proto import provider_pb2
+
+    bad = throttle()
+    bad["settings"] = {**bad["settings"], "throttling_interval": "ONE_WEEK"}
+    response = policies.stub.Check(provider_pb2.CheckRequest(
+        urn=policies.urn("r"), olds=policies._props({}), news=policies._props(bad)))
+    sent = [(failure.property, failure.reason) for failure in response.failures]
+    assert sent == [("", "settings.throttling_interval is 'ONE_WEEK': Input should be 'ONE_SECOND', "
+                         "'ONE_MINUTE', 'ONE_HOUR' or 'ONE_DAY'")], sent
+    # A top-level failure keeps its property: the engine finds its value.
+    later = {**throttle(), "pipeline": "LATER"}
+    response = policies.stub.Check(provider_pb2.CheckRequest(
+        urn=policies.urn("r"), olds=policies._props({}), news=policies._props(later)))
+    assert [failure.property for failure in response.failures] == ["pipeline"]
+
+
 def test_check_names_an_unknown_type_and_a_bad_pipeline(policies: Engine) -> None:
     failures = policies.check({**white_ip("x"), "policy_type": "policy-nope", "pipeline": "LATER"}).failures
     assert "policy-white-ip" in failures["policy_type"] and "pipeline" in failures

@@ -94,3 +94,57 @@ def test_mypy_flags_a_bad_enum_value_a_wrong_field_and_a_bad_pipeline(tmp_path: 
     assert any('Argument "throttling_interval" to "ApiBasedThrottling"' in line for line in errors), errors
     assert any('Unexpected keyword argument "ip_lists" for "WhiteIp"' in line for line in errors), errors
     assert any('Argument "pipeline" to "Policy"' in line for line in errors), errors
+
+
+def test_a_wrong_or_missing_argument_is_one_line_naming_it_the_value_and_the_fix() -> None:
+    """Under ``pulumi up`` a ``pulumi.RunError`` is one line (the language host prints no traceback)."""
+    import pulumi
+
+    variable = {"type": "HEADER", "header_name": "X-Key"}
+    with pytest.raises(pulumi.RunError) as typo:
+        policies.ApiBasedThrottling(  # type: ignore[call-arg]
+            target_variable_for_identity=variable, message_count_for_intervall=5,
+            throttling_interval="ONE_MINUTE")
+    assert str(typo.value) == (
+        "apinizer.policies.ApiBasedThrottling: no argument message_count_for_intervall (given 5); "
+        "did you mean message_count_for_interval?")
+    assert isinstance(typo.value, TypeError)  # what a dataclass raises, for code that catches that
+
+    with pytest.raises(pulumi.RunError) as missing:
+        policies.ApiBasedThrottling(target_variable_for_identity=variable)  # type: ignore[call-arg]
+    assert str(missing.value) == (
+        "apinizer.policies.ApiBasedThrottling: missing the required argument(s) message_count_for_interval, "
+        "throttling_interval")
+    with pytest.raises(pulumi.RunError, match=r"^apinizer.policies.WhiteIp: no argument ips "
+                       r"\(given \['10.0.0.0/8'\]\); did you mean ip_list\?$"):
+        policies.WhiteIp(ips=["10.0.0.0/8"])  # type: ignore[call-arg]
+    with pytest.raises(pulumi.RunError, match=r"^apinizer.policies.WhiteIp: no argument zzz \(given 1\); "
+                       r"its arguments are: target_variable_for_ip, ip_list$"):
+        policies.WhiteIp(ip_list=[], zzz=1)  # type: ignore[call-arg]
+    # A misspelt secret field's value is never shown (a credential), nor a list or a long text.
+    with pytest.raises(pulumi.RunError) as secret:
+        policies.Oidc(client_secrt="Hunter2-secret")  # type: ignore[call-arg]
+    assert "Hunter2-secret" not in str(secret.value)
+    assert "no argument client_secrt (value not shown); did you mean client_secret?" in str(secret.value)
+    # A nested args class says the same.
+    with pytest.raises(pulumi.RunError,
+                       match=r"^apinizer.policies.PolicyVariableArgs: no argument hedaer_name"):
+        policies.PolicyVariableArgs(type="HEADER", hedaer_name="X")  # type: ignore[call-arg]
+
+
+ARGS_CLASSES = ["VariableArgs", "ConnectionArgs", "RoutingAddressArgs", "RoutingArgs", "HeaderMatchArgs",
+                "ClientRouteArgs", "ApiProxyMetadataArgs", "CorsSettingsArgs", "CredentialAccessArgs",
+                "CacheSettingsArgs", "WsaSettingsArgs", "EndpointRateLimitArgs"]
+
+
+@pytest.mark.parametrize("name", ARGS_CLASSES)
+def test_every_args_class_of_the_resources_says_a_wrong_argument_in_one_line(name: str) -> None:
+    import pulumi
+
+    import apinizer_pulumi as apinizer
+
+    cls = getattr(apinizer, name)
+    field = dataclasses.fields(cls)[0].name
+    expected = rf"^apinizer\.{name}: no argument {field}x \(.*\); did you mean {field}\?$"
+    with pytest.raises(pulumi.RunError, match=expected):
+        cls(**{f"{field}x": "x"})

@@ -80,3 +80,8 @@ __all__ = [
 
 # Credentials (generate/_snapshot.py, generate/_render.py).
 __all__ += ["CredentialRecord", "credential_password_key", "credential_resource_name", "read_credentials"]
+
+# Every other kind generate writes, compared by --check (generate/_check.py).
+from ._check import DeclaredResource, ResourceDrift, compare_resources, declared_resources  # noqa: E402
+
+__all__ += ["DeclaredResource", "ResourceDrift", "compare_resources", "declared_resources"]

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 
+from ._snapshot import not_read
+
 _GROUP_NOTE = """\
 # API proxy groups, each taken over as it is (adopt=True). The API cannot read a group's client route
 # or its members: declare client_route to manage the route, and list in api_proxy_names the members
@@ -32,13 +34,15 @@ class GroupRecord:
 
 
 def read_groups(client: ApinizerClient, project: str,
-                progress: Callable[[str], None] = lambda _line: None) -> list[GroupRecord]:
+                progress: Callable[[str], None] = lambda _line: None,
+                *, unread: set[str] | None = None) -> list[GroupRecord]:
     """The project's groups (one list, and one environments list per group); none where the
     account may not list them (it lacks ROLE_MANAGE_PROXY_GROUPS) or the project has no such list."""
     try:
         listed = client.api_proxy_groups.list(project)
     except (PermissionDeniedError, NotFoundError) as error:
         progress(f"API proxy groups of {project}: not read ({error.error_description or error.error})")
+        not_read(unread, "ApiProxyGroup", "ApiProxyGroupDeployment")
         return []
     records = []
     for group in listed:

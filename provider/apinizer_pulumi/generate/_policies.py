@@ -84,7 +84,7 @@ class _Secret:
         return f"pulumi.Config().require_secret({json.dumps(self.key)})"
 
 
-def _py(value: Any, indent: str) -> str:
+def python_literal(value: Any, indent: str) -> str:
     """A Python literal of JSON-like data, split over lines when it does not fit."""
     if isinstance(value, _Secret):
         return repr(value)
@@ -96,10 +96,10 @@ def _py(value: Any, indent: str) -> str:
         return json.dumps(value, ensure_ascii=False)
     inner = indent + "    "
     if isinstance(value, Mapping):
-        items = [f"{json.dumps(str(key))}: {_py(item, inner)}" for key, item in value.items()]
+        items = [f"{json.dumps(str(key))}: {python_literal(item, inner)}" for key, item in value.items()]
         opening, closing = "{", "}"
     else:
-        items = [_py(item, inner) for item in value]
+        items = [python_literal(item, inner) for item in value]
         opening, closing = "[", "]"
     flat = opening + ", ".join(items) + closing
     if len(indent) + len(flat) + 30 <= WIDTH and "\n" not in flat:
@@ -181,15 +181,15 @@ def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_opti
         condition = policy.policy_condition.model_dump(mode="json", exclude_none=True) \
             if policy.policy_condition else None
         if condition and condition.get("condition_rule_list"):
-            out.append(f"{INDENT}condition={_py(condition, INDENT)},")
+            out.append(f"{INDENT}condition={python_literal(condition, INDENT)},")
         if policy.error_message_list:
             messages = [item.model_dump(mode="json", exclude_none=True) for item in policy.error_message_list]
-            out.append(f"{INDENT}error_messages={_py(messages, INDENT)},")
+            out.append(f"{INDENT}error_messages={python_literal(messages, INDENT)},")
         settings, secrets = _settings(record)
         if settings:
             out.append(f"{INDENT}settings=apinizer.policies.{class_name}(")
             for key, value in settings.items():
-                out.append(f"{INDENT}    {key}={_py(value, INDENT + '    ')},")
+                out.append(f"{INDENT}    {key}={python_literal(value, INDENT + '    ')},")
             out.append(f"{INDENT}),")
         else:
             out.append(f"{INDENT}settings=apinizer.policies.{class_name}(),")

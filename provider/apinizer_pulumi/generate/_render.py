@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from apinizer_pulumi.client import ApinizerClient
 
 from ._groups import GroupRecord, group_section, read_groups
-from ._policies import policy_section
+from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
     CredentialRecord,
@@ -170,6 +170,9 @@ def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[s
                 f"{INDENT}project_name={literal(record.project)},", f"{INDENT}name={literal(record.name)},"]
         if record.description is not None:
             out.append(f"{INDENT}description={literal(record.description)},")
+        for key, block in (("routing", record.routing), ("client_route", record.client_route)):
+            if block is not None:
+                out.append(f"{INDENT}{key}={python_literal(block, INDENT)},")
         out.append(f"{INDENT}adopt=True,")
         if retain:
             out.append(f"{INDENT}{RETAIN_OPTION}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from apinizer_pulumi.client import (
     ApinizerClient,
@@ -14,12 +15,14 @@ from apinizer_pulumi.client import (
 )
 from apinizer_pulumi.models import (
     ApiProxy,
+    ClientRoute,
     Credential,
     Endpoint,
     EndpointPolicies,
     PolicyBase,
     PolicyEntry,
     PolicySummary,
+    RoutingInfo,
 )
 
 from ._policies import PolicyRecord, ReadPolicies, read_policies
@@ -45,6 +48,12 @@ class NotOnGatewayError(Exception):
 
 def _silent(_line: str) -> None:
     return None
+
+
+def not_read(unread: set[str] | None, *kinds: str) -> None:
+    """Note that ``kinds`` could not be read, so that ``--check`` does not call their declarations gone."""
+    if unread is not None:
+        unread.update(kinds)
 
 
 @dataclasses.dataclass(frozen=True, order=True)
@@ -130,6 +139,10 @@ class ApiProxyRecord:
     description: str | None = None
     #: Environments where the proxy is deployed, sorted.
     deployed: tuple[str, ...] = ()
+    #: The ``routing`` input as the gateway holds it (None without backend addresses).
+    routing: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
+    #: The ``client_route`` input as the gateway holds it (None without relative paths).
+    client_route: dict[str, Any] | None = dataclasses.field(default=None, hash=False)
 
     #: The settings compared by ``--check``, as the ``ApiProxy`` input names.
     SETTINGS = ("description",)
@@ -149,7 +162,40 @@ class ApiProxyRecord:
             name=live.name,
             description=live.description or None,
             deployed=tuple(sorted(d.environment_name for d in live.deployment_list if d.deployed)),
+            routing=_routing_input(live.routing),
+            client_route=_client_route_input(live.client_route),
         )
+
+
+def _without_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _routing_input(routing: RoutingInfo | None) -> dict[str, Any] | None:
+    """``ApiProxy``'s ``routing`` input (``RoutingArgs``) for what the gateway holds."""
+    if routing is None or not routing.routing_address_list:
+        return None
+    return _without_none({
+        "addresses": [address.model_dump(mode="json", exclude_none=True)
+                      for address in routing.routing_address_list],
+        "enabled": routing.routing_enabled,
+        "mirror_enabled": routing.mirror_enabled,
+    })
+
+
+def _client_route_input(route: ClientRoute | None) -> dict[str, Any] | None:
+    """``ApiProxy``'s ``client_route`` input (``ClientRouteArgs``) for what the gateway holds."""
+    if route is None or not route.relative_path_list:
+        return None
+    return _without_none({
+        "relative_paths": list(route.relative_path_list),
+        "virtual_hosts": route.hosts or None,
+        "methods": [method.value for method in route.method_list] if route.method_list else None,
+        "headers": [header.model_dump(mode="json") for header in route.header_list]
+        if route.header_list else None,
+        "buffer_request": route.buffer_request,
+        "buffer_response": route.buffer_response,
+    })
 
 
 @dataclasses.dataclass
@@ -173,6 +219,8 @@ class GatewaySnapshot:
     missing: list[str] = dataclasses.field(default_factory=list)
     #: The project's credentials with their access (empty where the account may not list them).
     credentials: list[CredentialRecord] = dataclasses.field(default_factory=list)
+    #: The kinds of resource (``"Credential"``, ``"Policy"``...) that could not be read.
+    unread: set[str] = dataclasses.field(default_factory=set)
 
     @property
     def endpoints(self) -> list[EndpointRecord]:
@@ -231,19 +279,21 @@ def confirm_project(client: ApinizerClient, project: str) -> bool:
     return True
 
 
-def discover_proxies(client: ApinizerClient, progress: Progress = _silent) -> list[str]:
-    """Proxy names the organization access report lists (EXTERNAL and BOTH sharing only).
+def discover_proxies(client: ApinizerClient, project: str, progress: Progress = _silent) -> list[str]:
+    """The names of every API proxy of ``project``, whatever its sharing type: one list request.
 
-    The management API has no list of a project's proxies; the report is the one place that
-    names proxies, and it leaves out those shared internally only. It needs a system
-    administrator or analyzer token.
+    :raises NotOnGatewayError: the gateway does not know the project (or this account cannot see it).
     """
-    progress(
-        "discovering API proxies through the organization access report (it leaves out proxies "
-        "shared internally only: name those with --proxy)"
-    )
-    report = client.reports.organization_access()
-    return list(dict.fromkeys(item.api_proxy_name for item in report.result.api_proxy_list))
+    progress(f"listing the API proxies of project {project}")
+    try:
+        listed = client.api_proxies.list(project)
+    except NotFoundError as error:
+        confirm_project(client, project)  # names the right spelling where the gateway lists projects
+        answer = f"{error.status_code} {error.error_description or error.error}"
+        raise NotOnGatewayError(
+            f"project {project} cannot be read (the gateway answered {answer}); {_CASE_HINT}"
+        ) from None
+    return list(dict.fromkeys(item.name for item in listed))
 
 
 def _read_proxy(client: ApinizerClient, project: str, proxy: str) -> ApiProxyRecord | None:
@@ -314,8 +364,12 @@ def read_gateway(
                                                         others.get("error", ()))
             progress(f"      {project}/{proxy}: {len(read.records)} policies")
         snapshot.proxies.append(proxy_snapshot)
+    if not with_policies:
+        snapshot.unread.add("Policy")
     if with_credentials:
-        snapshot.credentials = read_credentials(client, project, progress)
+        snapshot.credentials = read_credentials(client, project, progress, unread=snapshot.unread)
+    else:
+        snapshot.unread.add("Credential")
     if snapshot.missing and not snapshot.proxies and not confirmed:
         raise NotOnGatewayError(
             f"project {project} holds none of the {len(names)} API proxies looked for "
@@ -364,7 +418,7 @@ class CredentialRecord:
 
 
 def read_credentials(
-    client: ApinizerClient, project: str, progress: Progress = _silent
+    client: ApinizerClient, project: str, progress: Progress = _silent, *, unread: set[str] | None = None
 ) -> list[CredentialRecord]:
     """The project's credentials and their access: one list, then one access read per credential.
 
@@ -377,9 +431,11 @@ def read_credentials(
         if "project" in (error.error_description or "").lower():
             raise
         progress(f"{project}: the gateway has no credential list ({error.status_code}); credentials skipped")
+        not_read(unread, "Credential")
         return []
     except (AuthenticationError, PermissionDeniedError) as error:
         progress(f"{project}: this account may not list credentials ({error.status_code}); skipped")
+        not_read(unread, "Credential")
         return []
     records = []
     for item in live:

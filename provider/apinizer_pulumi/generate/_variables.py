@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.models import EnvironmentVariable
 
+from ._snapshot import not_read
+
 INDENT = "        "
 
 
@@ -62,7 +64,8 @@ class VariableRecord:
 
 
 def read_environment_variables(
-    client: ApinizerClient, project: str, progress: Callable[[str], None] = lambda _line: None
+    client: ApinizerClient, project: str, progress: Callable[[str], None] = lambda _line: None,
+    *, unread: set[str] | None = None,
 ) -> list[VariableRecord]:
     """The project's variables; none when this account may not read them (401, 403) or the gateway has
     no such list (404), which ``progress`` reports."""
@@ -70,15 +73,33 @@ def read_environment_variables(
         live = client.environment_variables.list(project)
     except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
         progress(f"environment variables of {project}: not read ({error.status_code}), none written")
+        not_read(unread, "EnvironmentVariable")
         return []
     if live:
         progress(f"environment variables of {project}: {len(live)}")
     return [VariableRecord.from_live(project, item) for item in live]
 
 
+def secret_key(record: VariableRecord, environment: str | None = None) -> str:
+    """The stack config key of a masked value: ``demo-db-password``, or ``demo-db-password-production``."""
+    return record.slug if environment is None else f"{record.slug}-{environment.lower()}"
+
+
+def secret_keys(records: Sequence[VariableRecord]) -> list[str]:
+    """The config key of every masked value that the program reads from the stack config, in order."""
+    keys: list[str] = []
+    for record in records:
+        if record.mixed:
+            continue  # not declared
+        if record.environment_values is None:
+            keys += [secret_key(record)] if record.global_value is None else []
+        else:
+            keys += [secret_key(record, env) for env, value in record.environment_values if value is None]
+    return keys
+
+
 def _secret(record: VariableRecord, environment: str | None = None) -> str:
-    key = record.slug if environment is None else f"{record.slug}-{environment.lower()}"
-    return f"config.require_secret({json.dumps(key)})"
+    return f"config.require_secret({json.dumps(secret_key(record, environment))})"
 
 
 def variable_section(records: Sequence[VariableRecord], *, retain_option: str | None) -> list[str]:

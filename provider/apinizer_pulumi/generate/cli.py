@@ -7,20 +7,28 @@ settings or a gateway error (the message says which).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.metadata
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError
+from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, PermissionDeniedError
 
-from ._check import compare, compare_proxies, declared_endpoints, declared_proxies
+from ._check import (
+    compare,
+    compare_proxies,
+    compare_resources,
+    declared_endpoints,
+    declared_proxies,
+    declared_resources,
+)
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
-from ._groups import read_groups
-from ._render import RETAIN_OPTION, command_line, render_program
+from ._groups import GroupRecord, read_groups
+from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
-from ._variables import read_environment_variables
+from ._variables import VariableRecord, read_environment_variables, secret_keys
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
 
@@ -51,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--project", required=True, help="the project to read")
     gen.add_argument(
         "--proxy", action="append", default=[], metavar="NAME",
-        help="an API proxy to read (repeatable); default: those the organization access report lists",
+        help="an API proxy to read (repeatable); default: every API proxy of the project",
     )
     gen.add_argument("--out", type=Path, help="the program file to write (or, with --check, to read); "
                      "default: standard output")
@@ -89,15 +97,15 @@ def _client(connection: Connection) -> ApinizerClient:
 def _snapshot(
     client: ApinizerClient, args: argparse.Namespace, declared_proxies: Sequence[str], progress: Progress
 ) -> GatewaySnapshot:
-    """The proxies named with --proxy; without, those the report lists and those the program declares."""
+    """The proxies named with --proxy; without, every proxy of the project and those the program declares."""
     if args.proxy:
         return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress)
     try:
-        found = discover_proxies(client, progress)
-    except AuthenticationError as error:
+        found = discover_proxies(client, args.project, progress)
+    except (AuthenticationError, PermissionDeniedError) as error:
         raise ConnectionSettingsError(
-            "listing API proxies needs the organization access report, which this token may not read "
-            f"({error.error_description or error.error}); name the proxies with --proxy"
+            f"listing the API proxies of project {args.project} needs ROLE_MANAGE_PROXIES, which this "
+            f"account lacks ({error.error_description or error.error}); name the proxies with --proxy"
         ) from None
     return read_gateway(
         client,
@@ -107,6 +115,22 @@ def _snapshot(
         progress=progress,
         skip_missing=True,
     )
+
+
+def _read(
+    args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
+) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord]]:
+    """Everything generate reads."""
+    snapshot = _snapshot(client, args, declared_proxies, progress)
+    variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
+    groups = read_groups(client, args.project, progress, unread=snapshot.unread)
+    return snapshot, variables, groups
+
+
+def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, variables: Sequence[VariableRecord],
+            groups: Sequence[GroupRecord]) -> str:
+    return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
+                          variables=variables, groups=groups)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -122,17 +146,26 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         args = argparse.Namespace(**{**vars(args), "retain": False})
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
-    snapshot = _snapshot(client, _without_policies(args), list(dict.fromkeys(own)), progress)
+    # What generate would write now, compared with the program kind by kind.
+    snapshot, variables, groups = _read(args, client, list(dict.fromkeys(own)), progress)
+    # Endpoints are compared from their records; the rest from the program written without them
+    # (an endpoint's dozen lines are most of a big program, and parsing is most of the time).
+    rest = dataclasses.replace(snapshot, proxies=[dataclasses.replace(proxy, endpoints=[], policies={})
+                                                  for proxy in snapshot.proxies])
+    program = _render(args, rest, variables, groups)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
     drift.proxies = compare_proxies(
         proxies, snapshot.api_proxies, args.project, [p.name for p in snapshot.proxies if p.proxy]
     )
+    drift.resources = compare_resources(declared_resources(source, str(path)), declared_resources(program),
+                                        args.project, read, snapshot.unread)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
-            "and the proxies and their deployments"
+            "the proxies with their routing and deployments, and the policies, credentials, variables "
+            "and groups it holds"
         )
         return EXIT_OK
     print(f"drift between {path} and the gateway (project {args.project}):")
@@ -142,24 +175,16 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     return EXIT_DRIFT
 
 
-def _without_policies(args: argparse.Namespace) -> argparse.Namespace:
-    # --check compares endpoint settings only: policies are not declared, so not read.
-    return argparse.Namespace(**{**vars(args), "policies": False})
-
-
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot = _snapshot(client, args, [], progress)
-    variables = read_environment_variables(client, args.project, progress)
-    groups = read_groups(client, args.project, progress)
-    program = render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                             variables=variables, groups=groups)
+    snapshot, variables, groups = _read(args, client, [], progress)
+    program = _render(args, snapshot, variables, groups)
     if args.out is None:
         sys.stdout.write(program)
     else:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(program, encoding="utf-8")
     for name in snapshot.missing:
-        progress(f"note: proxy {name} (from the report) is not in project {args.project}")
+        progress(f"note: proxy {name} is no longer in project {args.project}")
     where = "standard output" if args.out is None else str(args.out)
     deployments = sum(len(proxy.deployed) for proxy in snapshot.api_proxies)
     progress(
@@ -167,11 +192,14 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
     )
     if snapshot.credentials:
-        from ._render import credential_password_key
-
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
+    secret_values = secret_keys(variables)
+    if secret_values:
+        progress(f"and {len(secret_values)} secret environment value(s): set each with "
+                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(secret_values)})")
     return EXIT_OK
 
 

@@ -27,6 +27,53 @@ from ._types import (
 )
 
 
+class ArgumentError(pulumi.RunError, TypeError):
+    """A wrong or missing argument of an args class. A ``pulumi.RunError``, so that ``pulumi up`` shows
+    its one line and no traceback; a ``TypeError``, as the dataclass would have raised."""
+
+
+class InputValueError(pulumi.RunError, ValueError):
+    """An argument whose value the program cannot use (a spec file that is not there): one line under
+    ``pulumi up``, as :class:`ArgumentError`; a ``ValueError`` for code that catches that."""
+
+
+def one_line_arguments(*classes: type, prefix: str = "apinizer.policies") -> None:
+    """Make each keyword-only dataclass of ``classes`` raise :class:`ArgumentError` naming the wrong
+    argument, its value and the fix (the close name, or the arguments it takes)."""
+    import difflib
+
+    from ._check_failures import may_be_secret, shown_value
+
+    for cls in classes:
+        names = [field.name for field in dataclasses.fields(cls) if field.init]
+        required = [field.name for field in dataclasses.fields(cls)
+                    if field.init and field.default is dataclasses.MISSING
+                    and field.default_factory is dataclasses.MISSING]
+        original = vars(cls)["__init__"]
+
+        def __init__(self: Any, *args: Any, _init: Any = original, _cls: type = cls,  # noqa: N807
+                     _names: list[str] = names, _required: list[str] = required, **kwargs: Any) -> None:
+            where = f"{prefix}.{_cls.__name__}"
+            for name, value in kwargs.items():
+                if name not in _names:
+                    close = difflib.get_close_matches(name, _names, n=1)
+                    fix = f"did you mean {close[0]}?" if close else f"its arguments are: {', '.join(_names)}"
+                    # A misspelt secret field's value is a credential: never in the message.
+                    shown = None if close and may_be_secret(close[0]) else shown_value(name, value)
+                    given = f"given {shown}" if shown is not None else "value not shown"
+                    raise ArgumentError(f"{where}: no argument {name} ({given}); {fix}")
+            missing = [name for name in _required if name not in kwargs]
+            if missing and not args:
+                raise ArgumentError(f"{where}: missing the required argument(s) {', '.join(missing)}")
+            try:
+                _init(self, *args, **kwargs)
+            except TypeError as error:
+                raise ArgumentError(f"{where}: {error}") from None
+
+        __init__.__wrapped__ = original  # type: ignore[attr-defined]
+        setattr(cls, "__init__", __init__)  # noqa: B010  # mypy refuses an assignment to __init__
+
+
 @dataclasses.dataclass(kw_only=True, frozen=True)
 class VariableArgs:
     """A variable that extracts a value from a message (cache keys, rate-limit client identity).
@@ -155,3 +202,6 @@ def typed_statically(cls: ResourceClass) -> ResourceClass:
                            if name in types and _needs_translation(types[name])}
     return cls
 
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(VariableArgs, ConnectionArgs, prefix="apinizer")

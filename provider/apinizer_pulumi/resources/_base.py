@@ -377,7 +377,15 @@ class ApinizerProvider(dyn.ResourceProvider):
 
     # --- check ------------------------------------------------------------------------------
 
-    def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        """:meth:`check_inputs`, with each nested failure's value named (``_check_failures``)."""
+        from ._check_failures import readable
+
+        result = self.check_inputs(olds, news)
+        return dyn.CheckResult(result.inputs, readable(result.failures, unwrap_secret(news)))
+
+    def check_inputs(self, _olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        """The inputs validated and normalized, and one failure per bad property (a kind extends this)."""
         from pydantic import ValidationError
 
         provider = news.get(PROVIDER_KEY)

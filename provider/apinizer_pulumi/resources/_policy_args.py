@@ -18,6 +18,8 @@ from typing import Any, ClassVar, Literal
 
 import pulumi
 
+from ._args import one_line_arguments
+
 ActionSourceDataTypeName = Literal["STRING", "NUMERIC", "TEMPORAL"]
 ActionSourceValueModificationOperatorName = Literal[
     "ADD", "SUBTRACT", "MULTIPLY", "DIVIDE", "MODULUS", "POWER", "CONCAT", "REPLACE_IN", "REPLACE_WITH",
@@ -2593,3 +2595,16 @@ __all__ = [
     "XmlTransformation",
     "XmlTransformationTypeName",
 ]
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(*(POLICY_ARGS.values()), *(globals()[name] for name in (
+    "ApiAuthCondExpressionArgs", "ApiCallHeaderArgs", "ApiCallParameterArgs", "BusinessRuleActionArgs",
+    "ClearTextVariableArgs", "ConditionRuleArgs", "ContentFilterDefArgs", "CriteriaConditionArgs",
+    "CriteriaRuleArgs", "CryptoVariableArgs", "DataManipulationArgs", "DecryptionDefArgs",
+    "DigitalSignDefArgs", "DigitalSignVerificationDefArgs", "EncryptionDefArgs",
+    "JsonSchemaDefinitionArgs", "MapValueArgs", "OidcRoleMappingArgs", "PolicyConditionArgs",
+    "PolicyVariableArgs", "ProtocolTransformationMethodArgs", "QuotaDetailArgs", "RedactionActionArgs",
+    "RedactionDefArgs", "RedactionDefDetailArgs", "RuleVariableArgs", "ThrottlingDetailArgs",
+    "TimeRestrictionArgs", "UrlEncodedParameterArgs", "WsSecurityToTargetPartArgs",
+    "XmlSchemaDefinitionArgs",
+)))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props, typed_statically
+from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
@@ -130,12 +130,16 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
 
         name, content, _ = read_spec_file(path)
         return name, content
+    from ._args import InputValueError  # one line under `pulumi up`, not a traceback
+
     try:
         content = path.read_bytes()
     except OSError as error:
-        raise ValueError(f"spec_file {str(spec_file)!r} cannot be read: {error.strerror}") from None
+        raise InputValueError(
+            f"apinizer.ApiProxy: spec_file {str(spec_file)!r} cannot be read: {error.strerror}; give a path "
+            f"relative to the program's folder ({Path.cwd()})") from None
     if not content:
-        raise ValueError(f"spec_file {str(spec_file)!r} is empty")
+        raise InputValueError(f"apinizer.ApiProxy: spec_file {str(spec_file)!r} is empty")
     return path.name, content
 
 
@@ -410,13 +414,13 @@ class ApiProxyProvider(ApinizerProvider):
             return project, name
         return None
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         olds, news = plain(olds), plain(news)
         recorded = olds.get("spec_hash")
         if isinstance(recorded, str) and recorded == news.get("spec_hash") and \
                 olds.get("spec_type") == news.get("spec_type"):
             _ACCEPTED_SPECS.add((str(news.get("spec_type")), recorded))  # the gateway took it: no parse
-        result = super().check(olds, news)
+        result = super().check_inputs(olds, news)
         return dyn.CheckResult(secret(result.inputs), result.failures)
 
     def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
@@ -528,7 +532,9 @@ class ApiProxyProvider(ApinizerProvider):
                 # Taken over: re-parsed from this spec (if one is declared) and given these settings.
                 if has_spec or reverse:
                     _reparse(client, props, None)
-                self._write_settings(client, props, {}, who, spec_sent=has_spec or reverse)
+                # Only the declared blocks that differ from what it holds are written.
+                held = {key: overlay(props.get(key), value) for key, value in live_blocks(existing).items()}
+                self._write_settings(client, props, held, who, spec_sent=has_spec or reverse)
                 self.created(props)
                 failed: dict[str, Any] = {}
             elif not (has_spec or reverse):
@@ -753,3 +759,11 @@ class ApiProxy(dyn.Resource, module="apinizer", name="ApiProxy"):
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
             additional_secret_outputs=list(SECRET_BLOCKS)))
         super().__init__(ApiProxyProvider(), resource_name, props, options)
+        from ._literal_names import declared_proxy
+
+        declared_proxy(self, resource_name, project_name, name)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(RoutingAddressArgs, RoutingArgs, HeaderMatchArgs, ClientRouteArgs,
+                   ApiProxyMetadataArgs, CorsSettingsArgs, prefix="apinizer")

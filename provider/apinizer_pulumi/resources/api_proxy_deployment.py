@@ -182,3 +182,7 @@ class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployme
                                deployed=None, redeploy_required=None)
         props[CONNECTION] = connection_props(connection)
         super().__init__(ApiProxyDeploymentProvider(), resource_name, props, resource_options(opts))
+        from ._literal_names import named_proxies
+
+        named_proxies(self, "ApiProxyDeployment", resource_name, project_name, api_proxy_name,
+                      "api_proxy_name")

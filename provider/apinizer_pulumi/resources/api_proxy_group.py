@@ -276,3 +276,6 @@ class ApiProxyGroup(dyn.Resource, module="apinizer", name="ApiProxyGroup"):
                                adopt=adopt, api_proxy_group_id=None)
         props[CONNECTION] = connection_props(connection)
         super().__init__(ApiProxyGroupProvider(), resource_name, props, resource_options(opts))
+        from ._literal_names import named_proxies
+
+        named_proxies(self, "ApiProxyGroup", resource_name, project_name, api_proxy_names, "api_proxy_names")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
+from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
@@ -122,8 +122,8 @@ class CredentialProvider(ApinizerProvider):
     replace_fields = ("project_name", "username")
     ignored_fields = (CONNECTION, "adopt")
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check(plain(olds), plain(news))
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(plain(olds), plain(news))
         return dyn.CheckResult(secret(result.inputs), result.failures)
 
     def normalize(self, model: Any) -> dict[str, Any]:
@@ -398,3 +398,7 @@ class Credential(dyn.Resource, module="apinizer", name="Credential"):
             resource_options(opts), pulumi.ResourceOptions(additional_secret_outputs=list(SECRET_INPUTS))
         )
         super().__init__(CredentialProvider(), resource_name, props, options)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(CredentialAccessArgs, prefix="apinizer")

@@ -15,7 +15,7 @@ import pulumi
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import CacheSettings
 
-from ._args import VariableArgs
+from ._args import VariableArgs, one_line_arguments
 from ._connection import ConnectionArgs
 from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
 from ._types import CacheHandlingActionValue, CacheKeyTypeValue, CacheStorageTypeValue, HttpMethodValue
@@ -110,3 +110,7 @@ class EndpointCache(EndpointSettingsResource, module="apinizer", name="EndpointC
         self._register(EndpointCacheProvider(), resource_name,
                        (project_name, api_proxy_name, endpoint_name, endpoint_http_method),
                        cache_settings, connection, opts)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(CacheSettingsArgs, prefix="apinizer")

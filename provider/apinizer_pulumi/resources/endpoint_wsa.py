@@ -15,6 +15,7 @@ import pulumi
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import WsaSettings
 
+from ._args import one_line_arguments
 from ._connection import ConnectionArgs
 from ._settings import EndpointSettingsInputs, EndpointSettingsProvider, EndpointSettingsResource
 from ._types import HttpMethodValue, WsaMustUnderstandValue, WsaVersionValue
@@ -108,3 +109,7 @@ class EndpointWsa(EndpointSettingsResource, module="apinizer", name="EndpointWsa
         self._register(EndpointWsaProvider(), resource_name,
                        (project_name, api_proxy_name, endpoint_name, endpoint_http_method),
                        wsa_settings, connection, opts)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(WsaSettingsArgs, prefix="apinizer")

@@ -360,9 +360,9 @@ class PolicyProvider(ApinizerProvider):
 
     # -- check -------------------------------------------------------------------------------
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         news = plain(news)
-        result = super().check(plain(olds), news)
+        result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
         failures: dict[str, list[str]] = {}
         for failure in result.failures:
@@ -878,6 +878,9 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
             additional_secret_outputs=secret_outputs))
         super().__init__(PolicyProvider(), resource_name, props, options)
+        from ._literal_names import named_proxies
+
+        named_proxies(self, "Policy", resource_name, project_name, api_proxy_name, "api_proxy_name")
 
 
 def _has_secrets(settings: Any, policy_type: Any) -> bool:

@@ -17,7 +17,14 @@ from pydantic import Field
 from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
 from apinizer_pulumi.models import ApiModel, EndpointRateLimit, Name
 
-from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
+from ._args import (
+    VariableArgs,
+    connection_props,
+    one_line_arguments,
+    resource_options,
+    resource_props,
+    typed_statically,
+)
 from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
 from ._errors import container_gone, translated
@@ -183,3 +190,7 @@ class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
         props["connection"] = connection_props(connection)
         options = resource_options(opts, delete_first=True)
         super().__init__(RlclEndpointsProvider(), resource_name, props, options)
+
+
+# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
+one_line_arguments(EndpointRateLimitArgs, prefix="apinizer")

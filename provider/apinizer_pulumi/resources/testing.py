@@ -123,11 +123,18 @@ class Engine:
         return f"urn:pulumi:test::apinizer-tests::{self.urn_type}::{name}"
 
     def check(self, news: dict[str, Any], olds: dict[str, Any] | None = None, name: str = "r") -> Checked:
+        from ._check_failures import split
+
+        sent = self._props(news)
         response = self.stub.Check(provider_pb2.CheckRequest(
-            urn=self.urn(name), olds=self._props(olds or {}), news=self._props(news),
+            urn=self.urn(name), olds=self._props(olds or {}), news=sent,
         ))
         inputs = _encode_unknowns(deserialize(response.inputs, keep_unknowns=True))
-        return Checked(inputs, {failure.property: failure.reason for failure in response.failures})
+        # Keyed by the path each names, nested ones included (sent without a property: _check_failures),
+        # whose values are as the provider got them (numbers as floats).
+        received = deserialize(sent, keep_unknowns=True)
+        failures = dict(split(failure.property, failure.reason, received) for failure in response.failures)
+        return Checked(inputs, failures)
 
     def checked(self, news: dict[str, Any]) -> dict[str, Any]:
         result = self.check(news)
