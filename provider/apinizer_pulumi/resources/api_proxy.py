@@ -135,11 +135,12 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
     try:
         content = path.read_bytes()
     except OSError as error:
+        # A relative path is read from the working directory, which the user may not have in mind.
+        hint = "" if path.is_absolute() else f"; give a path relative to the program's folder ({Path.cwd()})"
         raise InputValueError(
-            f"apinizer.ApiProxy: spec_file {str(spec_file)!r} cannot be read: {error.strerror}; give a path "
-            f"relative to the program's folder ({Path.cwd()})") from None
+            f"spec_file {str(spec_file)!r} cannot be read: {error.strerror}{hint}") from None
     if not content:
-        raise InputValueError(f"apinizer.ApiProxy: spec_file {str(spec_file)!r} is empty")
+        raise InputValueError(f"spec_file {str(spec_file)!r} is empty")
     return path.name, content
 
 
