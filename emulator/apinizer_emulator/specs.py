@@ -24,13 +24,18 @@ a spec has been read whole.
 from __future__ import annotations
 
 import asyncio
+import gc
+import hashlib
 import io
 import json
 import posixpath
 import re
 import socket
+import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv6Address, ip_address
 from typing import Any
@@ -285,8 +290,35 @@ def _too_large(url: str) -> str:
 # -- parsing --------------------------------------------------------------------------------------
 
 
+#: How many parsed documents' endpoints are kept, by kind and content digest.
+PARSED_CACHE_SIZE = 32
+_parsed: OrderedDict[tuple[str, bytes], tuple[SpecEndpoint, ...]] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
 def parse_spec(kind: str, content: bytes, filename: str = "") -> list[SpecEndpoint]:
-    """The endpoints of a spec of ``kind`` (OPEN_API, SWAGGER or WSDL); a ZIP is read for its WSDL."""
+    """The endpoints of a spec of ``kind`` (OPEN_API, SWAGGER or WSDL); a ZIP is read for its WSDL.
+
+    A document parsed lately is not parsed again: what it gives depends on its bytes alone (no
+    reference leaves it), and re-parsing an unchanged spec is the common case, a whole validation
+    of a big spec each time (``docs/performance.md``). Only successes are kept: a refused spec is
+    refused again with the parsers' own message.
+    """
+    key = (kind, hashlib.sha256(content).digest())
+    with _parsed_lock:
+        known = _parsed.get(key)
+        if known is not None:
+            _parsed.move_to_end(key)
+            return list(known)
+    endpoints = _parse(kind, content, filename)
+    with _parsed_lock:
+        _parsed[key] = tuple(endpoints)
+        while len(_parsed) > PARSED_CACHE_SIZE:
+            _parsed.popitem(last=False)
+    return endpoints
+
+
+def _parse(kind: str, content: bytes, filename: str) -> list[SpecEndpoint]:
     if not content.strip():
         raise SpecError("Invalid specification: the document is empty")
     try:
@@ -313,7 +345,11 @@ def _load_document(content: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SpecError("Invalid specification: the document is not UTF-8 text") from None
     try:
-        document = json.loads(text) if text.lstrip()[:1] in ("{", "[") else yaml.load(text, _YAML_LOADER)
+        if text.lstrip()[:1] in ("{", "["):
+            document = json.loads(text)
+        else:
+            with _collector_paused():
+                document = yaml.load(text, _YAML_LOADER)
     except (ValueError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SpecError(f"Invalid specification: the document is neither JSON nor YAML ({first})") from None
@@ -321,6 +357,39 @@ def _load_document(content: bytes) -> dict[str, Any]:
         raise SpecError("Invalid specification: the document is not a JSON or YAML object")
     _check_structure(document)
     return document
+
+
+class _CollectorPause:
+    """The cyclic garbage collector off while YAML documents are built.
+
+    PyYAML's loader allocates a million tracked objects for a spec of a few MB, and the collections
+    they trigger, over everything else the process holds, took more than half of the load
+    (``docs/performance.md``); a document being built holds no garbage cycles. Loads on several
+    threads share one pause; the collector comes back after the last, if it was on before.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loads = 0
+        self._was_on = True
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._loads == 0:
+                self._was_on = gc.isenabled()
+                gc.disable()
+            self._loads += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._loads -= 1
+                if self._loads == 0 and self._was_on:
+                    gc.enable()
+
+
+_collector_paused = _CollectorPause()
 
 
 def _outside(ref: str) -> SpecError:
