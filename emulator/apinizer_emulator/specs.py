@@ -161,7 +161,7 @@ class _CheckedNetwork(httpcore.AsyncNetworkBackend):
     ) -> httpcore.AsyncNetworkStream:
         try:
             found = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except OSError as exc:
+        except (OSError, UnicodeError, ValueError, OverflowError) as exc:
             raise httpcore.ConnectError(f"{host} cannot be resolved ({exc})") from None
         # A link-local IPv6 address comes back with its zone ("fe80::1%eth0").
         addresses = list(dict.fromkeys(ip_address(str(info[4][0]).partition("%")[0]) for info in found))
@@ -211,9 +211,16 @@ async def fetch_spec(
 ) -> tuple[bytes, str]:
     """The bytes at ``url`` and the file name its path ends with: http(s) only, where ``rules``
     allow, capped in size, with one deadline for the whole transfer, redirects included."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        target = httpx.URL(url)
+        port = parts.port
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise SpecError(f"specUrl is not a valid URL ({url}): {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"specUrl must be an http:// or https:// URL, got ({url})")
+    if port is not None and not 0 < port < 65536:
+        raise SpecError(f"specUrl is not a valid URL ({url}): its port is not between 1 and 65535")
     for name, value in headers.items():
         # The values are credentials: a message names the header, never its value.
         if not _HEADER_NAME.fullmatch(name):
@@ -224,7 +231,7 @@ async def fetch_spec(
         # One deadline for everything: a server that drips a byte at a time never trips a
         # per-read timeout.
         async with asyncio.timeout(FETCH_TIMEOUT):
-            return await _fetch(url, dict(headers), rules)
+            return await _fetch(url, target, dict(headers), rules)
     except (TimeoutError, httpx.TimeoutException):
         reason = f"it was not read whole within {FETCH_TIMEOUT:g} seconds"
     except _RefusedError as exc:
@@ -237,10 +244,11 @@ async def fetch_spec(
     raise SpecError(f"Specification could not be read from URL ({url}): {reason}")
 
 
-async def _fetch(url: str, headers: dict[str, str], rules: FetchRules) -> tuple[bytes, str]:
+async def _fetch(
+    url: str, target: httpx.URL, headers: dict[str, str], rules: FetchRules
+) -> tuple[bytes, str]:
     """Follows redirects itself: to check each target, and to send the user's headers (credentials,
     often) only to the origin they were given for."""
-    target = httpx.URL(url)
     async with httpx.AsyncClient(
         transport=_CheckedTransport(rules), timeout=httpx.Timeout(FETCH_TIMEOUT), trust_env=False
     ) as client:

@@ -245,3 +245,18 @@ def test_public_spec_urls_only_refuses_private_and_loopback_targets(
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://[::1/spec.json", "http://127.0.0.1:99999/spec.json", "http://exa mple.invalid/", "http://\x00/"],
+    ids=["unclosed-ipv6", "port-out-of-range", "space-in-host", "nul-in-host"],
+)
+def test_a_malformed_spec_url_is_a_400(api: Api, url: str, connections: list[str]) -> None:
+    response = api.request("POST", PROXIES + "url/", metadata("Odd", specUrl=url))
+    assert_error(response, 400, "bad_request")
+    description = response.json()["error_description"]
+    assert description.startswith(("specUrl ", f"Specification could not be read from URL ({url})")), (
+        description
+    )
+    assert connections == []
