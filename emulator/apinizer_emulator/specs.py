@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from ipaddress import IPv4Address, IPv6Address, ip_address
+from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 from typing import Any
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
@@ -115,8 +115,8 @@ class FetchRules:
 
     def refusal(self, host: str, address: IPv4Address | IPv6Address) -> str | None:
         """Why ``address`` (one that ``host`` resolves to) is not fetched, or None."""
-        if isinstance(address, IPv6Address) and address.ipv4_mapped is not None:
-            address = address.ipv4_mapped
+        if isinstance(address, IPv6Address):
+            address = _carried_ipv4(address) or address
         if address.is_link_local or address in METADATA_ADDRESSES:
             kind = "a link-local or cloud metadata address, which the emulator never fetches"
         elif self.public_only and not address.is_global:
@@ -133,6 +133,14 @@ class FetchRules:
         return f"{address} is {kind}"
 
 
+def _carried_ipv4(address: IPv6Address) -> IPv4Address | None:
+    """The IPv4 address an IPv6 one reaches through a mapping, a NAT64 gateway or 6to4, if any."""
+    if address in _NAT64:
+        return IPv4Address(int(address) & 0xFFFFFFFF)
+    return address.ipv4_mapped or address.sixtofour
+
+
+_NAT64 = ip_network("64:ff9b::/96")
 #: Cloud metadata services outside the link-local ranges (AWS's IPv6 one, Alibaba's).
 METADATA_ADDRESSES = frozenset({ip_address("fd00:ec2::254"), ip_address("100.100.100.200")})
 _EMULATOR_NAMESPACE = "/_emulator"

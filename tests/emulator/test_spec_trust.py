@@ -201,6 +201,9 @@ def test_link_local_and_metadata_addresses_are_refused_before_connecting(
         ("http://[fe80::1]:8080/spec.json", "fe80::1"),
         ("http://[::ffff:169.254.169.254]/spec.json", "169.254.169.254"),
         ("http://[fd00:ec2::254]/latest/meta-data/", "fd00:ec2::254"),
+        # NAT64 and 6to4 addresses that carry it.
+        ("http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "169.254.169.254"),
+        ("http://[2002:a9fe:a9fe::1]/latest/meta-data/", "169.254.169.254"),
         (served.url("/to-metadata"), "169.254.169.254"),
     ]
     for url, address in cases:
