@@ -28,11 +28,13 @@ import gc
 import hashlib
 import io
 import json
+import lzma
 import posixpath
 import re
 import socket
 import threading
 import zipfile
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -592,7 +594,8 @@ def _zip_files(content: bytes) -> dict[str, bytes]:
             )
         try:
             return {posixpath.normpath(i.filename): archive.read(i) for i in infos}
-        except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
+        # A corrupt member fails in its decompressor (zlib, bz2's OSError, lzma) or as a short read.
+        except (zipfile.BadZipFile, OSError, RuntimeError, EOFError, zlib.error, lzma.LZMAError) as exc:
             raise SpecError(f"Invalid specification: the ZIP cannot be read ({exc})") from None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from _spec_server import Served, SpecServer, spec_server
+from _spec_server import Served, SpecServer, spec_server, zip_of
 from apinizer_emulator import specs
 from apinizer_emulator.testing import start_subprocess
 
@@ -108,6 +108,18 @@ def test_every_parser_failure_is_a_400_naming_it(api: Api, content: bytes, named
     assert description.startswith("Invalid specification"), description
     assert named in description, description
     assert "Broken" not in proxy_names(api)
+
+
+def test_a_zip_whose_data_is_corrupt_is_a_400(api: Api) -> None:
+    wsdl = b'<definitions xmlns="http://schemas.xmlsoap.org/wsdl/">' + b"<x/>" * 500 + b"</definitions>"
+    archive = bytearray(zip_of({"a.wsdl": wsdl}))
+    data = archive.find(b"a.wsdl") + len(b"a.wsdl")
+    for i in range(data + 2, data + 40):  # inside the deflated bytes, past the local header
+        archive[i] ^= 0xFF
+    response = upload(api, "POST", metadata("Corrupt", "WSDL"), bytes(archive), "c.zip")
+    assert_error(response, 400, "bad_request")
+    assert response.json()["error_description"].startswith("Invalid specification: the ZIP cannot be read (")
+    assert "Corrupt" not in proxy_names(api)
 
 
 # -- the fetch -----------------------------------------------------------------------------------------
