@@ -352,9 +352,26 @@ TOO_DEEP = "the document is nested too deeply to be read"
 #: Objects and lists a YAML document may expand to through its aliases (its unique ones are
 #: bounded by :data:`MAX_SPEC_BYTES`): the validator walks every expansion.
 MAX_EXPANDED_NODES = 2_000_000
-#: PyYAML's C loader where libyaml is there (several times the pure-Python loader's speed on
-#: big specs); the same safe constructors either way.
-_YAML_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_YAML_STR = "tag:yaml.org,2002:str"
+_YAML_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _SpecLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader, libyaml's where it is there (several times the pure-Python one's
+    speed on big specs), reading mapping keys and timestamps as text, as the product's YAML reader
+    does: an unquoted response code (``200:``) is the key ``"200"``, and ``2001-01-01`` the string
+    it looks like, which is also what the JSON of the same document holds."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        self.flatten_mapping(node)  # first, so that keys merged in with "<<" are text too
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag not in (_YAML_STR, _YAML_MERGE):
+                key_node.tag = _YAML_STR
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep)
+        return mapping
+
+
+_SpecLoader.add_constructor("tag:yaml.org,2002:timestamp", _SpecLoader.construct_yaml_str)
 
 
 def _load_document(content: bytes) -> dict[str, Any]:
@@ -367,7 +384,7 @@ def _load_document(content: bytes) -> dict[str, Any]:
             document = json.loads(text)
         else:
             with _collector_paused():
-                document = yaml.load(text, _YAML_LOADER)
+                document = yaml.load(text, _SpecLoader)
     except (ValueError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SpecError(f"Invalid specification: the document is neither JSON nor YAML ({first})") from None

@@ -146,3 +146,21 @@ def test_the_garbage_collector_is_back_as_it_was_after_a_yaml_load() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_yaml_keys_and_dates_are_read_as_text_as_the_product_reads_them() -> None:
+    # Unquoted response codes (and a date-looking default) are everywhere in hand-written YAML specs;
+    # the product's YAML reader takes keys and timestamps as text, and JSON has no other kind of key.
+    content = (
+        b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        b"      parameters: [{name: since, in: query, schema: {type: string, default: 2001-01-01}}]\n"
+        b"      responses:\n        200: {description: ok}\n        default: {description: error}\n"
+        b"    post:\n      responses: {201: {description: made}}\n"
+    )
+    endpoints = parse_spec("OPEN_API", content)
+    assert [(e.http_method, e.name) for e in endpoints] == [("GET", "/a"), ("POST", "/a")]
+    merged = (
+        b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\nx-common: &ok {200: {description: ok}}\n"
+        b"paths:\n  /b:\n    get:\n      responses:\n        <<: *ok\n        404: {description: gone}\n"
+    )
+    assert [e.name for e in parse_spec("OPEN_API", merged)] == ["/b"]
