@@ -82,6 +82,16 @@ def test_a_ref_to_a_url_or_a_relative_path_is_refused_without_a_request(
         "//127.0.0.1/r.yaml",
     ):
         assert f"the reference ({ref}) is outside the document" in refused_ref(dev_api, ref)
+    # A 3.1 schema's $id would make its "#" reference point to that URL: it is resolved in the document.
+    schema = {"$id": served.url("/petstore.yaml"), "$ref": "#/paths"}
+    media = {"application/json": {"schema": schema}}
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": media}}}}},
+    }
+    response = upload(dev_api, "POST", metadata("WithId"), json.dumps(document).encode(), "id.json")
+    assert response.status_code == 200, response.text
     assert served.paths == []
     # A reference inside the document still resolves.
     document = json.loads(with_response_ref("#/components/responses/Ok"))
