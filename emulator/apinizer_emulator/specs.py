@@ -462,7 +462,7 @@ def _check_structure(document: dict[str, Any]) -> None:
         if total > MAX_EXPANDED_NODES:
             raise SpecError(
                 f"Invalid specification: the document expands to more than {MAX_EXPANDED_NODES} "
-                "objects and lists (through YAML aliases)"
+                "objects and lists (a YAML alias counts each time it is used)"
             )
         open_nodes.discard(key)
         expanded[key] = total
