@@ -235,7 +235,8 @@ async def fetch_spec(
         # The values are credentials: a message names the header, never its value.
         if not _HEADER_NAME.fullmatch(name):
             raise SpecError(f"specAuthorizationValueList: ({name[:100]}) is not a valid header name")
-        if _HEADER_VALUE_FORBIDDEN.search(value):
+        # httpx sends header values as ASCII; anything else would fail in the middle of the fetch.
+        if _HEADER_VALUE_FORBIDDEN.search(value) or not value.isascii():
             raise SpecError(f"specAuthorizationValueList: the value of header ({name}) can not be sent")
     try:
         # One deadline for everything: a server that drips a byte at a time never trips a

@@ -285,3 +285,18 @@ def test_a_malformed_spec_url_is_a_400(api: Api, url: str, connections: list[str
         description
     )
     assert connections == []
+
+
+def test_a_header_value_that_http_cannot_carry_is_a_400_that_does_not_quote_it(
+    api: Api, served: SpecServer
+) -> None:
+    sent = [{"headerName": "X-Api-Key", "headerValue": "clé-s3cret"}]
+    body = metadata("Accent", specUrl=served.url("/petstore.yaml"), specAuthorizationValueList=sent)
+    response = api.request("POST", PROXIES + "url/", body)
+    assert_error(
+        response,
+        400,
+        "bad_request",
+        "specAuthorizationValueList: the value of header (X-Api-Key) can not be sent",
+    )
+    assert served.paths == []
