@@ -300,3 +300,23 @@ def test_a_header_value_that_http_cannot_carry_is_a_400_that_does_not_quote_it(
         "specAuthorizationValueList: the value of header (X-Api-Key) can not be sent",
     )
     assert served.paths == []
+
+
+@pytest.mark.parametrize(
+    ("location", "reason"),
+    [
+        ("file:///etc/passwd", "unsupported protocol 'file://'"),
+        ("gopher://127.0.0.1:70/", "unsupported protocol 'gopher://'"),
+        ("/loop", "it redirects more than 5 times"),
+    ],
+)
+def test_a_redirect_off_http_or_in_a_loop_is_a_400(
+    api: Api, served: SpecServer, location: str, reason: str
+) -> None:
+    served.files["/loop"] = Served(b"", status=302, headers={"Location": location})
+    url = served.url("/loop")
+    response = api.request("POST", PROXIES + "url/", metadata("Loop", specUrl=url))
+    assert_error(response, 400, "bad_request")
+    description = response.json()["error_description"]
+    assert description.startswith(f"Specification could not be read from URL ({url}): "), description
+    assert reason in description, description
