@@ -23,6 +23,7 @@ import import_bench
 import program_cost
 import provider_bench
 import request_floor
+import spec_parse
 from _common import Row, table
 
 
@@ -66,6 +67,7 @@ def main() -> None:
     rows += emulator_bench.big_rows(seconds, 32, 5_000 if args.quick else 50_000)
     rows.append(emulator_bench.list_serialization(10_000))
     rows.append(import_bench.row(runs))
+    rows += spec_parse.rows(1 if args.quick else 3, ["json", "yaml"])
     now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     print(f"{now}, {machine()}; {time.perf_counter() - started:.0f} s\n")
     print(table(rows))

@@ -19,6 +19,9 @@ class Served:
     status: int = 200
     delay: float = 0.0
     content_type: str = "application/octet-stream"
+    #: Seconds between bytes: the body is sent one byte at a time, each read comes quickly.
+    drip: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -27,6 +30,8 @@ class SpecServer:
     files: dict[str, Served] = field(default_factory=dict)
     #: The headers of each request received, in order.
     seen: list[dict[str, str]] = field(default_factory=list)
+    #: The path of each request received, in order.
+    paths: list[str] = field(default_factory=list)
 
     def url(self, path: str) -> str:
         return f"{self.base_url}{path}"
@@ -39,6 +44,7 @@ def spec_server() -> Iterator[SpecServer]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             state.seen.append(dict(self.headers.items()))
+            state.paths.append(self.path)
             served = state.files.get(self.path)
             if served is None:
                 self.send_error(404)
@@ -48,9 +54,17 @@ def spec_server() -> Iterator[SpecServer]:
             self.send_response(served.status)
             self.send_header("Content-Type", served.content_type)
             self.send_header("Content-Length", str(len(served.body)))
+            for name, value in served.headers.items():
+                self.send_header(name, value)
             self.end_headers()
             with suppress(BrokenPipeError, ConnectionResetError):
-                self.wfile.write(served.body)
+                if not served.drip:
+                    self.wfile.write(served.body)
+                    return
+                for i in range(len(served.body)):
+                    self.wfile.write(served.body[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(served.drip)
 
         def log_message(self, format: str, *args: object) -> None:
             pass

@@ -242,7 +242,8 @@ async def save_from_url(request: Request) -> Response:
         if not proxy.spec_url:
             raise BadRequestError("specUrl value can not be empty!")
         headers = {h.header_name: h.header_value for h in proxy.spec_authorization_value_list}
-        endpoints = await _parsed(proxy, *await specs.fetch_spec(proxy.spec_url, headers))
+        rules: specs.FetchRules = getattr(request.app.state, "spec_fetch_rules", specs.FetchRules())
+        endpoints = await _parsed(proxy, *await specs.fetch_spec(proxy.spec_url, headers, rules))
     return await _save(request, proxy, endpoints)
 
 

@@ -50,6 +50,7 @@ from .backend import Backend
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
 from .faults import FaultInjector, FaultRule
 from .guard import RequestGuard
+from .specs import FetchRules
 from .stats import UNMATCHED, RequestStats
 from .store import WriteQueue
 
@@ -569,11 +570,14 @@ def create_app(
     stats: RequestStats | None = None,
     faults: FaultInjector | None = None,
     host_names: Sequence[str] = (),
+    spec_fetch_rules: FetchRules | None = None,
 ) -> ASGIApp:
     """The emulator's ASGI application over a backend.
 
     :param host_names: names or addresses requests may give in their Host header besides the
         loopback ones and the connection's own address: the server's ``--host`` and ``--allow-host``.
+    :param spec_fetch_rules: where a spec URL may lead (``serve --public-spec-urls-only``).
     """
     app = build_fastapi(backend, stats or RequestStats(), faults or FaultInjector())
+    app.state.spec_fetch_rules = spec_fetch_rules or FetchRules()
     return EmulatorApp(app, RequestGuard(host_names))

@@ -64,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
         "address they reach (repeatable; e.g. host.docker.internal)",
     )
     serve.add_argument(
+        "--public-spec-urls-only",
+        action="store_true",
+        help="fetch a proxy's specUrl only from public addresses, never from loopback, private or "
+        "other non-global ones (for an emulator shared on a network); link-local and metadata "
+        "addresses and /_emulator/ are never fetched either way",
+    )
+    serve.add_argument(
         "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
     )
 
@@ -103,7 +110,12 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
 
-    backend, app = build(args.db, args.fixtures, host_names=[args.host, *args.allow_host])
+    backend, app = build(
+        args.db,
+        args.fixtures,
+        host_names=[args.host, *args.allow_host],
+        public_spec_urls_only=args.public_spec_urls_only,
+    )
     # Closing the last connection checkpoints the WAL into the database file and removes the -wal
     # and -shm files, so a stopped emulator leaves one self-contained file behind.
     server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level),

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp
 from .app import create_app
 from .backend import Backend
 from .fixtures import load_fixture
+from .specs import FetchRules
 from .store import Store
 
 
@@ -22,12 +23,15 @@ def build(
     fixtures: str | Path | None,
     clock: Callable[[], float] | None = None,
     host_names: Sequence[str] = (),
+    public_spec_urls_only: bool = False,
 ) -> tuple[Backend, ASGIApp]:
     """A backend on the given database (loaded from the fixture when new) and its ASGI app,
     which answers requests naming one of ``host_names`` (the address it binds, the names it is
-    told to answer to) besides loopback names and the connection's own address."""
+    told to answer to) besides loopback names and the connection's own address, and fetches
+    spec URLs from public addresses only when ``public_spec_urls_only``."""
     backend = Backend(Store(db), load_fixture(fixtures), clock or time.time)
-    return backend, create_app(backend, host_names=host_names)
+    rules = FetchRules(public_only=public_spec_urls_only)
+    return backend, create_app(backend, host_names=host_names, spec_fetch_rules=rules)
 
 
 class ReadyServer(uvicorn.Server):

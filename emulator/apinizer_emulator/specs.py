@@ -1,8 +1,12 @@
 """Specs into endpoints: OpenAPI 3.x and Swagger 2.0 (JSON or YAML), WSDL 1.1, and fetching a spec URL.
 
 Parsers, not hand-written grammars: JSON and YAML documents are loaded by ``json`` and PyYAML's
-safe loader and validated by ``openapi-spec-validator`` (the OpenAPI Initiative's JSON schemas
-for 2.0, 3.0 and 3.1), so an invalid spec is refused with the validator's own reason. WSDL is
+safe loader (libyaml's, where it is there) and validated by ``openapi-spec-validator`` (the OpenAPI
+Initiative's JSON schemas for 2.0, 3.0 and 3.1), so an invalid spec is refused with the validator's
+own reason. A spec is untrusted input: only references inside the document (``#/...``) are
+resolved, and any other ``$ref`` (a file, a URL, a relative path) is refused before the validator
+sees the document, which is also checked for YAML aliases that contain themselves or expand
+without bound; whatever else the parsers or the validator trip on is a :class:`SpecError` too. WSDL is
 XML read by ``defusedxml`` (the standard library's parser with entity expansion and external
 entities refused, which an uploaded or fetched document must not be allowed to use); the WSDL 1.1
 structure read from it is small (``portType/operation``, ``documentation`` and the ``soap:address``
@@ -10,36 +14,51 @@ of the service). zeep was the other candidate: it builds a whole SOAP client, ne
 fetches every imported document over the network while loading, which an emulator must not do for
 what it needs here (the operations' names).
 
-A spec URL is fetched over http(s) only, with a timeout and a size cap (:func:`fetch_spec`).
+A spec URL is fetched over http(s) only, with one deadline for the whole transfer and a size cap,
+never from link-local or metadata addresses nor the ``/_emulator/`` namespace, and the user's headers
+are sent to the origin they were given for only (:func:`fetch_spec`, :class:`FetchRules`).
 Every failure is a :class:`SpecError` whose message says what failed; nothing is stored before
 a spec has been read whole.
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import hashlib
 import io
 import json
+import lzma
 import posixpath
 import re
+import socket
+import threading
 import zipfile
-from collections.abc import Mapping
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from ipaddress import IPv4Address, IPv6Address, ip_address, ip_network
 from typing import Any
 from urllib.parse import urlsplit
 from xml.etree.ElementTree import Element
 
+import anyio
 import defusedxml.ElementTree as SafeXml
+import httpcore
 import httpx
 import yaml
 from defusedxml import DefusedXmlException
+from jsonschema_path import SchemaPath
 from openapi_spec_validator import (
     OpenAPIV2SpecValidator,
     OpenAPIV30SpecValidator,
     OpenAPIV31SpecValidator,
-    validate,
 )
 from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 from openapi_spec_validator.validation.validators import SpecValidator
+from referencing.exceptions import PointerToNowhere, Unresolvable
 
 from .errors import BadRequestError
 
@@ -48,9 +67,11 @@ from .errors import BadRequestError
 MAX_SPEC_BYTES = 16 * 1024 * 1024
 MAX_ZIP_CONTENT_BYTES = 64 * 1024 * 1024
 MAX_ZIP_ENTRIES = 1000
-#: Seconds for each phase (connect, read) of a spec URL's fetch.
+#: Seconds for the whole of a spec URL's fetch: connections, redirects and every byte.
 FETCH_TIMEOUT = 10.0
 MAX_REDIRECTS = 5
+#: References the validator keeps resolved (openapi-spec-validator's default is 128).
+RESOLVED_CACHE_SIZE = 128
 
 OPENAPI_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 WSDL_NS = "http://schemas.xmlsoap.org/wsdl/"
@@ -82,50 +103,203 @@ class SpecEndpoint:
 # -- fetching ------------------------------------------------------------------------------------
 
 
-async def fetch_spec(url: str, headers: Mapping[str, str]) -> tuple[bytes, str]:
-    """The bytes at ``url`` and the file name its path ends with; http(s) only, capped and timed."""
-    parts = urlsplit(url)
+@dataclass(frozen=True)
+class FetchRules:
+    """Where a spec URL may lead, checked on every connection, so after every redirect too.
+
+    Never to a link-local or cloud metadata address, nor into the ``/_emulator/`` namespace (on any
+    host: the emulator cannot know every name it answers to). Loopback and private addresses are
+    allowed, since a developer serves a spec from their machine while working, unless
+    ``public_only`` (``serve --public-spec-urls-only``, for an emulator shared on a network).
+    """
+
+    public_only: bool = False
+
+    def refusal(self, host: str, address: IPv4Address | IPv6Address) -> str | None:
+        """Why ``address`` (one that ``host`` resolves to) is not fetched, or None."""
+        if isinstance(address, IPv6Address):
+            address = _carried_ipv4(address) or address
+        if address.is_link_local or address in METADATA_ADDRESSES:
+            kind = "a link-local or cloud metadata address, which the emulator never fetches"
+        elif self.public_only and not address.is_global:
+            kind = (
+                "a private or loopback address, which this emulator does not fetch "
+                "(serve --public-spec-urls-only)"
+            )
+        else:
+            return None
+        try:
+            ip_address(host.strip("[]"))
+        except ValueError:
+            return f"{host} resolves to {address}, {kind}"
+        return f"{address} is {kind}"
+
+
+def _carried_ipv4(address: IPv6Address) -> IPv4Address | None:
+    """The IPv4 address an IPv6 one reaches through a mapping, a NAT64 gateway or 6to4, if any."""
+    if address in _NAT64:
+        return IPv4Address(int(address) & 0xFFFFFFFF)
+    return address.ipv4_mapped or address.sixtofour
+
+
+_NAT64 = ip_network("64:ff9b::/96")
+#: Cloud metadata services outside the link-local ranges (AWS's IPv6 one, Alibaba's).
+METADATA_ADDRESSES = frozenset({ip_address("fd00:ec2::254"), ip_address("100.100.100.200")})
+_EMULATOR_NAMESPACE = "/_emulator"
+
+
+class _RefusedError(Exception):
+    """A connection the :class:`FetchRules` forbid, refused before it is attempted."""
+
+
+class _CheckedNetwork(httpcore.AsyncNetworkBackend):
+    """httpcore's network backend, resolving the host itself and connecting only to addresses the
+    rules allow, by address: what was checked is what is connected to (no second resolution that
+    a DNS answer could change in between). TLS still verifies the URL's host name."""
+
+    def __init__(self, rules: FetchRules) -> None:
+        self._rules = rules
+        self._inner = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            found = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError, ValueError, OverflowError) as exc:
+            raise httpcore.ConnectError(f"{host} cannot be resolved ({exc})") from None
+        # A link-local IPv6 address comes back with its zone ("fe80::1%eth0").
+        addresses = list(dict.fromkeys(ip_address(str(info[4][0]).partition("%")[0]) for info in found))
+        for address in addresses:
+            refusal = self._rules.refusal(host, address)
+            if refusal is not None:
+                raise _RefusedError(refusal)
+        failure: Exception = httpcore.ConnectError(f"{host} has no address")
+        for address in addresses:
+            try:
+                return await self._inner.connect_tcp(
+                    str(address), port, timeout, local_address, socket_options
+                )
+            except httpcore.ConnectError as exc:
+                failure = exc
+        raise failure
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        raise _RefusedError("a spec URL is fetched over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+class _CheckedTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport, connecting through :class:`_CheckedNetwork`.
+
+    httpx takes no network backend, so the connection pool it builds is replaced by one like it
+    (its defaults) that has ours. Quarantined here; ``tests/emulator/test_spec_trust.py`` fails
+    (a metadata address gets a connection attempt) if httpx stops sending requests through it.
+    """
+
+    def __init__(self, rules: FetchRules) -> None:
+        super().__init__(trust_env=False)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(trust_env=False), network_backend=_CheckedNetwork(rules)
+        )
+
+
+async def fetch_spec(
+    url: str, headers: Mapping[str, str], rules: FetchRules = FetchRules()
+) -> tuple[bytes, str]:
+    """The bytes at ``url`` and the file name its path ends with: http(s) only, where ``rules``
+    allow, capped in size, with one deadline for the whole transfer, redirects included."""
+    try:
+        parts = urlsplit(url)
+        target = httpx.URL(url)
+        port = parts.port
+    except (ValueError, httpx.InvalidURL) as exc:
+        raise SpecError(f"specUrl is not a valid URL ({url}): {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"specUrl must be an http:// or https:// URL, got ({url})")
+    if port is not None and not 0 < port < 65536:
+        raise SpecError(f"specUrl is not a valid URL ({url}): its port is not between 1 and 65535")
     for name, value in headers.items():
         # The values are credentials: a message names the header, never its value.
         if not _HEADER_NAME.fullmatch(name):
             raise SpecError(f"specAuthorizationValueList: ({name[:100]}) is not a valid header name")
-        if _HEADER_VALUE_FORBIDDEN.search(value):
+        # httpx sends header values as ASCII; anything else would fail in the middle of the fetch.
+        if _HEADER_VALUE_FORBIDDEN.search(value) or not value.isascii():
             raise SpecError(f"specAuthorizationValueList: the value of header ({name}) can not be sent")
-    timeout = httpx.Timeout(FETCH_TIMEOUT)
     try:
-        async with (
-            httpx.AsyncClient(timeout=timeout, follow_redirects=True, max_redirects=MAX_REDIRECTS) as client,
-            client.stream("GET", url, headers=dict(headers)) as response,
-        ):
-            if response.status_code != 200:
-                status = response.status_code
-                raise SpecError(
-                    f"Specification could not be read from URL ({url}): it answered HTTP {status}"
-                )
-            declared = response.headers.get("content-length")
-            if declared is not None and declared.isdigit() and int(declared) > MAX_SPEC_BYTES:
-                raise SpecError(_too_large(url))
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > MAX_SPEC_BYTES:
-                    raise SpecError(_too_large(url))
-                chunks.append(chunk)
-            final_path = response.url.path
-    except httpx.TimeoutException:
-        raise SpecError(
-            f"Specification could not be read from URL ({url}): no answer within {FETCH_TIMEOUT:g} seconds"
-        ) from None
+        # One deadline for everything: a server that drips a byte at a time never trips a
+        # per-read timeout.
+        async with asyncio.timeout(FETCH_TIMEOUT):
+            return await _fetch(url, target, dict(headers), rules)
+    except (TimeoutError, httpx.TimeoutException):
+        reason = f"it was not read whole within {FETCH_TIMEOUT:g} seconds"
+    except _RefusedError as exc:
+        reason = str(exc)
     except httpx.HTTPError as exc:
         reason = str(exc) or type(exc).__name__
         for value in headers.values():
             if value:
                 reason = reason.replace(value, "***")
-        raise SpecError(f"Specification could not be read from URL ({url}): {reason}") from None
-    return b"".join(chunks), posixpath.basename(final_path)
+    raise SpecError(f"Specification could not be read from URL ({url}): {reason}")
+
+
+async def _fetch(
+    url: str, target: httpx.URL, headers: dict[str, str], rules: FetchRules
+) -> tuple[bytes, str]:
+    """Follows redirects itself: to check each target, and to send the user's headers (credentials,
+    often) only to the origin they were given for."""
+    async with httpx.AsyncClient(
+        transport=_CheckedTransport(rules), timeout=httpx.Timeout(FETCH_TIMEOUT), trust_env=False
+    ) as client:
+        for redirects in range(MAX_REDIRECTS + 1):
+            # httpx's path is decoded and without dot segments, as the emulator would route it.
+            if ("/" + target.path.lstrip("/")).startswith(_EMULATOR_NAMESPACE):
+                where = f"it redirects to ({target}), in" if redirects else "it is in"
+                raise _RefusedError(
+                    f"{where} the emulator's own /_emulator/ namespace, which it never fetches"
+                )
+            async with client.stream("GET", target, headers=headers) as response:
+                if response.next_request is None:
+                    return await _body(url, response), posixpath.basename(target.path)
+                following = response.next_request.url
+            if _origin(following) != _origin(target):
+                headers = {}
+            target = following
+    raise _RefusedError(f"it redirects more than {MAX_REDIRECTS} times")
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+async def _body(url: str, response: httpx.Response) -> bytes:
+    if response.status_code != 200:
+        raise SpecError(
+            f"Specification could not be read from URL ({url}): it answered HTTP {response.status_code}"
+        )
+    declared = response.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_SPEC_BYTES:
+        raise SpecError(_too_large(url))
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_SPEC_BYTES:
+            raise SpecError(_too_large(url))
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _too_large(url: str) -> str:
@@ -135,13 +309,70 @@ def _too_large(url: str) -> str:
 # -- parsing --------------------------------------------------------------------------------------
 
 
+#: How many parsed documents' endpoints are kept, by kind and content digest.
+PARSED_CACHE_SIZE = 32
+_parsed: OrderedDict[tuple[str, bytes], tuple[SpecEndpoint, ...]] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
 def parse_spec(kind: str, content: bytes, filename: str = "") -> list[SpecEndpoint]:
-    """The endpoints of a spec of ``kind`` (OPEN_API, SWAGGER or WSDL); a ZIP is read for its WSDL."""
+    """The endpoints of a spec of ``kind`` (OPEN_API, SWAGGER or WSDL); a ZIP is read for its WSDL.
+
+    A document parsed lately is not parsed again: what it gives depends on its bytes alone (no
+    reference leaves it), and re-parsing an unchanged spec is the common case, a whole validation
+    of a big spec each time (``docs/performance.md``). Only successes are kept: a refused spec is
+    refused again with the parsers' own message.
+    """
+    key = (kind, hashlib.sha256(content).digest())
+    with _parsed_lock:
+        known = _parsed.get(key)
+        if known is not None:
+            _parsed.move_to_end(key)
+            return list(known)
+    endpoints = _parse(kind, content, filename)
+    with _parsed_lock:
+        _parsed[key] = tuple(endpoints)
+        while len(_parsed) > PARSED_CACHE_SIZE:
+            _parsed.popitem(last=False)
+    return endpoints
+
+
+def _parse(kind: str, content: bytes, filename: str) -> list[SpecEndpoint]:
     if not content.strip():
         raise SpecError("Invalid specification: the document is empty")
-    if kind == "WSDL":
-        return _wsdl_endpoints(_wsdl_document(content, filename))
-    return _openapi_endpoints(kind, _load_document(content))
+    try:
+        if kind == "WSDL":
+            return _wsdl_endpoints(_wsdl_document(content, filename))
+        return _openapi_endpoints(kind, _load_document(content))
+    except RecursionError:
+        # The parsers and the validator recurse once per level of nesting.
+        raise SpecError(f"Invalid specification: {TOO_DEEP}") from None
+
+
+TOO_DEEP = "the document is nested too deeply to be read"
+#: Objects and lists a YAML document may expand to through its aliases (its unique ones are
+#: bounded by :data:`MAX_SPEC_BYTES`): the validator walks every expansion.
+MAX_EXPANDED_NODES = 2_000_000
+_YAML_STR = "tag:yaml.org,2002:str"
+_YAML_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _SpecLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """PyYAML's safe loader, libyaml's where it is there (several times the pure-Python one's
+    speed on big specs), reading mapping keys and timestamps as text, as the product's YAML reader
+    does: an unquoted response code (``200:``) is the key ``"200"``, and ``2001-01-01`` the string
+    it looks like, which is also what the JSON of the same document holds."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        self.flatten_mapping(node)  # first, so that keys merged in with "<<" are text too
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag not in (_YAML_STR, _YAML_MERGE):
+                key_node.tag = _YAML_STR
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep)
+        return mapping
+
+
+_SpecLoader.add_constructor("tag:yaml.org,2002:timestamp", _SpecLoader.construct_yaml_str)
 
 
 def _load_document(content: bytes) -> dict[str, Any]:
@@ -150,13 +381,158 @@ def _load_document(content: bytes) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SpecError("Invalid specification: the document is not UTF-8 text") from None
     try:
-        document = json.loads(text) if text.lstrip()[:1] in ("{", "[") else yaml.safe_load(text)
+        if text.lstrip()[:1] in ("{", "["):
+            document = json.loads(text)
+        else:
+            with _collector_paused():
+                document = yaml.load(text, _SpecLoader)
     except (ValueError, yaml.YAMLError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise SpecError(f"Invalid specification: the document is neither JSON nor YAML ({first})") from None
     if not isinstance(document, dict):
         raise SpecError("Invalid specification: the document is not a JSON or YAML object")
+    _check_structure(document)
     return document
+
+
+class _CollectorPause:
+    """The cyclic garbage collector off while YAML documents are built.
+
+    PyYAML's loader allocates a million tracked objects for a spec of a few MB, and the collections
+    they trigger, over everything else the process holds, took more than half of the load
+    (``docs/performance.md``); a document being built holds no garbage cycles. Loads on several
+    threads share one pause; the collector comes back after the last, if it was on before.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loads = 0
+        self._was_on = True
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._loads == 0:
+                self._was_on = gc.isenabled()
+                gc.disable()
+            self._loads += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._loads -= 1
+                if self._loads == 0 and self._was_on:
+                    gc.enable()
+
+
+_collector_paused = _CollectorPause()
+
+
+def _outside(ref: str) -> SpecError:
+    return SpecError(
+        f"Invalid specification: the reference ({ref}) is outside the document; "
+        "only references inside the document (#/...) are resolved"
+    )
+
+
+def _check_structure(document: dict[str, Any]) -> None:
+    """Refuse, before the validator sees it, a document that could make it read a file or a URL
+    (a ``$ref`` that is not a pointer into the document), loop (a YAML alias inside its own
+    anchor) or expand without bound (aliases of aliases)."""
+    expanded: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node: dict[str, Any] | list[Any]) -> int:
+        key = id(node)
+        known = expanded.get(key)
+        if known is not None:
+            return known
+        if key in open_nodes:
+            raise SpecError(
+                "Invalid specification: the document contains itself (a YAML alias inside its anchor)"
+            )
+        open_nodes.add(key)
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                raise _outside(ref)
+            values: Iterable[Any] = node.values()
+        else:
+            values = node
+        total = 1 + sum(size(value) for value in values if isinstance(value, dict | list))
+        if total > MAX_EXPANDED_NODES:
+            raise SpecError(
+                f"Invalid specification: the document expands to more than {MAX_EXPANDED_NODES} "
+                "objects and lists (a YAML alias counts each time it is used)"
+            )
+        open_nodes.discard(key)
+        expanded[key] = total
+        return total
+
+    size(document)
+
+
+class _NoRetrieval(Mapping[str, Callable[[str], Any]]):
+    """The validator's resolver handlers: none, for every scheme.
+
+    jsonschema-path fetches a scheme it has no handler for itself (urllib or requests), so an empty
+    mapping would not do: this one claims every scheme and refuses. :func:`_check_structure` refuses
+    such references first, with a clearer message; this is the second lock.
+    """
+
+    def __contains__(self, scheme: object) -> bool:
+        return True
+
+    def __getitem__(self, scheme: str) -> Callable[[str], Any]:
+        return _refuse_retrieval
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _refuse_retrieval(uri: str) -> Any:
+    raise _outside(uri)
+
+
+def _validate(kind: str, document: dict[str, Any], validator: type[SpecValidator]) -> None:
+    schema = SchemaPath.from_dict(
+        document, handlers=_NoRetrieval(), resolved_cache_maxsize=RESOLVED_CACHE_SIZE
+    )
+    try:
+        validator(schema).validate()
+    except OpenAPIValidationError as exc:
+        where = "/".join(str(p) for p in exc.path) or "the document"
+        raise SpecError(
+            f"Invalid specification ({kind}): at {where}: {exc.message.splitlines()[0]}"
+        ) from None
+    except Unresolvable as exc:
+        unresolved = exc.__context__ if isinstance(exc.__context__, SpecError) else None
+        if unresolved is not None:
+            raise unresolved from None
+        raise SpecError(
+            f"Invalid specification ({kind}): the reference ({_ref_of(exc)}) cannot be resolved"
+        ) from None
+    except SpecError:
+        raise
+    except RecursionError:
+        raise SpecError(f"Invalid specification ({kind}): {TOO_DEEP}") from None
+    except Exception as exc:
+        # The validator walks what the schema check let through; where it trips on a shape it did
+        # not expect, the document is still what is wrong, and the answer says so (never a 500).
+        reason = (str(exc).splitlines() or [""])[0][:200]
+        raise SpecError(
+            f"Invalid specification ({kind}): the validator cannot read it ({type(exc).__name__}: {reason})"
+        ) from None
+
+
+def _ref_of(exc: Unresolvable) -> str:
+    ref = getattr(exc, "ref", "")
+    if isinstance(exc, PointerToNowhere):
+        return f"#{ref}"
+    return str(ref)
 
 
 def _openapi_endpoints(kind: str, document: dict[str, Any]) -> list[SpecEndpoint]:
@@ -174,13 +550,7 @@ def _openapi_endpoints(kind: str, document: dict[str, Any]) -> list[SpecEndpoint
     if found != kind:
         described = "an OpenAPI 3 document" if found == "OPEN_API" else "a Swagger 2.0 document"
         raise SpecError(f"Invalid specification: apiProxyCreationType is {kind} but the file is {described}")
-    try:
-        validate(document, cls=validator)
-    except OpenAPIValidationError as exc:
-        where = "/".join(str(p) for p in exc.path) or "the document"
-        raise SpecError(
-            f"Invalid specification ({kind}): at {where}: {exc.message.splitlines()[0]}"
-        ) from None
+    _validate(kind, document, validator)
     endpoints: list[SpecEndpoint] = []
     for path, item in (document.get("paths") or {}).items():
         if not isinstance(item, dict):
@@ -242,7 +612,8 @@ def _zip_files(content: bytes) -> dict[str, bytes]:
             )
         try:
             return {posixpath.normpath(i.filename): archive.read(i) for i in infos}
-        except (zipfile.BadZipFile, OSError, RuntimeError) as exc:
+        # A corrupt member fails in its decompressor (zlib, bz2's OSError, lzma) or as a short read.
+        except (zipfile.BadZipFile, OSError, RuntimeError, EOFError, zlib.error, lzma.LZMAError) as exc:
             raise SpecError(f"Invalid specification: the ZIP cannot be read ({exc})") from None
 
 

@@ -294,7 +294,7 @@ def test_unreachable_and_refused_urls(api: Api, served: SpecServer, monkeypatch:
     ]
     monkeypatch.setattr(specs, "FETCH_TIMEOUT", 0.5)
     served.files["/slow.json"] = Served(PETSTORE, delay=2.0)
-    cases.append((served.url("/slow.json"), "no answer within 0.5 seconds"))
+    cases.append((served.url("/slow.json"), "it was not read whole within 0.5 seconds"))
     monkeypatch.setattr(specs, "MAX_SPEC_BYTES", 100)
     cases.append((served.url("/petstore.yaml"), "it is larger than 100 bytes"))
     for url, message in cases:

@@ -111,3 +111,56 @@ def test_zip_limits(monkeypatch: pytest.MonkeyPatch) -> None:
         parse_spec("WSDL", content)
     with pytest.raises(SpecError, match="the ZIP cannot be read"):
         parse_spec("WSDL", b"PK\x03\x04 not really a zip")
+
+
+def test_a_document_parsed_again_gives_the_same_endpoints_and_a_refused_one_is_refused_again() -> None:
+    document = _openapi("3.0.3", 4)
+    content = json.dumps(document).encode()
+    first = parse_spec("OPEN_API", content)
+    again = parse_spec("OPEN_API", content)
+    assert again == first and again is not first
+    again.clear()  # the caller's list is its own
+    assert parse_spec("OPEN_API", content) == first
+    # The same bytes declared as another kind are checked for that kind.
+    with pytest.raises(SpecError, match="apiProxyCreationType is SWAGGER but the file is an OpenAPI 3"):
+        parse_spec("SWAGGER", content)
+    del document["info"]
+    broken = json.dumps(document).encode()
+    for _ in range(2):
+        with pytest.raises(SpecError, match='"info" is a required property'):
+            parse_spec("OPEN_API", broken)
+
+
+def test_the_garbage_collector_is_back_as_it_was_after_a_yaml_load() -> None:
+    import gc
+
+    valid = yaml.safe_dump(_openapi("3.0.3", 2)).encode()
+    assert gc.isenabled()
+    parse_spec("OPEN_API", valid + b"\n# once\n")
+    with pytest.raises(SpecError, match="neither JSON nor YAML"):
+        parse_spec("OPEN_API", b"a: [unclosed\n")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_spec("OPEN_API", valid + b"\n# twice\n")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_yaml_keys_and_dates_are_read_as_text_as_the_product_reads_them() -> None:
+    # Unquoted response codes (and a date-looking default) are everywhere in hand-written YAML specs;
+    # the product's YAML reader takes keys and timestamps as text, and JSON has no other kind of key.
+    content = (
+        b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+        b"      parameters: [{name: since, in: query, schema: {type: string, default: 2001-01-01}}]\n"
+        b"      responses:\n        200: {description: ok}\n        default: {description: error}\n"
+        b"    post:\n      responses: {201: {description: made}}\n"
+    )
+    endpoints = parse_spec("OPEN_API", content)
+    assert [(e.http_method, e.name) for e in endpoints] == [("GET", "/a"), ("POST", "/a")]
+    merged = (
+        b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\nx-common: &ok {200: {description: ok}}\n"
+        b"paths:\n  /b:\n    get:\n      responses:\n        <<: *ok\n        404: {description: gone}\n"
+    )
+    assert [e.name for e in parse_spec("OPEN_API", merged)] == ["/b"]
