@@ -1,0 +1,173 @@
+"""One management API, several environments: the environment check at preview and promotion
+(``promote_from``), through the dynamic provider server, against a live emulator (docs/stacks.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.resources import (
+    ApiProxyDeploymentProvider,
+    ApiProxyGroupDeploymentProvider,
+    ApiProxyGroupProvider,
+    ApiProxyProvider,
+)
+from apinizer_pulumi.resources.api_proxy import spec_inputs
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+
+from .conftest import ADMIN_TOKEN, Gateway
+
+R = TypeVar("R")
+PETSTORE = Path(__file__).parent.parent / "emulator" / "specs" / "petstore-openapi.yaml"
+ENVIRONMENTS = "GET /apiops/environments/{projectName}"
+TO_TEST = {"project_name": "Demo", "api_proxy_name": "Shop", "environment_name": "test"}
+PROMOTED = {"project_name": "Demo", "api_proxy_name": "Shop", "environment_name": "production",
+            "promote_from": "test"}
+
+
+@contextmanager
+def preview_process(emulator_url: str) -> Iterator[ProviderServer]:
+    """The provider process of one `pulumi preview`, whose checks may read the gateway: a new one for
+    each preview, as the engine starts (reads are shared within a process, and the environment list
+    is read once per process)."""
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config) as server:
+        yield server
+
+
+@pytest.fixture
+def previewing(emulator_url: str) -> Iterator[ProviderServer]:
+    with preview_process(emulator_url) as server:
+        yield server
+
+
+def previewed(emulator_url: str, step: Callable[[Engine], R], provider: Any = None) -> R:
+    """``step`` run by a new preview's engine of ``provider`` (an ``ApiProxyDeployment`` by default)."""
+    with preview_process(emulator_url) as server:
+        chosen = provider or ApiProxyDeploymentProvider()
+        return step(Engine(server, chosen, chosen.kind))
+
+
+def shop() -> dict[str, Any]:
+    return {"project_name": "Demo", "name": "Shop", "spec_type": "OPEN_API", **spec_inputs(PETSTORE),
+            "routing": {"addresses": [{"address": "http://shop.backend:8080", "weight": 100}]},
+            "client_route": {"relative_paths": ["/shop"]}}
+
+
+def test_an_unknown_environment_fails_at_check_listing_the_valid_ones_with_one_read(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    groups = Engine(previewing, ApiProxyGroupDeploymentProvider(), "ApiProxyGroupDeployment")
+    gateway.reset_stats()
+
+    wrong = deployments.check({**TO_TEST, "environment_name": "prod"}, name="a")
+    wrong_source = deployments.check({**PROMOTED, "promote_from": "tset"}, name="b")
+    group = groups.check({"project_name": "Demo", "api_proxy_group_name": "G", "environment_name": "stage"},
+                         name="c")
+    right = deployments.check(TO_TEST, name="d")
+
+    assert wrong.failures == {"environment_name": (
+        f"environment 'prod' does not exist in project 'Demo' on {gateway.url}; "
+        "its environments are: production, test")}
+    assert list(wrong_source.failures) == ["promote_from"]
+    assert "'tset' does not exist" in wrong_source.failures["promote_from"]
+    assert list(group.failures) == ["environment_name"]
+    assert right.failures == {}
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1
+
+
+def test_the_environment_check_is_skipped_with_the_connection_check(
+        emulator_url: str, gateway: Gateway) -> None:
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
+              "apinizer:skipConnectionCheck": "true"}
+    with ProviderServer(config) as server:
+        gateway.reset_stats()
+        checked = Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment").check(
+            {**TO_TEST, "environment_name": "prod"})
+    assert checked.failures == {} and gateway.stats()["total"] == 0
+
+
+def test_promote_from_its_own_environment_is_a_check_failure(previewing: ProviderServer) -> None:
+    checked = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment").check(
+        {**PROMOTED, "promote_from": "production"})
+    assert "names the environment this deploys to" in checked.failures["promote_from"]
+
+
+def test_promotion_is_refused_at_preview_and_up_until_test_runs_the_current_configuration(
+        emulator_url: str, server: ProviderServer, client: ApinizerClient) -> None:
+    up = Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment")  # no reads at check
+    Engine(server, ApiProxyProvider(), "ApiProxy").up(shop())
+
+    def check(engine: Engine) -> dict[str, str]:
+        return engine.check(PROMOTED).failures
+
+    # Never deployed to test: nothing tested to promote, said at preview (check of a new resource).
+    assert previewed(emulator_url, check) == {"promote_from": (
+        "apinizer:ApiProxyDeployment Shop in Demo to production: promote_from='test': API proxy 'Shop' "
+        "is not deployed to 'test', so there is nothing tested to promote; deploy it to 'test' first "
+        "(`pulumi up` of the stack that deploys there)")}
+
+    # Deployed to test, then changed: test does not run the configuration; `up` refuses too.
+    up.up(TO_TEST, name="to-test")
+    client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/v2"]})
+    assert "has changed since it was deployed to 'test'" in previewed(emulator_url, check)["promote_from"]
+    with pytest.raises(grpc.RpcError) as failed:
+        up.up(PROMOTED, name="to-production")
+    assert "redeployRequired" in str(failed.value.details())
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is None or not line.deployed
+
+    # Test deployed again (and tested): promotion goes ahead.
+    client.api_proxies.deploy("Demo", "Shop", "test")
+    assert previewed(emulator_url, check) == {}
+    id_, outs = up.up(PROMOTED, name="to-production")
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is not None and line.deployed and not line.redeploy_required
+
+    def diff(engine: Engine) -> Any:
+        # An existing resource is checked with its old inputs: its promotion is diff's to check.
+        checked = engine.check(PROMOTED, olds=PROMOTED)
+        assert checked.failures == {}
+        return engine.diff(id_, outs, checked.inputs).changes
+
+    # In sync: nothing to do.
+    assert previewed(emulator_url, diff) == DIFF_NONE
+    # Changed again (by the stack that owns the proxy, say): production is behind, and a promotion's
+    # diff deploys again, but not while test does not run that configuration.
+    client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/v3"]})
+    with pytest.raises(grpc.RpcError) as failed:
+        previewed(emulator_url, diff)
+    assert "has changed since it was deployed to 'test'" in str(failed.value.details())
+    client.api_proxies.deploy("Demo", "Shop", "test")
+    assert previewed(emulator_url, diff) == DIFF_SOME
+    up.update(id_, outs, up.checked(PROMOTED))
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is not None and line.deployed and not line.redeploy_required
+
+
+def test_a_group_is_promoted_only_once_deployed_to_the_source(
+        emulator_url: str, server: ProviderServer, client: ApinizerClient) -> None:
+    group = {"project_name": "Demo", "name": "Payments", "client_route": {"relative_paths": ["/pay"]},
+             "api_proxy_names": ["Orders"]}
+    Engine(server, ApiProxyGroupProvider(), "ApiProxyGroup").up(group)
+    promoted = {"project_name": "Demo", "api_proxy_group_name": "Payments", "environment_name": "production",
+                "promote_from": "test"}
+    up = Engine(server, ApiProxyGroupDeploymentProvider(), "ApiProxyGroupDeployment")
+
+    refused = previewed(emulator_url, lambda engine: engine.check(promoted),
+                        ApiProxyGroupDeploymentProvider())
+    assert "API proxy group 'Payments' is not deployed to 'test'" in refused.failures["promote_from"]
+    with pytest.raises(grpc.RpcError):
+        up.up(promoted, name="to-production")
+
+    up.up({**promoted, "environment_name": "test", "promote_from": None}, name="to-test")
+    up.up(promoted, name="to-production")
+    listed = client.api_proxy_groups.environments("Demo", "Payments")
+    deployed = {item.environment_name for item in listed if item.deployed}
+    assert deployed == {"test", "production"}
