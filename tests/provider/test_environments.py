@@ -17,6 +17,8 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupDeploymentProvider,
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    EnvironmentVariableProvider,
+    IpGroupProvider,
 )
 from apinizer_pulumi.resources.api_proxy import spec_inputs
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -171,3 +173,24 @@ def test_a_group_is_promoted_only_once_deployed_to_the_source(
     listed = client.api_proxy_groups.environments("Demo", "Payments")
     deployed = {item.environment_name for item in listed if item.deployed}
     assert deployed == {"test", "production"}
+
+
+@pytest.mark.parametrize(("provider", "inputs"), [
+    (ApiProxyProvider(), {**shop(), "name": "PetStore"}),
+    (IpGroupProvider(), {"project_name": "Demo", "name": "Offices", "addresses": ["10.0.0.0/8"]}),
+    (EnvironmentVariableProvider(), {"project_name": "Demo", "name": "TIMEOUT", "global_value": "30"}),
+], ids=["ApiProxy", "IpGroup", "EnvironmentVariable"])
+def test_an_object_that_exists_says_adopt_it_or_refer_to_it_from_the_stack_that_manages_it(
+        provider: Any, inputs: dict[str, Any], server: ProviderServer, client: ApinizerClient) -> None:
+    engine = Engine(server, provider, provider.kind)
+    if provider.kind != "ApiProxy":  # another stack of the program made it (the fixture has the proxy)
+        engine.up(inputs, name="other-stack")
+
+    with pytest.raises(grpc.RpcError) as failed:
+        engine.up(inputs, name="this-stack")
+
+    message = str(failed.value.details())
+    assert "already exists on the gateway" in message and "set adopt=True to take it over" in message
+    assert ("or, if another stack manages it (another environment's stack of this program, say), do not "
+            "declare it here but refer to it by its name, with a function or a StackReference "
+            "(docs/stacks.md)") in message

@@ -39,6 +39,15 @@ class ApinizerResourceError(Exception):
         return self.message
 
 
+#: The advice of a create that finds its object on the gateway already. The object is someone's: the
+#: console's, an earlier program's, or another stack's of this program (another environment's stack, on
+#: one management API: docs/stacks.md), and only the user knows which.
+TAKE_OVER = "set adopt=True to take it over"
+MANAGED_ELSEWHERE = ("; or, if another stack manages it (another environment's stack of this program, "
+                     "say), do not declare it here but refer to it by its name, with a function or a "
+                     "StackReference (docs/stacks.md)")
+
+
 # The traceback's last line names the type as "<module>.<qualname>": name it where users import it.
 ApinizerResourceError.__module__ = "apinizer_pulumi"
 
