@@ -18,6 +18,7 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
     EnvironmentVariableProvider,
+    EnvironmentVariableValueProvider,
     IpGroupProvider,
 )
 from apinizer_pulumi.resources.api_proxy import spec_inputs
@@ -40,6 +41,15 @@ def preview_process(emulator_url: str) -> Iterator[ProviderServer]:
     is read once per process)."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
     with ProviderServer(config) as server:
+        yield server
+
+
+@pytest.fixture
+def later(emulator_url: str) -> Iterator[ProviderServer]:
+    """The provider process of another stack's operation on the same management API."""
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+                                     "APINIZER_READ_CACHE_TTL": "0"}) as server:
         yield server
 
 
@@ -194,3 +204,68 @@ def test_an_object_that_exists_says_adopt_it_or_refer_to_it_from_the_stack_that_
     assert ("or, if another stack manages it (another environment's stack of this program, say), do not "
             "declare it here but refer to it by its name, with a function or a StackReference "
             "(docs/stacks.md)") in message
+
+
+def values(client: ApinizerClient, name: str = "BACKEND_URL") -> dict[str, tuple[str | None, bool]]:
+    found = client.environment_variables.get("Demo", name)
+    return {item.environment_name: (item.value, item.visible) for item in found.environment_value_list or []}
+
+
+def value_of(environment: str, value: str, **extra: Any) -> dict[str, Any]:
+    return {"project_name": "Demo", "variable_name": "BACKEND_URL", "environment_name": environment,
+            "value": value, **extra}
+
+
+def test_each_stack_owns_its_environments_value_of_one_variable(
+        server: ProviderServer, later: Any, client: ApinizerClient, gateway: Gateway) -> None:
+    dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+
+    # The dev stack's value makes the variable; the prod stack's joins it.
+    test_id, test_outs = dev.up(value_of("test", "http://orders.test"))
+    assert test_id == "Demo/BACKEND_URL/test"
+    prod_id, prod_outs = prod.up(value_of("production", "https://orders.example"))
+    assert values(client) == {"test": ("http://orders.test", True),
+                              "production": ("https://orders.example", True)}
+
+    # A change in one environment leaves the other's value untouched.
+    news = dev.checked(value_of("test", "http://orders-2.test"))
+    test_outs = dev.update(test_id, test_outs, news)
+    assert values(client) == {"test": ("http://orders-2.test", True),
+                              "production": ("https://orders.example", True)}
+
+    # Drift in production (the console) is seen by the prod stack's refresh only, and repaired by it.
+    client.environment_variables.update("Demo", {
+        "name": "BACKEND_URL", "global": False, "environmentValueList": [
+            {"environmentName": "test", "value": "http://orders-2.test", "visible": True},
+            {"environmentName": "production", "value": "https://elsewhere", "visible": True}]})
+    assert dev.read(test_id, test_outs)[2] is None
+    _, drifted, inputs = prod.read(prod_id, prod_outs)
+    assert drifted["value"] == "https://elsewhere" and inputs is not None
+    prod.update(prod_id, drifted, prod.checked(value_of("production", "https://orders.example")))
+    assert values(client)["production"] == ("https://orders.example", True)
+
+    # Destroying the prod stack removes its value only; the last value takes the variable with it
+    # (each destroy is an operation of its own: a new provider process).
+    with preview_process(gateway.url) as destroying:
+        gone = Engine(destroying, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+        gone.delete(prod_id, prod_outs)
+        assert values(client) == {"test": ("http://orders-2.test", True)}
+        gone.delete(test_id, test_outs)
+    assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []
+
+
+def test_a_merge_that_would_erase_another_environments_secret_is_refused_changing_nothing(
+        server: ProviderServer, later: Any, client: ApinizerClient) -> None:
+    prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    prod.up(value_of("production", "s3cr3t", secret=True))
+    dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+
+    with pytest.raises(grpc.RpcError) as failed:
+        dev.up(value_of("test", "http://orders.test"))
+
+    message = str(failed.value.details())
+    assert message.startswith("apinizer:EnvironmentVariableValue BACKEND_URL in Demo for test: the value of "
+                              "production is secret")
+    assert "s3cr3t" not in message
+    assert values(client) == {"production": (None, False)}
