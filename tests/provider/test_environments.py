@@ -269,3 +269,24 @@ def test_a_merge_that_would_erase_another_environments_secret_is_refused_changin
                               "production is secret")
     assert "s3cr3t" not in message
     assert values(client) == {"production": (None, False)}
+
+
+def test_a_refused_recorded_token_says_which_command_uses_the_current_config(
+        server: ProviderServer, emulator_url: str, client: ApinizerClient) -> None:
+    variable = {"project_name": "Demo", "name": "TIMEOUT", "global_value": "30"}
+    _, outs = Engine(server, EnvironmentVariableProvider(), "EnvironmentVariable").up(variable)
+    # A refresh or destroy that does not run the program configures the provider with the config recorded
+    # at the last `up`: here a token since revoked.
+    recorded = {"apinizer:url": emulator_url, "apinizer:token": "revoked-token"}
+    with ProviderServer(recorded, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as stale:
+        engine = Engine(stale, EnvironmentVariableProvider(), "EnvironmentVariable")
+        with pytest.raises(grpc.RpcError) as refreshing:
+            engine.read("Demo/TIMEOUT", outs)
+        with pytest.raises(grpc.RpcError) as destroying:
+            engine.delete("Demo/TIMEOUT", outs)
+
+    for failed, command in ((refreshing, "pulumi refresh --run-program"),
+                            (destroying, "pulumi destroy --run-program")):
+        message = str(failed.value.details())
+        assert message.startswith("apinizer:EnvironmentVariable TIMEOUT in Demo: 401")
+        assert command in message and "revoked-token" not in message

@@ -100,6 +100,15 @@ def describe(error: ApinizerError) -> str:
     return str(error)
 
 
+#: What a refused login means in a refresh or a destroy, and the command that works (docs/secrets.md).
+#: Without the program, the engine configures the provider with the stack config recorded at the last
+#: `up`, so a token rotated in the config since reaches only the operations that run the program.
+_RUN_PROGRAM = ("; a `pulumi {0}` that does not run the program uses the credentials of the stack config "
+                "recorded at the last `up`: after a rotation (`pulumi config set --secret apinizer:token "
+                "...`), run `pulumi {0} --run-program`, which uses the current config")
+RUN_PROGRAM_HINT = {"read": _RUN_PROGRAM.format("refresh"), "delete": _RUN_PROGRAM.format("destroy")}
+
+
 def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a provider method so client errors leave it as one clean line.
 
@@ -116,11 +125,13 @@ def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callab
                 message = error.message
             except Exception as error:
                 # Looked up here, not imported with this module: see the resource modules.
-                from apinizer_pulumi.client import ApinizerError
+                from apinizer_pulumi.client import ApinizerError, AuthenticationError
 
                 if not isinstance(error, ApinizerError):
                     raise
                 message = f"{subject(*args, **kwargs)}: {describe(error)}"
+                if isinstance(error, AuthenticationError):
+                    message += RUN_PROGRAM_HINT.get(method.__name__, "")
             raise ApinizerResourceError(message) from None
 
         return wrapper
