@@ -290,3 +290,14 @@ def test_a_refused_recorded_token_says_which_command_uses_the_current_config(
         message = str(failed.value.details())
         assert message.startswith("apinizer:EnvironmentVariable TIMEOUT in Demo: 401")
         assert command in message and "revoked-token" not in message
+
+
+def test_a_preview_that_also_deploys_to_the_source_leaves_the_promotion_to_up(
+        previewing: ProviderServer, server: ProviderServer) -> None:
+    Engine(server, ApiProxyProvider(), "ApiProxy").up(shop())
+    preview = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+
+    # One program deploys to test and promotes to production: its first preview cannot know what the
+    # deployment to test will make, so it does not refuse; `up` checks once test is deployed.
+    assert preview.check(TO_TEST, name="to-test").failures == {}
+    assert preview.check(PROMOTED, name="to-production").failures == {}

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import pulumi.dynamic as dyn
 
-from ._base import CONNECTION, ApinizerProvider, inputs_of, is_unknown, known_connection
-from ._connection import client_for, connection_check_skipped, resolve
+from ._base import CONNECTION, ApinizerProvider, declared_here, inputs_of, is_unknown, known_connection
+from ._connection import client_for, connection_check_skipped, gateway_url, resolve
 from ._errors import ApinizerResourceError
 
 if TYPE_CHECKING:
@@ -126,12 +126,19 @@ class DeploymentProvider(ApinizerProvider):
         failures = environment_failures(client, project, {
             field: inputs.get(field) for field in ENVIRONMENT_FIELDS if not is_unknown(inputs.get(field))})
         # A new deployment's preview has no diff: its promotion is checked here. An existing one's is
-        # checked by diff, and only when it would deploy.
-        if not failures and not inputs_of(olds) and self._promotion_known(inputs):
+        # checked by diff, and only when it would deploy. When this program also deploys to the source
+        # environment, a preview cannot know what that deployment will make: `up` checks it.
+        if not failures and not inputs_of(olds) and self._promotion_known(inputs) \
+                and not self._source_declared_here(inputs):
             problem = self.promotion_problem(client, inputs, fresh=False)
             if problem is not None:
                 failures.append(dyn.CheckFailure("promote_from", problem))
         return dyn.CheckResult(inputs, failures)
+
+    def _source_declared_here(self, props: Mapping[str, Any]) -> bool:
+        url = gateway_url(known_connection(props.get(CONNECTION)), getattr(self, "_stack_config", None))
+        source = (props["project_name"], props[self.deployed_field], props["promote_from"])
+        return declared_here(self.kind, url, source)
 
     def _promotion_known(self, props: Mapping[str, Any]) -> bool:
         return all(isinstance(props.get(field), str) and props.get(field) and not is_unknown(props.get(field))
