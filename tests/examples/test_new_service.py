@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from apinizer_pulumi.client import ApinizerClient
 
-from .harness import EXAMPLES, ProgramError, comparable_state, destroy, refresh, stack_config
+from .harness import EXAMPLES, comparable_state, destroy, refresh, stack_config
 
 PROJECT_DIR = EXAMPLES / "new-service"
 SPEC_ENDPOINTS = [
@@ -126,8 +124,3 @@ def test_preview_plans_every_resource_and_changes_nothing(program_runner, emulat
     assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) == 5
     assert comparable_state(inspect("state")) == comparable_state(initial)
 
-
-def test_a_prod_preview_before_test_runs_the_proxy_is_refused(program_runner, emulator_url, admin_token):
-    with pytest.raises(ProgramError) as refused:
-        program_runner(PROJECT_DIR, config_of("prod", emulator_url, admin_token), stack="prod", preview=True)
-    assert "promote_from='test': API proxy 'Orders-v2' is not deployed to 'test'" in str(refused.value)
