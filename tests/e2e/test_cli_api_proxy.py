@@ -219,7 +219,9 @@ def test_an_unknown_environment_is_one_line(stack: Callable[..., Project], clien
     result = project.up(check=False)
 
     line = assert_one_clean_line(result, f"{DEPLOYMENT_TYPE} (orders-deployment)", r".*staging.*")
-    assert "Orders-e2e" in line, line
+    # Refused by check (a preview would refuse it too), listing the environments there are.
+    assert "environment 'staging' does not exist in project 'Demo'" in line, line
+    assert "its environments are: production, test" in line, line
     # The proxy was made; nothing was deployed anywhere.
     proxy = client.api_proxies.get("Demo", "Orders-e2e")
     assert [d.environment_name for d in proxy.deployment_list if d.deployed] == []

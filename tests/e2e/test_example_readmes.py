@@ -3,12 +3,13 @@
 The "fresh clone" is a copy of the files git tracks (today's content, so a README edited but not yet
 committed is the one tested) with a link to this run's ``.venv`` (its install stamp matches, so
 ``scripts/up.sh`` installs nothing). The README's "Run it" block runs in ``bash`` from the clone's root,
-then its "Tear it down" block from the example's folder, after the block's ``source`` and ``export``
-lines again (the shell the user still has). Only three things differ from a user's terminal, each
+then its "Promote it to production" block where it has one (the stack of another environment on the same
+management API), then its "Tear it down" block from the example's folder, after the block's ``source`` and
+``export`` lines again (the shell the user still has). Only three things differ from a user's terminal, each
 because a test must:
 
 * the ports: the emulator listens on a free port (``APINIZER_EMULATOR_PORT``, which ``scripts/up.sh``
-  honours), and the example's ``Pulumi.dev.yaml`` and the README's own commands name that port instead
+  honours), and the example's stack files and the README's own commands name that port instead
   of 18080 (18081 for the second gateway), as tests/docs does for the URLs of the docs;
 * the CLI asks before ``pulumi up``, ``destroy`` and ``stack rm``, and a test cannot answer: a shell
   function adds ``--yes`` to those three;
@@ -31,7 +32,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from apinizer_pulumi.client import ApinizerClient
+
 from .conftest import ROOT, PulumiCli, free_port
+
+#: A token of the emulator's default fixture.
+ADMIN_TOKEN = "dev-admin-token"
 
 EXAMPLES = sorted(path.parent.name for path in (ROOT / "examples").glob("*/Pulumi.yaml"))
 BASH = shutil.which("bash") or "/bin/bash"
@@ -47,7 +53,9 @@ pulumi() {
 
 
 def section_block(readme: str, heading: str) -> str:
-    """The one ``bash`` block under ``## heading``."""
+    """The one ``bash`` block under ``## heading`` ("" when the README has no such section)."""
+    if f"\n## {heading}\n" not in readme:
+        return ""
     section = readme.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"```bash\n(.*?)```", section, re.S)
     return str(block)
@@ -119,8 +127,10 @@ def test_readme_commands_run_from_a_fresh_clone(
         return text
 
     stack_file = clone / "examples" / name / "Pulumi.dev.yaml"
-    stack_file.write_text(local(stack_file.read_text()))
+    for each in stack_file.parent.glob("Pulumi.*.yaml"):
+        each.write_text(local(each.read_text()))
     run_it = local(section_block(readme, "Run it against the emulator"))
+    promote = local(section_block(readme, "Promote it to production"))
     tear_down = local(section_block(readme, "Tear it down"))
     assert f"cd examples/{name}\n" in run_it
     env = {**shell_env, "APINIZER_EMULATOR_PORT": ports["18080"]}
@@ -131,11 +141,19 @@ def test_readme_commands_run_from_a_fresh_clone(
     shell += f"\ncd examples/{name}\n"
     outputs = json.loads(bash(f"{shell}pulumi stack output --json\n", clone, env))
     assert outputs, "the example's stack has no outputs after its up"
+    if promote:
+        # The second environment's stack, on the same management API: both environments run the proxy.
+        bash(shell + promote, clone, env)
+        promoted = json.loads(bash(f"{shell}pulumi stack output --json --stack prod\n", clone, env))
+        assert (promoted["environment"], promoted["deployed"]) == ("production", True), promoted
+        with ApinizerClient(f"http://127.0.0.1:{ports['18080']}", token=ADMIN_TOKEN) as client:
+            listed = client.api_proxies.get("Demo", promoted["apiProxy"]).deployment_list
+        assert {line.environment_name for line in listed if line.deployed} == {"test", "production"}, listed
 
     bash(shell + tear_down, clone, env)
     # `stack rm` (without --force) refuses a stack that still has resources: destroy emptied it.
     stacks = json.loads(bash(f"{shell}pulumi stack ls --json\n", clone, env))
-    assert [stack["name"] for stack in stacks if stack["name"].endswith("dev")] == [], stacks
+    assert [stack["name"] for stack in stacks if stack["name"].endswith(("dev", "prod"))] == [], stacks
     assert stack_file.is_file(), "the tear-down removed the example's shipped stack file"
     # Every emulator the README started is stopped.
     assert not (clone / ".apinizer" / "emulator.pid").exists()

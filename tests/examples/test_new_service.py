@@ -1,15 +1,13 @@
 """examples/new-service: an OpenAPI file in the repository made into a proxy, configured and deployed.
 
 The program runs as in ``pulumi up`` (each resource handed to its real provider against the emulator),
-once with the dev stack's config (environment ``test``) and once with the prod stack file's
-(environment ``production``, its gateway moved to the test's emulator).
+with the dev stack's config (the definitions and environment ``test``) and with the prod stack's (only
+the deployment to ``production``, promoted from ``test``), both against one emulator.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from apinizer_pulumi.client import ApinizerClient
 
@@ -43,9 +41,12 @@ def proxy_state(state: dict[str, Any]) -> dict[str, Any]:
     return dict(proxy)
 
 
-def test_the_stacks_choose_the_environment() -> None:
-    assert stack_config(PROJECT_DIR, "dev")["apinizer-new-service:environment"] == "test"
-    assert stack_config(PROJECT_DIR, "prod")["apinizer-new-service:environment"] == "production"
+def test_the_stacks_choose_the_environment_and_share_one_management_api() -> None:
+    dev, prod = stack_config(PROJECT_DIR, "dev"), stack_config(PROJECT_DIR, "prod")
+    assert dev["apinizer-new-service:environment"] == "test"
+    assert prod["apinizer-new-service:environment"] == "production"
+    assert prod["apinizer-new-service:promoteFrom"] == "test"
+    assert prod["apinizer:url"] == dev["apinizer:url"]
 
 
 def test_dev_stack_makes_the_proxy_from_the_spec_and_deploys_it_to_test(
@@ -94,26 +95,32 @@ def test_dev_stack_makes_the_proxy_from_the_spec_and_deploys_it_to_test(
     assert comparable_state(inspect("state")) == comparable_state(initial)
 
 
-def test_prod_stack_deploys_to_production(program_runner, emulator_url, admin_token, client: ApinizerClient):
-    run = program_runner(PROJECT_DIR, config_of("prod", emulator_url, admin_token), stack="prod")
-
-    assert (run.outputs["environment"], run.outputs["deployed"]) == ("production", True)
-    found = deployments(client)
-    assert found.get("production") == (True, False)
-    assert found.get("test", (False, False))[0] is False
-    proxy = client.api_proxies.get("Demo", "Orders-v2")
-    assert proxy.routing is not None and proxy.routing.routing_address_list is not None
-    assert [a.address for a in proxy.routing.routing_address_list] == ["https://orders.example.com/api/v2"]
-    destroy(run)
-
-
-@pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_preview_plans_every_resource_and_changes_nothing(
-    stack, program_runner, emulator_url, admin_token, inspect
+def test_prod_stack_promotes_what_test_runs_on_the_same_management_api(
+    program_runner, emulator_url, admin_token, client: ApinizerClient, inspect
 ):
     initial = inspect("state")
+    dev = program_runner(PROJECT_DIR, config_of("dev", emulator_url, admin_token), stack="dev")
 
-    plan = program_runner(PROJECT_DIR, config_of(stack, emulator_url, admin_token), stack=stack, preview=True)
+    prod = program_runner(PROJECT_DIR, config_of("prod", emulator_url, admin_token), stack="prod")
+
+    # The prod stack declares only its deployment: nothing of the dev stack's is claimed twice.
+    assert [item.type for item in prod.mocks.registrations] == ["apinizer:ApiProxyDeployment"]
+    assert (prod.outputs["environment"], prod.outputs["deployed"]) == ("production", True)
+    assert deployments(client) == {"test": (True, False), "production": (True, False)}
+
+    # Destroying the prod stack leaves everything of test running.
+    destroy(prod)
+    found = deployments(client)
+    assert found["test"] == (True, False) and found.get("production", (False, False))[0] is False
+    destroy(dev)
+    assert comparable_state(inspect("state")) == comparable_state(initial)
+
+
+def test_preview_plans_every_resource_and_changes_nothing(program_runner, emulator_url, admin_token, inspect):
+    initial = inspect("state")
+
+    plan = program_runner(PROJECT_DIR, config_of("dev", emulator_url, admin_token), stack="dev", preview=True)
 
     assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) == 5
     assert comparable_state(inspect("state")) == comparable_state(initial)
+

@@ -71,6 +71,7 @@ RECORDED_PROVIDERS = [
     ("apinizer_pulumi.resources.api_proxy_deployment", "ApiProxyDeploymentProvider"),
     ("apinizer_pulumi.resources.ip_group", "IpGroupProvider"),
     ("apinizer_pulumi.resources.environment_variable", "EnvironmentVariableProvider"),
+    ("apinizer_pulumi.resources.environment_variable_value", "EnvironmentVariableValueProvider"),
     ("apinizer_pulumi.resources.policy", "PolicyProvider"),
     ("apinizer_pulumi.resources.api_proxy_group", "ApiProxyGroupProvider"),
     ("apinizer_pulumi.resources.api_proxy_group_deployment", "ApiProxyGroupDeploymentProvider"),

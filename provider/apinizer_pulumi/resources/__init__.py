@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
     from .endpoint_wsa import EndpointWsa, EndpointWsaProvider, WsaSettingsArgs
     from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
+    from .environment_variable_value import EnvironmentVariableValue, EnvironmentVariableValueProvider
     from .functions import (
         get_api_proxies,
         get_api_proxies_report,
@@ -135,6 +136,8 @@ _HOMES = {
     "RlclEndpointsProvider": "rlcl_endpoints",
     "EnvironmentVariable": "environment_variable",
     "EnvironmentVariableProvider": "environment_variable",
+    "EnvironmentVariableValue": "environment_variable_value",
+    "EnvironmentVariableValueProvider": "environment_variable_value",
     "IpGroup": "ip_group",
     "IpGroupProvider": "ip_group",
     "get_environment_variables": "functions",
@@ -187,6 +190,8 @@ __all__ = [
     "EndpointWsaProvider",
     "EnvironmentVariable",
     "EnvironmentVariableProvider",
+    "EnvironmentVariableValue",
+    "EnvironmentVariableValueProvider",
     "ExecutionOrderName",
     "HeaderMatchArgs",
     "HttpMethodName",

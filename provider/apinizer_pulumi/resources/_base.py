@@ -266,6 +266,12 @@ _CLAIMED: dict[str, tuple[str, str, tuple[Any, ...]]] = {}
 _CLAIMS_LOCK = threading.Lock()
 
 
+def declared_here(kind: str, url: str, identity: tuple[Any, ...]) -> bool:
+    """Whether a resource of this deployment (this provider process) claimed that gateway object in Check."""
+    with _CLAIMS_LOCK:
+        return (kind, url, identity) in _OWNERS
+
+
 def _resource_name(urn: str) -> str:
     """The name a program gave a resource: the last part of its URN."""
     return urn.rsplit("::", 1)[-1]

@@ -50,3 +50,17 @@ class EnvironmentVariableInputs(ApiModel):
         for key, item in super().__repr_args__():
             yield key, ("***" if self.secret and key in ("global_value", "environment_values") and item
                         else item)
+
+
+class EnvironmentVariableValueInputs(ApiModel):
+    """One environment's value of a variable (``EnvironmentVariableValue``)."""
+
+    project_name: Name
+    variable_name: Name
+    environment_name: Name
+    value: str
+    secret: bool = False
+
+    def __repr_args__(self) -> Any:
+        for key, item in super().__repr_args__():
+            yield key, ("***" if self.secret and key == "value" else item)

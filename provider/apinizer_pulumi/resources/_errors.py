@@ -39,6 +39,15 @@ class ApinizerResourceError(Exception):
         return self.message
 
 
+#: The advice of a create that finds its object on the gateway already. The object is someone's: the
+#: console's, an earlier program's, or another stack's of this program (another environment's stack, on
+#: one management API: docs/stacks.md), and only the user knows which.
+TAKE_OVER = "set adopt=True to take it over"
+MANAGED_ELSEWHERE = ("; or, if another stack manages it (another environment's stack of this program, "
+                     "say), do not declare it here but refer to it by its name, with a function or a "
+                     "StackReference (docs/stacks.md)")
+
+
 # The traceback's last line names the type as "<module>.<qualname>": name it where users import it.
 ApinizerResourceError.__module__ = "apinizer_pulumi"
 
@@ -91,6 +100,15 @@ def describe(error: ApinizerError) -> str:
     return str(error)
 
 
+#: What a refused login means in a refresh or a destroy, and the command that works (docs/secrets.md).
+#: Without the program, the engine configures the provider with the stack config recorded at the last
+#: `up`, so a token rotated in the config since reaches only the operations that run the program.
+_RUN_PROGRAM = ("; a `pulumi {0}` that does not run the program uses the credentials of the stack config "
+                "recorded at the last `up`: after a rotation (`pulumi config set --secret apinizer:token "
+                "...`), run `pulumi {0} --run-program`, which uses the current config")
+RUN_PROGRAM_HINT = {"read": _RUN_PROGRAM.format("refresh"), "delete": _RUN_PROGRAM.format("destroy")}
+
+
 def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a provider method so client errors leave it as one clean line.
 
@@ -107,11 +125,13 @@ def translated(subject: Callable[..., str]) -> Callable[[Callable[P, R]], Callab
                 message = error.message
             except Exception as error:
                 # Looked up here, not imported with this module: see the resource modules.
-                from apinizer_pulumi.client import ApinizerError
+                from apinizer_pulumi.client import ApinizerError, AuthenticationError
 
                 if not isinstance(error, ApinizerError):
                     raise
                 message = f"{subject(*args, **kwargs)}: {describe(error)}"
+                if isinstance(error, AuthenticationError):
+                    message += RUN_PROGRAM_HINT.get(method.__name__, "")
             raise ApinizerResourceError(message) from None
 
         return wrapper

@@ -17,7 +17,7 @@ from apinizer_pulumi.models import (
 )
 from apinizer_pulumi.models._base import field_errors
 
-from ._proxy_inputs import ClientRouteInput
+from ._proxy_inputs import ClientRouteInput, promoted_from_elsewhere
 
 
 def _duplicates(field: str, names: list[str]) -> list[tuple[str, str, Any]]:
@@ -80,6 +80,12 @@ class ApiProxyGroupDeploymentInputs(ApiModel):
     api_proxy_group_name: Name
     environment_name: Name
     triggers: dict[str, JsonValue] | None = None
+    promote_from: Name | None = None
+
+    @model_validator(mode="after")
+    def _promoted_from_elsewhere(self) -> Self:
+        promoted_from_elsewhere(self, self.promote_from, self.environment_name)
+        return self
 
 
 class RlclCredentialsInputs(ApiModel):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._errors import ApinizerResourceError
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError
 
 if TYPE_CHECKING:
     from ._create import ExactlyOnce
@@ -58,7 +58,7 @@ def create_or_adopt(
         if not props.get("adopt"):
             raise ApinizerResourceError(
                 f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                f"{error.error_description}); set adopt=True to take it over{FORCED}"
+                f"{error.error_description}); {TAKE_OVER}{FORCED}{MANAGED_ELSEWHERE}"
             ) from None
         take_over()
         return True

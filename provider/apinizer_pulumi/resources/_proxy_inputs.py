@@ -34,6 +34,7 @@ from apinizer_pulumi.models import (
     TrafficLogSettings,
     XmlErrorTemplate,
 )
+from apinizer_pulumi.models._base import field_errors
 
 
 class RoutingInput(ApiModel):
@@ -148,6 +149,20 @@ class ApiProxyDeploymentInputs(ApiModel):
     api_proxy_name: Name
     environment_name: Name
     triggers: dict[str, JsonValue] | None = None
+    promote_from: Name | None = None
+
+    @model_validator(mode="after")
+    def _promoted_from_elsewhere(self) -> ApiProxyDeploymentInputs:
+        promoted_from_elsewhere(self, self.promote_from, self.environment_name)
+        return self
+
+
+def promoted_from_elsewhere(inputs: ApiModel, promote_from: str | None, environment_name: str) -> None:
+    """A deployment cannot be promoted from the environment it deploys to."""
+    if promote_from is not None and promote_from == environment_name:
+        raise field_errors(type(inputs).__name__, [
+            ("promote_from", "names the environment this deploys to: name the one it is promoted from, "
+             "e.g. promote_from='test' for a deployment to production", None)])
 
 
 def block_dump(value: Any) -> Any:

@@ -533,7 +533,7 @@ def live_environment_variable(client: ApinizerClient, project: str, name: str) -
     The project's shared list answers first; a name missing from it is asked for by itself, as
     :func:`live_endpoint` does, so that a lagging list never drops a variable from the state.
     """
-    from apinizer_pulumi.client import BadRequestError, NotFoundError
+    from apinizer_pulumi.client import NotFoundError
 
     from ._errors import container_gone
 
@@ -554,6 +554,16 @@ def live_environment_variable(client: ApinizerClient, project: str, name: str) -
     found = read.variables.get(name)
     if found is not None:
         return found
+    return environment_variable_now(client, project, name)
+
+
+def environment_variable_now(client: ApinizerClient, project: str, name: str) -> EnvironmentVariable | None:
+    """The variable, asked for by itself (no shared list), or None when the gateway says it or its project
+    is gone."""
+    from apinizer_pulumi.client import BadRequestError, NotFoundError
+
+    from ._errors import container_gone
+
     try:
         return client.environment_variables.get(project, name)
     except BadRequestError as error:

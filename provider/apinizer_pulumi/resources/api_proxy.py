@@ -25,7 +25,7 @@ from ._args import connection_props, one_line_arguments, resource_options, resou
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
-from ._errors import ApinizerResourceError, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -557,7 +557,7 @@ class ApiProxyProvider(ApinizerProvider):
                         raise
                     raise ApinizerResourceError(
                         f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                        f"{error.error_description}); set adopt=True to take it over") from None
+                        f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
                 except ApinizerResourceError as error:
                     raise ApinizerResourceError(f"{who}: {error.message}") from None
                 failed = self._write_settings(client, props, None, who, spec_sent=True)

@@ -16,8 +16,9 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._base import CONNECTION, inputs_of, lazy_model
 from ._connection import ConnectionArgs
+from ._environments import DeploymentProvider, not_promotable
 from ._errors import ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -49,19 +50,54 @@ def subject(props: Mapping[str, Any], id_: str = "", *, kind: str = "ApiProxyDep
     return f"apinizer:{kind} {deployed} in {project} to {environment}"
 
 
-class ApiProxyDeploymentProvider(ApinizerProvider):
+class ApiProxyDeploymentProvider(DeploymentProvider):
     """Deploy a proxy to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
 
     kind = "ApiProxyDeployment"
     inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyDeploymentInputs")
     replace_fields = KEYS
+    deployed_field = "api_proxy_name"
 
+    @translated(lambda self, id_, olds, news: subject(news, id_))
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         result = super().diff(id_, olds, news)
-        if result.changes or (olds.get("deployed", True) and not olds.get("redeploy_required")):
-            return result
-        # Refresh read it undeployed, or deployed with a configuration changed since: `up` deploys again.
-        return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        if not result.changes and not (olds.get("deployed", True) and not olds.get("redeploy_required")):
+            # Refresh read it undeployed, or deployed with a configuration changed since: `up` deploys again.
+            result = dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        return self.promoted_diff(result, news, behind=lambda client: self._behind(client, news))
+
+    @staticmethod
+    def _behind(client: ApinizerClient, props: Mapping[str, Any]) -> bool:
+        """Whether the gateway shows the proxy undeployed from this environment, or changed since."""
+        from ._reads import live_proxy
+
+        project, proxy, environment = identity("", props)
+        live = live_proxy(client, project, proxy)
+        line = live.deployment(environment) if live is not None else None
+        return live is not None and not (line is not None and line.deployed and not line.redeploy_required)
+
+    def promotion_problem(self, client: ApinizerClient, props: Mapping[str, Any], *,
+                          fresh: bool) -> str | None:
+        from apinizer_pulumi.client import NotFoundError
+
+        from ._errors import container_gone
+        from ._reads import live_proxy
+
+        project, proxy, _ = identity("", props)
+        source = str(props["promote_from"])
+        if fresh:
+            try:
+                live = client.api_proxies.get(project, proxy)
+            except NotFoundError as error:
+                if not container_gone(error):
+                    raise
+                live = None
+        else:
+            live = live_proxy(client, project, proxy)
+        line = live.deployment(source) if live is not None else None
+        problem = not_promotable(source, deployed=bool(line and line.deployed),
+                                 stale=bool(line and line.redeploy_required), what=f"API proxy {proxy!r}")
+        return None if problem is None else f"{subject(props)}: {problem}"
 
     def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
         from apinizer_pulumi.client import DeploymentFailedError
@@ -70,6 +106,7 @@ class ApiProxyDeploymentProvider(ApinizerProvider):
 
         project, proxy, environment = identity(id_, props)
         client = self.client(props)
+        self.ensure_promotable(client, props)
         with proxy_writing(client, project, proxy):
             try:
                 client.api_proxies.deploy(project, proxy, environment)
@@ -138,6 +175,12 @@ class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployme
     Id: ``{project}/{proxy}/{environment}``. Create deploys; destroy undeploys. Refresh reads the
     proxy's deployment list: undeployed, or deployed with ``redeploy_required``, is drift that the
     next ``up`` repairs by deploying again. A change of any ``triggers`` value redeploys in place.
+
+    With ``promote_from`` (an environment's name, e.g. ``test``), it deploys only the configuration
+    that environment runs: the proxy must be deployed there and the gateway must not report
+    ``redeployRequired`` there, or preview (where it can) and ``up`` refuse. It also deploys again
+    whenever the gateway shows this environment behind (changed since, or undeployed), so that the
+    stack of this environment follows the definitions another stack owns (docs/stacks.md).
     """
 
     project_name: pulumi.Output[str]
@@ -148,6 +191,8 @@ class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployme
     """The environment to deploy it to."""
     triggers: pulumi.Output[dict[str, Any] | None]
     """Values whose change redeploys the proxy."""
+    promote_from: pulumi.Output[str | None]
+    """The environment whose running configuration this deployment promotes, if any."""
     deployed: pulumi.Output[bool]
     """Whether the proxy is deployed there, as last read."""
     redeploy_required: pulumi.Output[bool]
@@ -163,6 +208,7 @@ class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployme
         api_proxy_name: pulumi.Input[str],
         environment_name: pulumi.Input[str],
         triggers: pulumi.Input[Mapping[str, pulumi.Input[Any]]] | None = None,
+        promote_from: pulumi.Input[str] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
@@ -173,13 +219,15 @@ class ApiProxyDeployment(dyn.Resource, module="apinizer", name="ApiProxyDeployme
         :param api_proxy_name: The proxy (``ApiProxy.name`` makes the dependency).
         :param environment_name: The environment, e.g. ``test``.
         :param triggers: Any values; a change of one redeploys, e.g. ``{"spec": proxy.spec_hash}``.
+        :param promote_from: An environment, e.g. ``test``: deploy only what runs there, unchanged
+            since (refused otherwise), and deploy again when this environment falls behind it.
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
         props = resource_props(project_name=project_name, api_proxy_name=api_proxy_name,
                                environment_name=environment_name, triggers=triggers,
-                               deployed=None, redeploy_required=None)
+                               promote_from=promote_from, deployed=None, redeploy_required=None)
         props[CONNECTION] = connection_props(connection)
         super().__init__(ApiProxyDeploymentProvider(), resource_name, props, resource_options(opts))
         from ._literal_names import named_proxies

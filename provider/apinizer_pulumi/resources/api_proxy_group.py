@@ -19,7 +19,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
-from ._errors import ApinizerResourceError, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from .api_proxy import ClientRouteArgs
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class ApiProxyGroupProvider(ApinizerProvider):
             if not props.get("adopt"):
                 raise ApinizerResourceError(
                     f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                    f"{error.error_description}); set adopt=True to take it over") from None
+                    f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
             # Taken over: the API cannot read a group's route or members, so every declared
             # field is written, and every declared member added.
             client.api_proxy_groups.update(project, spec)

@@ -17,8 +17,9 @@ import pulumi.dynamic as dyn
 
 from . import api_proxy_deployment as deployment
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._base import CONNECTION, inputs_of, lazy_model
 from ._connection import ConnectionArgs
+from ._environments import DeploymentProvider, not_promotable
 from ._errors import ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -37,19 +38,46 @@ def subject(props: Mapping[str, Any], id_: str = "") -> str:
     return deployment.subject(props, id_, kind="ApiProxyGroupDeployment", keys=KEYS)
 
 
-class ApiProxyGroupDeploymentProvider(ApinizerProvider):
+class ApiProxyGroupDeploymentProvider(DeploymentProvider):
     """Deploy a group to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
 
     kind = "ApiProxyGroupDeployment"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "ApiProxyGroupDeploymentInputs")
     replace_fields = KEYS
+    deployed_field = "api_proxy_group_name"
 
+    @translated(lambda self, id_, olds, news: subject(news, id_))
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         result = super().diff(id_, olds, news)
-        if result.changes or olds.get("deployed", True):
-            return result
-        # Refresh read it undeployed: `up` deploys again.
-        return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        if not result.changes and not olds.get("deployed", True):
+            # Refresh read it undeployed: `up` deploys again.
+            result = dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        return self.promoted_diff(result, news, behind=lambda client: self._behind(client, news))
+
+    @staticmethod
+    def _behind(client: ApinizerClient, props: Mapping[str, Any]) -> bool:
+        """Whether the gateway shows the group undeployed from this environment (the only staleness
+        that the group's documented environment list shows)."""
+        from ._reads import group_deployed_to
+
+        project, group, environment = identity("", props)
+        deployed = group_deployed_to(client, project, group)
+        return deployed is not None and environment not in deployed
+
+    def promotion_problem(self, client: ApinizerClient, props: Mapping[str, Any], *,
+                          fresh: bool) -> str | None:
+        from ._reads import GROUP_ENVIRONMENTS, group_deployed_to
+
+        project, group, _ = identity("", props)
+        source = str(props["promote_from"])
+        if fresh:
+            # Reads of the group's environments sent before now are stale: the next one is sent afresh.
+            with GROUP_ENVIRONMENTS.writing((client.base_url, project, group)):
+                pass
+        deployed = group_deployed_to(client, project, group) or frozenset()
+        problem = not_promotable(source, deployed=source in deployed, stale=False,
+                                 what=f"API proxy group {group!r}")
+        return None if problem is None else f"{subject(props)}: {problem}"
 
     def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
         from apinizer_pulumi.client import DeploymentFailedError
@@ -58,6 +86,7 @@ class ApiProxyGroupDeploymentProvider(ApinizerProvider):
 
         project, group, environment = identity(id_, props)
         client = self.client(props)
+        self.ensure_promotable(client, props)
         with group_writing(client, project, group):
             try:
                 client.api_proxy_groups.deploy(project, group, environment)
@@ -126,6 +155,11 @@ class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGro
     say whether a group changed since it was deployed, so a change of any ``triggers`` value
     redeploys in place: give it what the deployment must follow, e.g. the group's
     ``api_proxy_names`` and the members' ``spec_hash``.
+
+    With ``promote_from`` (an environment's name, e.g. ``test``), it deploys only a group that is
+    deployed there, or preview (where it can) and ``up`` refuse. The group's documented environment
+    list has ``deployed`` but no ``redeployRequired``, so a group changed since it was deployed there
+    cannot be told apart: give the members' deployments ``promote_from`` too (docs/stacks.md).
     """
 
     project_name: pulumi.Output[str]
@@ -136,6 +170,8 @@ class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGro
     """The environment to deploy it to."""
     triggers: pulumi.Output[dict[str, Any] | None]
     """Values whose change redeploys the group."""
+    promote_from: pulumi.Output[str | None]
+    """The environment the group must be deployed to before it is deployed here, if any."""
     deployed: pulumi.Output[bool]
     """Whether the group is deployed there, as last read."""
     connection: pulumi.Output[dict[str, Any] | None]
@@ -149,6 +185,7 @@ class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGro
         api_proxy_group_name: pulumi.Input[str],
         environment_name: pulumi.Input[str],
         triggers: pulumi.Input[Mapping[str, pulumi.Input[Any]]] | None = None,
+        promote_from: pulumi.Input[str] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
@@ -160,11 +197,14 @@ class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGro
         :param environment_name: The environment, e.g. ``test``.
         :param triggers: Any values; a change of one redeploys, e.g.
             ``{"members": group.api_proxy_names}``.
+        :param promote_from: An environment, e.g. ``test``: deploy only a group deployed there
+            (refused otherwise), and deploy again when it is undeployed from this environment.
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
         props = resource_props(project_name=project_name, api_proxy_group_name=api_proxy_group_name,
-                               environment_name=environment_name, triggers=triggers, deployed=None)
+                               environment_name=environment_name, triggers=triggers,
+                               promote_from=promote_from, deployed=None)
         props[CONNECTION] = connection_props(connection)
         super().__init__(ApiProxyGroupDeploymentProvider(), resource_name, props, resource_options(opts))

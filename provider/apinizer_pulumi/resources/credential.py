@@ -27,7 +27,7 @@ from ._args import connection_props, one_line_arguments, resource_options, resou
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create
-from ._errors import ApinizerResourceError, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import AccessTypeName, AccessTypeValue
 
 if TYPE_CHECKING:
@@ -172,8 +172,8 @@ class CredentialProvider(ApinizerProvider):
                     raise
                 if not props.get("adopt"):
                     raise ApinizerResourceError(
-                        f"{subject(props)}: already exists on the gateway ({error}); set adopt=True "
-                        "to take it over (it then gets every declared field and the declared password)"
+                        f"{subject(props)}: already exists on the gateway ({error}); {TAKE_OVER} (it then "
+                        f"gets every declared field and the declared password){MANAGED_ELSEWHERE}"
                     ) from None
                 # Taken over: every declared field, the password too, as the documented update writes them.
                 client.credentials.update(project, spec)

@@ -17,7 +17,7 @@ from ._args import connection_props, resource_options, resource_props, typed_sta
 from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create
-from ._errors import ApinizerResourceError, container_gone, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, container_gone, translated
 from ._types import HttpMethodName, HttpMethodValue
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class EndpointProvider(ApinizerProvider):
                     raise
                 raise ApinizerResourceError(
                     f"{who}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
+                    f"{error.error}: {error.error_description}); {TAKE_OVER}{FORCED}{MANAGED_ELSEWHERE}"
                 ) from None
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None

@@ -41,7 +41,7 @@ from ._base import (
 )
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
 from ._create import ExactlyOnce, after_create
-from ._errors import ApinizerResourceError, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -601,7 +601,7 @@ class PolicyProvider(ApinizerProvider):
                     raise
                 raise ApinizerResourceError(
                     f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                    f"{error.error_description}); set adopt=True to take it over") from None
+                    f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None
         self.created(props)

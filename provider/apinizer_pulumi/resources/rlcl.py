@@ -24,7 +24,7 @@ from ._args import VariableArgs, connection_props, resource_options, resource_pr
 from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
-from ._errors import ApinizerResourceError, container_gone, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, container_gone, translated
 from ._types import (
     CacheErrorHandlingTypeName,
     CacheErrorHandlingTypeValue,
@@ -106,7 +106,7 @@ class RlclProvider(ApinizerProvider):
             if not props.get("adopt"):
                 raise ApinizerResourceError(
                     f"{_subject(props)}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); set adopt=True to take it over{FORCED}"
+                    f"{error.error}: {error.error_description}); {TAKE_OVER}{FORCED}{MANAGED_ELSEWHERE}"
                 ) from None
             # The API cannot read an RLCL back: taking it over means writing every declared field.
             client.rlcl.update(project, spec)

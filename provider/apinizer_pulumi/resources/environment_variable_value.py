@@ -1,0 +1,190 @@
+"""``EnvironmentVariableValue``: one environment's value of a project's environment variable, and its
+provider.
+
+The management API writes a variable whole: an update replaces its whole ``environmentValueList``.
+So that each environment's stack can own its own value on one management API (docs/stacks.md), every
+write here merges: it reads the variable afresh, replaces (adds, or on delete removes) this
+environment's entry, and writes back every other entry as read. A value the gateway masks (not
+visible) cannot be written back, so a write that would have to is refused, naming the environment,
+and nothing is lost. The variable is created with the first value and deleted with the last.
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/update-environment-variable.md
+
+The provider's module path and class name
+(``apinizer_pulumi.resources.environment_variable_value.EnvironmentVariableValueProvider``) are
+recorded by reference in every stack's state: they never move without an alias.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pulumi
+import pulumi.dynamic as dyn
+
+from . import api_proxy_deployment
+from ._args import connection_props, resource_options, resource_props
+from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._connection import ConnectionArgs
+from ._errors import ApinizerResourceError, translated
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.client import ApinizerClient
+
+KEYS = ("project_name", "variable_name", "environment_name")
+
+
+def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(project, variable, environment) from the state, or from the id when the state lacks them."""
+    return api_proxy_deployment.identity(id_, props, KEYS)
+
+
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
+    """``apinizer:EnvironmentVariableValue BACKEND_URL in Demo for test`` for messages."""
+    try:
+        project, variable, environment = identity(id_, props)
+    except ValueError:
+        return "apinizer:EnvironmentVariableValue"
+    return f"apinizer:EnvironmentVariableValue {variable} in {project} for {environment}"
+
+
+class EnvironmentVariableValueProvider(ApinizerProvider):
+    """Merge one environment's value into a variable; refresh from the project's list; remove it on delete."""
+
+    kind = "EnvironmentVariableValue"
+    inputs_model = lazy_model("apinizer_pulumi.resources._environment_variable_inputs",
+                              "EnvironmentVariableValueInputs")
+    replace_fields = KEYS
+
+    def _merge(self, client: ApinizerClient, props: Mapping[str, Any], id_: str = "", *,
+               remove: bool = False) -> None:
+        from apinizer_pulumi.models import EnvironmentValue, EnvironmentVariableSpec
+
+        from ._reads import environment_variable_now, variables_writing
+
+        project, name, environment = identity(id_, props)
+        with variables_writing(client, project):
+            # Afresh: a merge must not start from a shared, older read.
+            live = environment_variable_now(client, project, name)
+            if live is not None and live.global_:
+                raise ApinizerResourceError(
+                    f"{subject(props, id_)}: the variable has one global value for every environment, so it "
+                    "has no per-environment values to merge into; declare it with EnvironmentVariable "
+                    "environment_values in one stack instead (docs/stacks.md)")
+            others = [item for item in (live.environment_value_list if live is not None else None) or []
+                      if item.environment_name != environment]
+            masked = sorted(item.environment_name for item in others if item.value is None)
+            if masked:
+                raise ApinizerResourceError(
+                    f"{subject(props, id_)}: the value of {', '.join(masked)} is secret, and the management "
+                    "API shows it to no one, so writing the variable (which the API writes whole) would "
+                    "erase it; nothing was changed. Secret values per environment are owned whole: one "
+                    "EnvironmentVariable in one stack (docs/stacks.md)")
+            if not remove:
+                others.append(EnvironmentValue(environment_name=environment, value=str(props["value"]),
+                                               visible=not props.get("secret")))
+            if live is None:
+                if not remove:
+                    client.environment_variables.create(project, EnvironmentVariableSpec(
+                        name=name, global_=False, environment_value_list=others))
+                return
+            if not others:
+                client.environment_variables.delete(project, name)
+                return
+            client.environment_variables.update(project, EnvironmentVariableSpec(
+                name=name, description=live.description, global_=False, environment_value_list=others),
+                current_name=name)
+
+    @translated(lambda self, props: subject(props))
+    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        self._merge(self.client(props), props)
+        self.created(props)
+        return dyn.CreateResult("/".join(identity("", props)), self.outputs(props))
+
+    @translated(lambda self, id_, olds, news: subject(news, id_))
+    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
+        self._merge(self.client(news), news, id_)
+        return dyn.UpdateResult(self.outputs(news))
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        from ._reads import live_environment_variable
+
+        project, name, environment = identity(id_, props)
+        live = self.with_recorded_client(
+            props, lambda client: live_environment_variable(client, project, name))
+        entry = next((item for item in (live.environment_value_list if live is not None else None) or []
+                      if item.environment_name == environment), None)
+        if live is None or live.global_ or entry is None:
+            return dyn.ReadResult(None, {})  # this environment's value is gone
+        inputs = dict(inputs_of(props))
+        inputs.update(zip(KEYS, (project, name, environment), strict=True))
+        # A masked value cannot be read: the recorded one stands.
+        inputs.update(value=entry.value if entry.value is not None else props.get("value"),
+                      secret=not entry.visible)
+        return self.refreshed(id_, props, self.outputs(inputs), inputs)
+
+    @translated(lambda self, id_, props: subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return
+        self.with_recorded_client(props, lambda client: self._merge(client, props, id_, remove=True))
+
+
+class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="EnvironmentVariableValue"):
+    """One environment's value of a project's environment variable, owned by one stack.
+
+    Id: ``{project}/{variable}/{environment}``. For one management API shared by the stacks of several
+    environments (docs/stacks.md): each stack declares its own environment's value, and every write
+    merges it into the variable, leaving the other environments' values as they are. The variable is
+    created with the first value and deleted with the last. A write refuses, changing nothing, when
+    another environment's value is secret (the API masks it and writes the variable whole). Refresh
+    reads the project's list; a secret value's drift cannot be seen.
+    """
+
+    project_name: pulumi.Output[str]
+    """The project that holds the variable."""
+    variable_name: pulumi.Output[str]
+    """The variable's name."""
+    environment_name: pulumi.Output[str]
+    """The environment whose value this is."""
+    value: pulumi.Output[str]
+    """The value in that environment (a secret output when ``secret`` is true)."""
+    secret: pulumi.Output[bool]
+    """Whether the value is secret (not visible on the gateway)."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        project_name: pulumi.Input[str],
+        variable_name: pulumi.Input[str],
+        environment_name: pulumi.Input[str],
+        value: pulumi.Input[str],
+        secret: bool = False,
+        connection: ConnectionArgs | Mapping[str, Any] | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        """Declare one environment's value of an environment variable.
+
+        :param resource_name: The Pulumi name of this resource.
+        :param project_name: The project that holds the variable.
+        :param variable_name: The variable, created with its first value.
+        :param environment_name: The environment, e.g. ``production``.
+        :param value: The value there.
+        :param secret: Send the value as not visible (masked by the gateway) and store it as a secret.
+        :param connection: Where the gateway is and how to log in; defaults to the stack config
+            ``apinizer:*``, then the environment ``APINIZER_*``.
+        :param opts: Pulumi resource options.
+        """
+        props = resource_props(project_name=project_name, variable_name=variable_name,
+                               environment_name=environment_name,
+                               value=pulumi.Output.secret(value) if secret else value, secret=secret)
+        props[CONNECTION] = connection_props(connection)
+        options = resource_options(opts)
+        if secret:
+            options = pulumi.ResourceOptions.merge(
+                options, pulumi.ResourceOptions(additional_secret_outputs=["value"]))
+        super().__init__(EnvironmentVariableValueProvider(), resource_name, props, options)

@@ -1,0 +1,303 @@
+"""One management API, several environments: the environment check at preview and promotion
+(``promote_from``), through the dynamic provider server, against a live emulator (docs/stacks.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+import pytest
+
+from apinizer_pulumi.client import ApinizerClient
+from apinizer_pulumi.resources import (
+    ApiProxyDeploymentProvider,
+    ApiProxyGroupDeploymentProvider,
+    ApiProxyGroupProvider,
+    ApiProxyProvider,
+    EnvironmentVariableProvider,
+    EnvironmentVariableValueProvider,
+    IpGroupProvider,
+)
+from apinizer_pulumi.resources.api_proxy import spec_inputs
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+
+from .conftest import ADMIN_TOKEN, Gateway
+
+R = TypeVar("R")
+PETSTORE = Path(__file__).parent.parent / "emulator" / "specs" / "petstore-openapi.yaml"
+ENVIRONMENTS = "GET /apiops/environments/{projectName}"
+TO_TEST = {"project_name": "Demo", "api_proxy_name": "Shop", "environment_name": "test"}
+PROMOTED = {"project_name": "Demo", "api_proxy_name": "Shop", "environment_name": "production",
+            "promote_from": "test"}
+
+
+@contextmanager
+def preview_process(emulator_url: str) -> Iterator[ProviderServer]:
+    """The provider process of one `pulumi preview`, whose checks may read the gateway: a new one for
+    each preview, as the engine starts (reads are shared within a process, and the environment list
+    is read once per process)."""
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config) as server:
+        yield server
+
+
+@pytest.fixture
+def later(emulator_url: str) -> Iterator[ProviderServer]:
+    """The provider process of another stack's operation on the same management API."""
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+                                     "APINIZER_READ_CACHE_TTL": "0"}) as server:
+        yield server
+
+
+@pytest.fixture
+def previewing(emulator_url: str) -> Iterator[ProviderServer]:
+    with preview_process(emulator_url) as server:
+        yield server
+
+
+def previewed(emulator_url: str, step: Callable[[Engine], R], provider: Any = None) -> R:
+    """``step`` run by a new preview's engine of ``provider`` (an ``ApiProxyDeployment`` by default)."""
+    with preview_process(emulator_url) as server:
+        chosen = provider or ApiProxyDeploymentProvider()
+        return step(Engine(server, chosen, chosen.kind))
+
+
+def shop() -> dict[str, Any]:
+    return {"project_name": "Demo", "name": "Shop", "spec_type": "OPEN_API", **spec_inputs(PETSTORE),
+            "routing": {"addresses": [{"address": "http://shop.backend:8080", "weight": 100}]},
+            "client_route": {"relative_paths": ["/shop"]}}
+
+
+def test_an_unknown_environment_fails_at_check_listing_the_valid_ones_with_one_read(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    groups = Engine(previewing, ApiProxyGroupDeploymentProvider(), "ApiProxyGroupDeployment")
+    gateway.reset_stats()
+
+    wrong = deployments.check({**TO_TEST, "environment_name": "prod"}, name="a")
+    wrong_source = deployments.check({**PROMOTED, "promote_from": "tset"}, name="b")
+    group = groups.check({"project_name": "Demo", "api_proxy_group_name": "G", "environment_name": "stage"},
+                         name="c")
+    right = deployments.check(TO_TEST, name="d")
+
+    assert wrong.failures == {"environment_name": (
+        f"environment 'prod' does not exist in project 'Demo' on {gateway.url}; "
+        "its environments are: production, test")}
+    assert list(wrong_source.failures) == ["promote_from"]
+    assert "'tset' does not exist" in wrong_source.failures["promote_from"]
+    assert list(group.failures) == ["environment_name"]
+    assert right.failures == {}
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1
+
+
+def test_the_environment_check_is_skipped_with_the_connection_check(
+        emulator_url: str, gateway: Gateway) -> None:
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
+              "apinizer:skipConnectionCheck": "true"}
+    with ProviderServer(config) as server:
+        gateway.reset_stats()
+        checked = Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment").check(
+            {**TO_TEST, "environment_name": "prod"})
+    assert checked.failures == {} and gateway.stats()["total"] == 0
+
+
+def test_promote_from_its_own_environment_is_a_check_failure(previewing: ProviderServer) -> None:
+    checked = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment").check(
+        {**PROMOTED, "promote_from": "production"})
+    assert "names the environment this deploys to" in checked.failures["promote_from"]
+
+
+def test_promotion_is_refused_at_preview_and_up_until_test_runs_the_current_configuration(
+        emulator_url: str, server: ProviderServer, client: ApinizerClient) -> None:
+    up = Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment")  # no reads at check
+    Engine(server, ApiProxyProvider(), "ApiProxy").up(shop())
+
+    def check(engine: Engine) -> dict[str, str]:
+        return engine.check(PROMOTED).failures
+
+    # Never deployed to test: nothing tested to promote, said at preview (check of a new resource).
+    assert previewed(emulator_url, check) == {"promote_from": (
+        "apinizer:ApiProxyDeployment Shop in Demo to production: promote_from='test': API proxy 'Shop' "
+        "is not deployed to 'test', so there is nothing tested to promote; deploy it to 'test' first "
+        "(`pulumi up` of the stack that deploys there)")}
+
+    # Deployed to test, then changed: test does not run the configuration; `up` refuses too.
+    up.up(TO_TEST, name="to-test")
+    client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/v2"]})
+    assert "has changed since it was deployed to 'test'" in previewed(emulator_url, check)["promote_from"]
+    with pytest.raises(grpc.RpcError) as failed:
+        up.up(PROMOTED, name="to-production")
+    assert "redeployRequired" in str(failed.value.details())
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is None or not line.deployed
+
+    # Test deployed again (and tested): promotion goes ahead.
+    client.api_proxies.deploy("Demo", "Shop", "test")
+    assert previewed(emulator_url, check) == {}
+    id_, outs = up.up(PROMOTED, name="to-production")
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is not None and line.deployed and not line.redeploy_required
+
+    def diff(engine: Engine) -> Any:
+        # An existing resource is checked with its old inputs: its promotion is diff's to check.
+        checked = engine.check(PROMOTED, olds=PROMOTED)
+        assert checked.failures == {}
+        return engine.diff(id_, outs, checked.inputs).changes
+
+    # In sync: nothing to do.
+    assert previewed(emulator_url, diff) == DIFF_NONE
+    # Changed again (by the stack that owns the proxy, say): production is behind, and a promotion's
+    # diff deploys again, but not while test does not run that configuration.
+    client.api_proxies.set_client_route("Demo", "Shop", {"relative_path_list": ["/v3"]})
+    with pytest.raises(grpc.RpcError) as failed:
+        previewed(emulator_url, diff)
+    assert "has changed since it was deployed to 'test'" in str(failed.value.details())
+    client.api_proxies.deploy("Demo", "Shop", "test")
+    assert previewed(emulator_url, diff) == DIFF_SOME
+    up.update(id_, outs, up.checked(PROMOTED))
+    line = client.api_proxies.get("Demo", "Shop").deployment("production")
+    assert line is not None and line.deployed and not line.redeploy_required
+
+
+def test_a_group_is_promoted_only_once_deployed_to_the_source(
+        emulator_url: str, server: ProviderServer, client: ApinizerClient) -> None:
+    group = {"project_name": "Demo", "name": "Payments", "client_route": {"relative_paths": ["/pay"]},
+             "api_proxy_names": ["Orders"]}
+    Engine(server, ApiProxyGroupProvider(), "ApiProxyGroup").up(group)
+    promoted = {"project_name": "Demo", "api_proxy_group_name": "Payments", "environment_name": "production",
+                "promote_from": "test"}
+    up = Engine(server, ApiProxyGroupDeploymentProvider(), "ApiProxyGroupDeployment")
+
+    refused = previewed(emulator_url, lambda engine: engine.check(promoted),
+                        ApiProxyGroupDeploymentProvider())
+    assert "API proxy group 'Payments' is not deployed to 'test'" in refused.failures["promote_from"]
+    with pytest.raises(grpc.RpcError):
+        up.up(promoted, name="to-production")
+
+    up.up({**promoted, "environment_name": "test", "promote_from": None}, name="to-test")
+    up.up(promoted, name="to-production")
+    listed = client.api_proxy_groups.environments("Demo", "Payments")
+    deployed = {item.environment_name for item in listed if item.deployed}
+    assert deployed == {"test", "production"}
+
+
+@pytest.mark.parametrize(("provider", "inputs"), [
+    (ApiProxyProvider(), {**shop(), "name": "PetStore"}),
+    (IpGroupProvider(), {"project_name": "Demo", "name": "Offices", "addresses": ["10.0.0.0/8"]}),
+    (EnvironmentVariableProvider(), {"project_name": "Demo", "name": "TIMEOUT", "global_value": "30"}),
+], ids=["ApiProxy", "IpGroup", "EnvironmentVariable"])
+def test_an_object_that_exists_says_adopt_it_or_refer_to_it_from_the_stack_that_manages_it(
+        provider: Any, inputs: dict[str, Any], server: ProviderServer, client: ApinizerClient) -> None:
+    engine = Engine(server, provider, provider.kind)
+    if provider.kind != "ApiProxy":  # another stack of the program made it (the fixture has the proxy)
+        engine.up(inputs, name="other-stack")
+
+    with pytest.raises(grpc.RpcError) as failed:
+        engine.up(inputs, name="this-stack")
+
+    message = str(failed.value.details())
+    assert "already exists on the gateway" in message and "set adopt=True to take it over" in message
+    assert ("or, if another stack manages it (another environment's stack of this program, say), do not "
+            "declare it here but refer to it by its name, with a function or a StackReference "
+            "(docs/stacks.md)") in message
+
+
+def values(client: ApinizerClient, name: str = "BACKEND_URL") -> dict[str, tuple[str | None, bool]]:
+    found = client.environment_variables.get("Demo", name)
+    return {item.environment_name: (item.value, item.visible) for item in found.environment_value_list or []}
+
+
+def value_of(environment: str, value: str, **extra: Any) -> dict[str, Any]:
+    return {"project_name": "Demo", "variable_name": "BACKEND_URL", "environment_name": environment,
+            "value": value, **extra}
+
+
+def test_each_stack_owns_its_environments_value_of_one_variable(
+        server: ProviderServer, later: Any, client: ApinizerClient, gateway: Gateway) -> None:
+    dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+
+    # The dev stack's value makes the variable; the prod stack's joins it.
+    test_id, test_outs = dev.up(value_of("test", "http://orders.test"))
+    assert test_id == "Demo/BACKEND_URL/test"
+    prod_id, prod_outs = prod.up(value_of("production", "https://orders.example"))
+    assert values(client) == {"test": ("http://orders.test", True),
+                              "production": ("https://orders.example", True)}
+
+    # A change in one environment leaves the other's value untouched.
+    news = dev.checked(value_of("test", "http://orders-2.test"))
+    test_outs = dev.update(test_id, test_outs, news)
+    assert values(client) == {"test": ("http://orders-2.test", True),
+                              "production": ("https://orders.example", True)}
+
+    # Drift in production (the console) is seen by the prod stack's refresh only, and repaired by it.
+    client.environment_variables.update("Demo", {
+        "name": "BACKEND_URL", "global": False, "environmentValueList": [
+            {"environmentName": "test", "value": "http://orders-2.test", "visible": True},
+            {"environmentName": "production", "value": "https://elsewhere", "visible": True}]})
+    assert dev.read(test_id, test_outs)[2] is None
+    _, drifted, inputs = prod.read(prod_id, prod_outs)
+    assert drifted["value"] == "https://elsewhere" and inputs is not None
+    prod.update(prod_id, drifted, prod.checked(value_of("production", "https://orders.example")))
+    assert values(client)["production"] == ("https://orders.example", True)
+
+    # Destroying the prod stack removes its value only; the last value takes the variable with it
+    # (each destroy is an operation of its own: a new provider process).
+    with preview_process(gateway.url) as destroying:
+        gone = Engine(destroying, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+        gone.delete(prod_id, prod_outs)
+        assert values(client) == {"test": ("http://orders-2.test", True)}
+        gone.delete(test_id, test_outs)
+    assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []
+
+
+def test_a_merge_that_would_erase_another_environments_secret_is_refused_changing_nothing(
+        server: ProviderServer, later: Any, client: ApinizerClient) -> None:
+    prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    prod.up(value_of("production", "s3cr3t", secret=True))
+    dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+
+    with pytest.raises(grpc.RpcError) as failed:
+        dev.up(value_of("test", "http://orders.test"))
+
+    message = str(failed.value.details())
+    assert message.startswith("apinizer:EnvironmentVariableValue BACKEND_URL in Demo for test: the value of "
+                              "production is secret")
+    assert "s3cr3t" not in message
+    assert values(client) == {"production": (None, False)}
+
+
+def test_a_refused_recorded_token_says_which_command_uses_the_current_config(
+        server: ProviderServer, emulator_url: str, client: ApinizerClient) -> None:
+    variable = {"project_name": "Demo", "name": "TIMEOUT", "global_value": "30"}
+    _, outs = Engine(server, EnvironmentVariableProvider(), "EnvironmentVariable").up(variable)
+    # A refresh or destroy that does not run the program configures the provider with the config recorded
+    # at the last `up`: here a token since revoked.
+    recorded = {"apinizer:url": emulator_url, "apinizer:token": "revoked-token"}
+    with ProviderServer(recorded, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as stale:
+        engine = Engine(stale, EnvironmentVariableProvider(), "EnvironmentVariable")
+        with pytest.raises(grpc.RpcError) as refreshing:
+            engine.read("Demo/TIMEOUT", outs)
+        with pytest.raises(grpc.RpcError) as destroying:
+            engine.delete("Demo/TIMEOUT", outs)
+
+    for failed, command in ((refreshing, "pulumi refresh --run-program"),
+                            (destroying, "pulumi destroy --run-program")):
+        message = str(failed.value.details())
+        assert message.startswith("apinizer:EnvironmentVariable TIMEOUT in Demo: 401")
+        assert command in message and "revoked-token" not in message
+
+
+def test_a_preview_that_also_deploys_to_the_source_leaves_the_promotion_to_up(
+        previewing: ProviderServer, server: ProviderServer) -> None:
+    Engine(server, ApiProxyProvider(), "ApiProxy").up(shop())
+    preview = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+
+    # One program deploys to test and promotes to production: its first preview cannot know what the
+    # deployment to test will make, so it does not refuse; `up` checks once test is deployed.
+    assert preview.check(TO_TEST, name="to-test").failures == {}
+    assert preview.check(PROMOTED, name="to-production").failures == {}
