@@ -114,8 +114,8 @@ class DeploymentProvider(ApinizerProvider):
         """Why the deployment of ``props`` may not be promoted now; ``fresh`` reads past the shared reads."""
         raise NotImplementedError
 
-    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check(olds, news)
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(olds, news)
         inputs = result.inputs
         project = inputs.get("project_name")
         if result.failures or not isinstance(project, str) or is_unknown(project):
