@@ -19,7 +19,10 @@ carries nothing to recognise the new object by. The rule (docs/faults.md):
   doubles (:data:`BACKOFF`), up to :data:`LOOKUP_ATTEMPTS` in a row; creates are sent at most
   :data:`CREATE_ATTEMPTS` times, each resend after a pause as well.
 * Once the create is confirmed, nothing that follows fails the step (:func:`after_create`):
-  a failed step would leave on the gateway an object that the stack does not know.
+  a failed step would leave on the gateway an object that the stack does not know. And what
+  follows is recorded only as far as the gateway confirmed it (:func:`confirmed`): a write that
+  failed leaves its part of the outputs as the gateway holds it, so that the engine's next diff
+  shows the part as a change and the next ``pulumi up`` sends it.
 
 A kind supplies three things: how to send its create, how to look its object up (the live object
 or None), and how to judge that a live object is what its create makes.
@@ -189,13 +192,31 @@ class ExactlyOnce(Generic[T]):
 
 
 @contextlib.contextmanager
-def after_create(who: str, step: str) -> Iterator[None]:
-    """Run a step that follows a confirmed create: its failure is a warning, never the step's."""
+def after_create(who: str, step: str,
+                 then: str = "the next `pulumi up` or `pulumi refresh` completes it") -> Iterator[None]:
+    """Run a step that follows a confirmed create: its failure is a warning, never the step's.
+
+    ``then`` tells what makes up for the failure (for a read-back, a refresh does).
+    """
     from apinizer_pulumi.client import ApinizerError
 
     try:
         yield
     except (ApinizerError, ApinizerResourceError) as error:
         reason = describe(error) if isinstance(error, ApinizerError) else error.message
-        pulumi.log.warn(f"{who}: created, but {step} failed ({reason}); the next `pulumi up` "
-                        "or `pulumi refresh` completes it")
+        pulumi.log.warn(f"{who}: created, but {step} failed ({reason}); {then}")
+
+
+def confirmed(who: str, step: str, write: Callable[[], T], before: T) -> T:
+    """The outputs' value of one part of a new resource, as far as the gateway confirmed it.
+
+    ``write`` carries out ``step`` after a confirmed create and returns what the gateway then holds
+    for that part; ``before`` is what it holds without it (a list that ``write`` fills as each of its
+    requests is answered records the ones that were). A failure is a warning (:func:`after_create`)
+    and ``before`` is recorded: declared inputs differ from it, so the next ``pulumi up`` sends the
+    rest, where outputs that repeated the inputs would have shown no change at all.
+    """
+    result = before
+    with after_create(who, step, "it is recorded as not done, and the next `pulumi up` does it"):
+        result = write()
+    return result

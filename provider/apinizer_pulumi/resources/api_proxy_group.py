@@ -18,7 +18,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, confirmed
 from ._errors import ApinizerResourceError, translated
 from .api_proxy import ClientRouteArgs
 
@@ -69,9 +69,10 @@ class ApiProxyGroupProvider(ApinizerProvider):
 
     @staticmethod
     def _members(client: ApinizerClient, project: str, name: str, *, add: Sequence[str],
-                 remove: Sequence[str]) -> list[str]:
-        """Add, then remove members; the members that are in the group afterwards, as far as known."""
-        done: list[str] = []
+                 remove: Sequence[str], done: list[str] | None = None) -> list[str]:
+        """Add, then remove members; the members added, each appended to ``done`` once the gateway
+        confirmed it (so that a failure part-way leaves there the ones that were)."""
+        done = [] if done is None else done
         for proxy in add:
             client.api_proxy_groups.add_api_proxy(project, name, proxy)
             done.append(proxy)
@@ -139,8 +140,8 @@ class ApiProxyGroupProvider(ApinizerProvider):
             else:
                 self._create(client, props, spec, who)
             added: list[str] = []
-            with after_create(who, "adding its member proxies"):
-                added = self._members(client, project, name, add=members, remove=[])
+            added = confirmed(who, "adding its member proxies", lambda: self._members(
+                client, project, name, add=members, remove=[], done=added), added)
         outs = self.outputs(props, api_proxy_names=added)
         with after_create(who, "reading back its id"):
             live = live_group(client, project, name)

@@ -16,7 +16,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, confirmed
 from ._errors import ApinizerResourceError, container_gone, translated
 from ._types import HttpMethodName, HttpMethodValue
 
@@ -217,10 +217,11 @@ class EndpointProvider(ApinizerProvider):
             if props.get("active") is False:
                 # Outputs say what the gateway has: a failed disable shows as active, which the
                 # next `pulumi up` sees as a change and carries out.
-                props = {**props, "active": True}
-                with after_create(who, "disabling it"):
+                def disable() -> bool:
                     client.endpoints.set_status(project, proxy, name, method, False)
-                    props["active"] = False
+                    return False
+
+                props = {**props, "active": confirmed(who, "disabling it", disable, True)}
         outs = self.outputs(props, endpoint_id=gateway_id)
         return dyn.CreateResult(endpoint_id(project, proxy, method, name), outs)
 
