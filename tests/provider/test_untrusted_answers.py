@@ -141,8 +141,9 @@ def test_a_refresh_whose_look_up_fails_fails_instead_of_dropping(
     endpoints: Engine, front: FrontProxy, gateway: Gateway
 ) -> None:
     id_, outs = endpoints.up(TOYS)
-    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS))
-    front.answer(Answer("POST", "/details/", 502, b"<html>Bad gateway</html>", "text/html", count=10))
+    # Every read of the refresh (it tries five times) and each of the client's four attempts.
+    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS, count=5))
+    front.answer(Answer("POST", "/details/", 502, b"<html>Bad gateway</html>", "text/html", count=20))
 
     with pytest.raises(grpc.RpcError):
         endpoints.read(id_, outs)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerError, BadRequestError
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: Sends of one create whose outcome stayed unknown.
 CREATE_ATTEMPTS = 4
@@ -89,6 +90,33 @@ def outcome_unknown(error: ApinizerError) -> bool:
     return False
 
 
+def read_retried(read: Callable[[], R], pause: Callable[[], None] | None = None) -> R:
+    """``read()``, tried again after a failure that may pass (:func:`outcome_unknown`: a 5xx, a
+    connection dropped after the request left, an answer that is not one), up to
+    :data:`LOOKUP_ATTEMPTS` in a row with ``pause()`` between them (by default the pauses of
+    :data:`BACKOFF`). Any other failure, and the last one, is raised as it is: a read that failed
+    says nothing about the object, and is never taken for "gone".
+
+    The client retries 429, 502, 503, 504 and dropped connections of a read by itself; this covers
+    a 500, which it never repeats, and a client that ran out of its own attempts.
+    """
+    from apinizer_pulumi.client import ApinizerError
+
+    pauses = iter(range(LOOKUP_ATTEMPTS))
+    failed = 0
+    while True:
+        try:
+            return read()
+        except ApinizerError as error:
+            failed += 1
+            if not outcome_unknown(error) or failed >= LOOKUP_ATTEMPTS:
+                raise
+        if pause is not None:
+            pause()
+        else:
+            time.sleep(BACKOFF.delay(next(pauses)))
+
+
 @dataclass
 class ExactlyOnce(Generic[T]):
     """One create under the rule above; :meth:`run` carries it out.
@@ -119,20 +147,15 @@ class ExactlyOnce(Generic[T]):
         from apinizer_pulumi.client import ApinizerError
 
         assert self.look_up is not None
-        failed = 0
-        while True:
-            try:
-                return self.look_up()
-            except ApinizerError as error:
-                failed += 1
-                if not outcome_unknown(error) or failed >= LOOKUP_ATTEMPTS:
-                    raise ApinizerResourceError(
-                        f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
-                        f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the "
-                        f"{self.noun} already exists, that is the one this create made: set adopt=True "
-                        "to take it over"
-                    ) from None
-            self._pause()
+        try:
+            return read_retried(self.look_up, self._pause)
+        except ApinizerError as error:
+            raise ApinizerResourceError(
+                f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
+                f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the "
+                f"{self.noun} already exists, that is the one this create made: set adopt=True "
+                "to take it over"
+            ) from None
 
     def run(self) -> None:
         """Create the object once, also when answers are lost on the way.

@@ -454,7 +454,7 @@ class ApiProxyProvider(ApinizerProvider):
         props = plain(props)
         project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
             else tuple(id_.split("/", 1))
-        live = self.with_recorded_client(props, lambda client: live_proxy(client, project, name))
+        live = self.read_recorded(props, lambda client: live_proxy(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
         inputs = {key: value for key, value in inputs_of(props).items()

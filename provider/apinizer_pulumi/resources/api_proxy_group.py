@@ -173,7 +173,7 @@ class ApiProxyGroupProvider(ApinizerProvider):
         from ._reads import live_group
 
         project, name = identity(id_, props)
-        live = self.with_recorded_client(props, lambda client: live_group(client, project, name))
+        live = self.read_recorded(props, lambda client: live_group(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway has no such group: dropped from the state
         inputs = {key: value for key, value in inputs_of(props).items() if key not in _COMPUTED}

@@ -250,7 +250,7 @@ class CredentialProvider(ApinizerProvider):
             # Only declared access is managed, so only it can drift: what the console added stays out.
             return live, [pair for pair in declared if pair in granted]
 
-        live, granted = self.with_recorded_client(props, look)
+        live, granted = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
         inputs = dict(inputs_of(props))

@@ -243,7 +243,7 @@ class EndpointProvider(ApinizerProvider):
         from ._reads import live_endpoint
 
         project, proxy, method, name = identity(id_, props)
-        live = self.with_recorded_client(
+        live = self.read_recorded(
             props, lambda client: live_endpoint(client, project, proxy, name, method)
         )
         if live is None:

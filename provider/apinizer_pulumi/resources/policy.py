@@ -640,7 +640,7 @@ class PolicyProvider(ApinizerProvider):
 
         props = plain(props)
         project, proxy, name = identity(id_, props)
-        live = self.with_recorded_client(props, lambda client: live_policies(client, project, proxy))
+        live = self.read_recorded(props, lambda client: live_policies(client, project, proxy))
         found = find_policy(live, name)
         if found is None:
             return dyn.ReadResult(None, {})  # deleted in the console, or its proxy is gone
