@@ -131,3 +131,36 @@ def test_an_endpoint_whose_disable_failed_records_it_active(
 
     converges(endpoints, id_, outs, declared)
     assert (gateway.endpoint("Demo", "PetStore", "GET", "/off") or {})["active"] is False
+
+
+@pytest.mark.parametrize("lost", [{"status": 500}, {"status": 400, "error": "bad_request",
+                                                     "error_description": "order store unavailable"}],
+                         ids=["500", "400"])
+def test_a_policy_whose_move_after_its_add_failed_records_no_order(
+    emulator_url: str, gateway: Gateway, lost: dict[str, Any]
+) -> None:
+    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.resources import PolicyProvider
+
+    from .conftest import ADMIN_TOKEN
+    from .test_policy import request_names, white_ip
+
+    config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
+    env = {"APINIZER_SKIP_CONNECTION_CHECK": "1", "APINIZER_READ_CACHE_TTL": "0"}
+    with ProviderServer(config, env=env) as first:
+        policies = Engine(first, PolicyProvider(), "Policy")
+        policies.up(white_ip("a", 1), name="a")
+        policies.up(white_ip("c", 2), name="c")
+    # Another operation declares b second: before the last policy of the pipeline, a place that only
+    # an update after the add reaches. The update fails.
+    fault(gateway, method="PUT", path="/policies/b/", **lost)
+    with ProviderServer(config, env=env) as later, ApinizerClient(emulator_url, token=ADMIN_TOKEN) as client:
+        policies = Engine(later, PolicyProvider(), "Policy")
+        id_, outs = policies.up(white_ip("b", 2), name="b")  # created: b is the stack's
+        assert request_names(client) == ["a", "c", "b"]
+        assert outs.get("order") is None and outs["position"] == 3
+
+        news = policies.checked(white_ip("b", 2))
+        assert policies.diff(id_, outs, news).changes == DIFF_SOME
+        policies.update(id_, outs, news, name="b")
+        assert request_names(client) == ["a", "b", "c"]
