@@ -180,6 +180,10 @@ KINDS = [
 # -- the runs -------------------------------------------------------------------------------------
 
 
+class CheckFailedError(Exception):
+    """A Check answered failures: the engine stops the whole `pulumi up` there; counted as a failed step."""
+
+
 @dataclass
 class Outcome:
     """One kind's figures."""
@@ -212,7 +216,7 @@ class Stack:
             def attempt(i: int) -> bool | None:
                 try:
                     return step(engine, i)
-                except grpc.RpcError:
+                except (grpc.RpcError, CheckFailedError):
                     return None
 
             with ThreadPoolExecutor(PARALLEL) as pool:
@@ -240,7 +244,10 @@ class Stack:
 
     def up(self, version: int) -> None:
         def one(engine: Engine, i: int) -> bool:
-            news = engine.checked(self.kind.declared(i, version))
+            checked = engine.check(self.kind.declared(i, version), name=f"r{i}")
+            if checked.failures:
+                raise CheckFailedError(str(checked.failures))
+            news = checked.inputs
             if i not in self.resources:
                 self.resources[i] = engine.create(news, name=f"r{i}")
                 return True
