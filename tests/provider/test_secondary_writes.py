@@ -22,7 +22,7 @@ from apinizer_pulumi.resources import (
 )
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
-from .conftest import Gateway
+from .conftest import ADMIN_TOKEN, Gateway
 from .test_api_proxy_group import GROUP, inspect
 from .test_credential import PARTNER, stored
 
@@ -36,12 +36,17 @@ def fault(gateway: Gateway, **rule: Any) -> None:
     httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
 
 
-def converges(engine: Engine, id_: str, outs: dict[str, Any], declared: dict[str, Any]) -> dict[str, Any]:
-    """The next `pulumi up`: the diff shows a change, the update carries it out, and then nothing is left."""
-    news = engine.checked(declared)
-    assert engine.diff(id_, outs, news).changes == DIFF_SOME, "the next up would not send what failed"
-    outs = engine.update(id_, outs, news)
-    assert engine.diff(id_, outs, engine.checked(declared)).changes == DIFF_NONE
+def converges(engine: Engine, id_: str, outs: dict[str, Any], declared: dict[str, Any],
+              url: str) -> dict[str, Any]:
+    """The next `pulumi up`, in a new provider process as the engine starts one: the diff shows a
+    change, the update carries it out, and then nothing is left."""
+    config = {"apinizer:url": url, "apinizer:token": ADMIN_TOKEN}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+        engine = engine.on(server)
+        news = engine.checked(declared)
+        assert engine.diff(id_, outs, news).changes == DIFF_SOME, "the next up would not send what failed"
+        outs = engine.update(id_, outs, news)
+        assert engine.diff(id_, outs, engine.checked(declared)).changes == DIFF_NONE
     return outs
 
 
@@ -71,7 +76,7 @@ def test_a_credential_whose_grant_failed_records_no_access_and_the_next_up_grant
     assert live["accessList"] == []
     assert outs["access"] == [], "the outputs say the access was granted; the gateway has none"
 
-    converges(credentials, id_, outs, PARTNER)
+    converges(credentials, id_, outs, PARTNER, gateway.url)
     assert [item["name"] for item in stored(gateway)[0]["accessList"]] == ["Orders", "PetStore"]
 
 
@@ -85,7 +90,7 @@ def test_a_credential_update_whose_grant_failed_fails_and_keeps_the_old_outputs(
         credentials.update(id_, outs, credentials.checked(changed))
     assert "apinizer:Credential partner in Demo" in str(info.value.details())
     # The engine keeps ``outs``: the next up diffs against them and sends the update again.
-    converges(credentials, id_, outs, changed)
+    converges(credentials, id_, outs, changed, gateway.url)
     [live] = stored(gateway)
     assert live["fullName"] == "Partner Ltd." and len(live["accessList"]) == 2
 
@@ -100,7 +105,7 @@ def test_a_group_whose_second_member_failed_records_the_first_alone(
     assert group is not None and group["members"] == ["PetStore"]
     assert outs["api_proxy_names"] == ["PetStore"]
 
-    converges(groups, id_, outs, GROUP)
+    converges(groups, id_, outs, GROUP, gateway.url)
     group = inspect(gateway)
     assert group is not None and sorted(group["members"]) == ["Orders", "PetStore"]
 
@@ -111,7 +116,7 @@ def test_an_ip_group_whose_addresses_failed_records_none(ip_groups: Engine, gate
     id_, outs = ip_groups.up(declared)
     assert outs["addresses"] == []
 
-    converges(ip_groups, id_, outs, declared)
+    converges(ip_groups, id_, outs, declared, gateway.url)
     state = httpx.get(f"{gateway.url}/_emulator/state").json()
     [demo] = [project for project in state["projects"] if project["name"] == "Demo"]
     [group] = [item for item in demo["ipGroups"] if item["name"] == "Office"]
@@ -129,7 +134,7 @@ def test_an_endpoint_whose_disable_failed_records_it_active(
     assert outs["active"] is True
     assert (gateway.endpoint("Demo", "PetStore", "GET", "/off") or {})["active"] is True
 
-    converges(endpoints, id_, outs, declared)
+    converges(endpoints, id_, outs, declared, gateway.url)
     assert (gateway.endpoint("Demo", "PetStore", "GET", "/off") or {})["active"] is False
 
 
