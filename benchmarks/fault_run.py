@@ -195,6 +195,9 @@ class Outcome:
     lost_updates: int = 0
     missing: int = 0
     refresh_changed: int = 0
+    #: The outputs a refresh changed, and those it filled in where the state had none.
+    changed_keys: set[str] = field(default_factory=set)
+    filled: set[str] = field(default_factory=set)
     left_behind: int = 0
     converged: bool = True
 
@@ -271,8 +274,13 @@ class Stack:
         def one(engine: Engine, i: int) -> bool:
             id_, outs = self.resources[i]
             new_id, props, _ = engine.read(id_, outs, name=f"r{i}")
-            if new_id != id_ or props != before[i][1]:
+            # A value a create could not read back (a group's id) is filled in by a refresh: no change.
+            recorded = {key: value for key, value in before[i][1].items() if value is not None}
+            changed = {key for key, value in recorded.items() if props.get(key) != value}
+            self.outcome.filled |= {key for key in props if key not in recorded}
+            if new_id != id_ or changed:
                 self.outcome.refresh_changed += 1
+                self.outcome.changed_keys |= changed
             if new_id:
                 self.resources[i] = (new_id, props)
             return False
@@ -335,7 +343,9 @@ def rows(count: int = 20, fraction: float = 0.3, seed: int = 20261127) -> list[R
             "refresh changes + left behind (+1 if a phase did not converge)", bad, 0, "", "= 0",
             f"orphans {outcome.orphans}, duplicates {outcome.duplicates}, lost updates "
             f"{outcome.lost_updates}, missing {outcome.missing}, refresh changes {outcome.refresh_changed}, "
-            f"left behind {outcome.left_behind}; runs: {runs}; failed steps re-run {outcome.failed_steps}"))
+            f"left behind {outcome.left_behind}; runs: {runs}; failed steps re-run {outcome.failed_steps}"
+            + (f"; refresh changed {sorted(outcome.changed_keys)}" if outcome.changed_keys else "")
+            + (f"; refresh filled in {sorted(outcome.filled)}" if outcome.filled else "")))
     return result
 
 
