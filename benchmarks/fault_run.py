@@ -1,5 +1,6 @@
-"""Every kind with a write after its create, through create, update, refresh and destroy while 30% of
-the gateway's answers fail; prints, per kind, the runs each phase took and what went wrong.
+"""Every kind that stands alone (with writes after its create, or reads to refresh), through create,
+update, refresh and destroy while 30% of the gateway's answers fail; prints, per kind, what went wrong
+and the runs each phase took.
 
 The emulator strikes 30% of all ``/apiops`` requests, from a seeded generator: 500s, 503s, 429s with
 ``Retry-After``, connections dropped before the request is read, and connections dropped after it
@@ -41,6 +42,7 @@ from apinizer_pulumi.resources import (
     EndpointProvider,
     EnvironmentVariableProvider,
     IpGroupProvider,
+    PolicyProvider,
     RlclProvider,
 )
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
@@ -161,6 +163,18 @@ def _group_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
     return [(group["body"].get("description"), sorted(group["members"]))]
 
 
+def _policy(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": "Orders", "name": f"fault-run-{i}",
+            "policy_type": "policy-white-ip", "pipeline": "REQUEST", "description": f"policy {i} v{version}",
+            "settings": {"ip_list": _addresses(i, version)}}
+
+
+def _policy_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    proxy = next(p for p in _demo(state)["apiProxies"] if p["name"] == "Orders")
+    return [(p["description"], sorted(p["ipList"])) for p in proxy["policies"]["requestPolicyList"]
+            if p["name"] == f"fault-run-{i}"]
+
+
 KINDS = [
     Kind("Endpoint", EndpointProvider, _endpoint,
          lambda i, v: (f"/v{v}/{i}", f"endpoint {i} v{v}", (i + v) % 3 != 0), _endpoint_live),
@@ -174,6 +188,8 @@ KINDS = [
          lambda i, v: (v == 1, "FIRST" if (i + v) % 2 else "LAST"), _rlcl_live),
     Kind("ApiProxyGroup", ApiProxyGroupProvider, _group,
          lambda i, v: (f"group {i} v{v}", _members(i, v)), _group_live),
+    Kind("Policy", PolicyProvider, _policy,
+         lambda i, v: (f"policy {i} v{v}", sorted(_addresses(i, v))), _policy_live),
 ]
 
 
