@@ -169,3 +169,9 @@ def test_a_policy_whose_move_after_its_add_failed_records_no_order(
         assert policies.diff(id_, outs, news).changes == DIFF_SOME
         policies.update(id_, outs, news, name="b")
         assert request_names(client) == ["a", "b", "c"]
+
+
+def test_a_group_whose_id_read_back_failed_once_reads_it_again(groups: Engine, gateway: Gateway) -> None:
+    fault(gateway, status=500, method="GET", path="/apiProxyGroups/")
+    _, outs = groups.up(GROUP)
+    assert outs.get("api_proxy_group_id"), "the id was left for a refresh to fill in"

@@ -24,7 +24,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
@@ -426,7 +426,7 @@ class ApiProxyProvider(ApinizerProvider):
         outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})
         with after_create(who, "reading back its endpoints and deployments"):
-            outs = self._outputs(client, props, failed=failed)
+            outs = read_retried(lambda: self._outputs(client, props, failed=failed))
         return dyn.CreateResult(f"{project}/{name}", outs)
 
     @translated(lambda self, id_, olds, news: subject(news, id_))

@@ -18,7 +18,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create, confirmed
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from .api_proxy import ClientRouteArgs
 
@@ -144,7 +144,7 @@ class ApiProxyGroupProvider(ApinizerProvider):
                 client, project, name, add=members, remove=[], done=added), added)
         outs = self.outputs(props, api_proxy_names=added)
         with after_create(who, "reading back its id"):
-            live = live_group(client, project, name)
+            live = read_retried(lambda: live_group(client, project, name))
             outs["api_proxy_group_id"] = live.id if live is not None else None
         return dyn.CreateResult(f"{project}/{name}", outs)
 

@@ -16,7 +16,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create, confirmed
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, container_gone, translated
 from ._types import HttpMethodName, HttpMethodValue
 
@@ -213,7 +213,7 @@ class EndpointProvider(ApinizerProvider):
             # The create answer is only {success}: the id comes from a list sent after it.
             gateway_id = None
             with after_create(who, "reading back its gateway id"):
-                gateway_id = _created_id(client, props)
+                gateway_id = read_retried(lambda: _created_id(client, props))
             if props.get("active") is False:
                 # Outputs say what the gateway has: a failed disable shows as active, which the
                 # next `pulumi up` sees as a change and carries out.

@@ -40,7 +40,7 @@ from ._base import (
     unknown_keys,
 )
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
-from ._create import ExactlyOnce, after_create, confirmed
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._types import HttpMethodValue
 
@@ -623,7 +623,7 @@ class PolicyProvider(ApinizerProvider):
         outs = self.outputs(props, revision=revision(props), position=placed[0])
         if placed[0] is None:  # appended (no order), or found after a lost answer: one read says where
             with after_create(who, "reading back its position"):
-                outs = self._outputs(client, props)
+                outs = read_retried(lambda: self._outputs(client, props))
         return dyn.CreateResult("/".join((project, proxy, name)), secret(outs, props.get("policy_type")))
 
     def _outputs(self, client: ApinizerClient, props: Mapping[str, Any]) -> dict[str, Any]:
