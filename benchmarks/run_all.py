@@ -18,6 +18,7 @@ import api_proxy_requests
 import cli_counts
 import emulator_bench
 import engine_floor
+import fault_run
 import generate_bench
 import import_bench
 import program_cost
@@ -62,6 +63,8 @@ def main() -> None:
     rows += provider_bench.counts(100, 5)
     rows += api_proxy_requests.counts(10, 200, 3 if args.quick else 5)
     rows += api_proxy_group_requests.counts(10)
+    # Every kind with a write after its create, at 30% faults: the bad outcomes, each 0.
+    rows += fault_run.rows(5 if args.quick else 20)
     rows += provider_bench.overhead(overhead, 10)
     rows += emulator_bench.http_rows(seconds, 32)
     rows += emulator_bench.big_rows(seconds, 32, 5_000 if args.quick else 50_000)

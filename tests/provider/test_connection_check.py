@@ -11,6 +11,7 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from apinizer_pulumi.resources import EndpointCacheProvider, EndpointProvider, RlclEndpointsProvider
@@ -173,3 +174,40 @@ def test_a_connection_unknown_at_preview_is_not_checked(start: Any, gateway: Gat
     assert engine.check({**USERS, "connection": {"url": UNKNOWN, "token": "wrong-token"}}).failures == {}
     assert engine.check({**USERS, "connection": UNKNOWN}, name="whole").failures == {}
     assert gateway.stats()["total"] == 0
+
+
+def fault(gateway: Gateway, **rule: Any) -> None:
+    httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
+
+
+@pytest.mark.parametrize("failure", [{"drop": True}, {"status": 500}, {"status": 503},
+                                     {"status": 429, "retry_after": 0.01}],
+                         ids=["dropped connection", "500", "503", "429"])
+def test_a_transient_failure_of_the_check_is_tried_again(start: Any, gateway: Gateway,
+                                                        failure: dict[str, Any]) -> None:
+    fault(gateway, **failure)
+    server = start({"apinizer:url": gateway.url, "apinizer:token": "dev-admin-token"})
+    engine = Engine(server, EndpointProvider(), "Endpoint")
+    for index in range(5):
+        assert engine.check({**USERS, "name": f"/n/{index}"}, name=f"r{index}").failures == {}
+    # The failed request and the one after it, then the outcome is kept.
+    assert gateway.stats()["requests"] == {LIST: 2}
+
+
+def test_a_check_that_only_met_transient_failures_is_not_kept(start: Any, gateway: Gateway) -> None:
+    fault(gateway, drop=True, count=4)  # every attempt of the first check
+    server = start({"apinizer:url": gateway.url, "apinizer:token": "dev-admin-token"},
+                   env={"APINIZER_CONNECTION_RECHECK_AFTER": "0"})
+    engine = Engine(server, EndpointProvider(), "Endpoint")
+    first = only_failure(engine, USERS)
+    assert first.startswith(f"apinizer: cannot reach the gateway at {gateway.url} (apinizer:url): "), first
+    assert engine.check({**USERS, "name": "/later"}, name="later").failures == {}
+
+
+def test_a_401_after_a_transient_failure_is_kept(start: Any, gateway: Gateway) -> None:
+    fault(gateway, status=503)
+    server = start({"apinizer:url": gateway.url, "apinizer:token": "wrong-token"})
+    engine = Engine(server, EndpointProvider(), "Endpoint")
+    reasons = {only_failure(engine, {**USERS, "name": f"/n/{index}"}, name=f"r{index}") for index in range(3)}
+    assert len(reasons) == 1 and "refused apinizer:token (401 on the token)" in reasons.pop()
+    assert gateway.stats()["requests"] == {LIST: 2}

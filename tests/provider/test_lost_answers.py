@@ -163,9 +163,9 @@ def test_someone_elses_endpoint_while_the_creates_keep_failing_is_not_taken(
 
 def test_a_failed_read_back_of_the_id_still_records_the_endpoint(endpoints: Engine, gateway: Gateway) -> None:
     # The id is read back from the proxy's list (docs/performance.md), and, when that fails, from
-    # the endpoint itself: make every try of both fail.
-    fault(gateway, method="GET", path="/endpoints/", status=503, count=OUTLAST_RETRIES)
-    fault(gateway, method="POST", path="/details/", status=503, count=OUTLAST_RETRIES)
+    # the endpoint itself, each read tried five times: make every try of both fail.
+    fault(gateway, method="GET", path="/endpoints/", status=503, count=5 * OUTLAST_RETRIES)
+    fault(gateway, method="POST", path="/details/", status=503, count=5 * OUTLAST_RETRIES)
 
     id_, outs = endpoints.up(TOYS)
 

@@ -177,17 +177,19 @@ def test_an_rlcl_that_existed_before_is_refused_even_when_answers_are_lost(
 def test_an_rlcl_create_whose_outcome_stays_unknown_fails_and_says_what_to_do(
     lists: Engine, gateway: Gateway
 ) -> None:
-    rlcl_fault(gateway, method="POST", path="/rlcl/", count=4, status=503)
+    # Eight sends: without a look-up, giving up may leave an RLCL that the stack does not know, so a
+    # create that cannot look keeps sending longer than one that can (four sends).
+    rlcl_fault(gateway, method="POST", path="/rlcl/", count=8, status=503)
 
     with pytest.raises(grpc.RpcError) as info:
         lists.up(GOLD)
 
     message = str(info.value.details()).strip().splitlines()[-1]
     assert message.startswith(
-        "apinizer:Rlcl Gold in Demo: the gateway never confirmed the create in 4 attempts"
+        "apinizer:Rlcl Gold in Demo: the gateway never confirmed the create in 8 attempts"
     )
     assert "set adopt=True" in message
-    assert gateway.stats()["requests"][RLCL_CREATE] == 4
+    assert gateway.stats()["requests"][RLCL_CREATE] == 8
 
 
 def test_a_forced_replace_of_an_adopting_rlcl_keeps_it(lists: Engine, gateway: Gateway) -> None:

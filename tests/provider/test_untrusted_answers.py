@@ -87,8 +87,9 @@ def test_a_confirmed_create_whose_list_lacks_it_reads_its_id_from_the_endpoint(
 def test_a_confirmed_create_whose_id_cannot_be_read_back_succeeds_without_it(
     endpoints: Engine, front: FrontProxy, gateway: Gateway
 ) -> None:
-    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS))
-    front.answer(Answer("POST", "/details/", 200, NOT_SUCCESS))
+    # Every read-back: the list, then the endpoint alone, each tried five times.
+    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS, count=5))
+    front.answer(Answer("POST", "/details/", 200, NOT_SUCCESS, count=5))
 
     id_, outs = endpoints.up(TOYS)
 
@@ -141,8 +142,9 @@ def test_a_refresh_whose_look_up_fails_fails_instead_of_dropping(
     endpoints: Engine, front: FrontProxy, gateway: Gateway
 ) -> None:
     id_, outs = endpoints.up(TOYS)
-    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS))
-    front.answer(Answer("POST", "/details/", 502, b"<html>Bad gateway</html>", "text/html", count=10))
+    # Every read of the refresh (it tries five times); a 500, which the client does not repeat.
+    front.answer(Answer("GET", LIST, 200, NOT_SUCCESS, count=5))
+    front.answer(Answer("POST", "/details/", 500, b"<html>Server error</html>", "text/html", count=5))
 
     with pytest.raises(grpc.RpcError):
         endpoints.read(id_, outs)

@@ -381,6 +381,15 @@ class ApinizerProvider(dyn.ResourceProvider):
                 raise
         return operation(client_for(fallback))
 
+    def read_recorded(self, props: Mapping[str, Any], read: Callable[[ApinizerClient], R]) -> R:
+        """A refresh's ``read`` with the recorded connection (:meth:`with_recorded_client`), tried
+        again after failures that may pass, with the pauses of the look-ups after a create
+        (``_create.read_retried``). A read that keeps failing fails the refresh, which then
+        leaves the state as it was: a failed read is never "gone"."""
+        from ._create import read_retried
+
+        return read_retried(lambda: self.with_recorded_client(props, read))
+
     # --- check ------------------------------------------------------------------------------
 
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:

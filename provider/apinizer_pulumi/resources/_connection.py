@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 import os
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -225,9 +227,12 @@ def close_clients() -> None:
 #
 # ``check`` (which every preview and up runs for every resource) proves the connection once per
 # provider process and resolved connection: first offline (a URL, with an http or https scheme,
-# and credentials), then with at most one request. Its outcome, good or bad, is kept for the
-# process, so N resources on one gateway cost one request, and resources checked while it is on
-# its way wait for it instead of sending their own.
+# and credentials), then with one request, sent again after a transient failure (a dropped
+# connection, a 5xx, a 429). A definite outcome, good or bad, is kept for the process, so N
+# resources on one gateway cost one request, and resources checked while it is on its way wait for
+# it instead of sending their own; one that only transient failures gave is kept for
+# RECHECK_AFTER seconds, so that one lost request does not fail every check of the process and a
+# gateway that is down does not cost each resource its own retries.
 
 #: The environment variable that turns the check off (any of 1, true, yes, on).
 SKIP_ENV = "APINIZER_SKIP_CONNECTION_CHECK"
@@ -291,7 +296,13 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-_PROVEN: dict[tuple[str, str], str | None] = {}
+#: Sends of the check's request when every answer so far was transient.
+PROOF_ATTEMPTS = 4
+#: Seconds an outcome that only transient failures gave is kept before a check tries again.
+RECHECK_AFTER = float(os.environ.get("APINIZER_CONNECTION_RECHECK_AFTER", "10"))
+
+#: Each connection's reason (None: accepted) and until when it is kept (``math.inf``: definite).
+_PROVEN: dict[tuple[str, str], tuple[str | None, float]] = {}
 _PROVING: dict[tuple[str, str], threading.Lock] = {}
 _PROVING_LOCK = threading.Lock()
 
@@ -310,40 +321,61 @@ def prove_connection(settings: Settings, names: tuple[str, str], probe: tuple[st
       not administrators or analyzers). A missing proxy answers 404 after the token was accepted.
       With no proxy named (an ``Rlcl`` alone), no request is made and the token is not proven.
 
-    A 401 is a refusal; any other answer (2xx, a 403 for a missing role, a 404) shows the
-    credentials were accepted; no answer at all means the gateway cannot be reached.
+    A 401 is a refusal; any other definite answer (2xx, a 403 for a missing role, a 404) shows
+    the credentials were accepted. No answer (a refused or dropped connection), a 5xx or a 429 is
+    transient: the request is sent again after the pauses of the look-ups after a create, up to
+    :data:`PROOF_ATTEMPTS` sends; when all were transient, no answer means the gateway cannot be
+    reached, and a 5xx or 429 passes the check unproven; either is kept :data:`RECHECK_AFTER`
+    seconds only.
     """
     key = settings.cache_key
-    if key in _PROVEN:
-        return _PROVEN[key]
+    kept = _PROVEN.get(key)
+    if kept is not None and kept[1] > time.monotonic():
+        return kept[0]
     if settings.token is not None and probe is None:
         return None
     with _PROVING_LOCK:
         lock = _PROVING.setdefault(key, threading.Lock())
     with lock:
-        if key not in _PROVEN:
-            _PROVEN[key] = _send_proof(settings, names, probe)
-        return _PROVEN[key]
+        kept = _PROVEN.get(key)
+        if kept is None or kept[1] <= time.monotonic():
+            reason, definite = _send_proof(settings, names, probe)
+            kept = _PROVEN[key] = (reason, math.inf if definite else time.monotonic() + RECHECK_AFTER)
+        return kept[0]
 
 
-def _send_proof(settings: Settings, names: tuple[str, str], probe: tuple[str, str] | None) -> str | None:
+def _send_proof(settings: Settings, names: tuple[str, str],
+                probe: tuple[str, str] | None) -> tuple[str | None, bool]:
+    """(the reason of a refusal or None, whether that outcome is definite)."""
     from apinizer_pulumi.client import APIConnectionError, ApinizerError, Endpoints
+
+    from ._create import BACKOFF
 
     url_name, credentials_name = names
     client = client_for(settings)
-    # One request without the client's retries (a retry would be a second request), through the
-    # client's own pooled connection and, for a login, its own token cache.
-    try:
-        status = client.probe_credentials(Endpoints._path(*probe) if probe is not None else None)
-    except APIConnectionError as error:
-        return f"cannot reach the gateway at {settings.url} ({url_name}): {error.detail}; {SKIP_HINT}"
-    except ApinizerError as error:  # a 2xx token answer that holds no token
-        return f"the gateway at {settings.url} ({url_name}) answered the login with no token: {error}"
-    if status == 401:
-        what = "token request" if settings.token is None else "token"
-        return (f"the gateway at {settings.url} refused {credentials_name} (401 on the {what}): "
-                "check the credentials, or which gateway the URL names")
-    return None
+    reason: str | None = None
+    for attempt in range(PROOF_ATTEMPTS):
+        if attempt:
+            time.sleep(BACKOFF.delay(attempt - 1))
+        # Each send is one request without the client's retries (they would hide how many were
+        # sent), through the client's own pooled connection and, for a login, its own token cache.
+        try:
+            status = client.probe_credentials(Endpoints._path(*probe) if probe is not None else None)
+        except APIConnectionError as error:
+            reason = f"cannot reach the gateway at {settings.url} ({url_name}): {error.detail}; {SKIP_HINT}"
+            continue
+        except ApinizerError as error:  # a 2xx token answer that holds no token
+            return (f"the gateway at {settings.url} ({url_name}) answered the login with no token: "
+                    f"{error}"), True
+        if status is not None and (status >= 500 or status == 429):
+            reason = None  # the gateway is there, and said nothing about the credentials
+            continue
+        if status == 401:
+            what = "token request" if settings.token is None else "token"
+            return (f"the gateway at {settings.url} refused {credentials_name} (401 on the {what}): "
+                    "check the credentials, or which gateway the URL names"), True
+        return None, True
+    return reason, False
 
 
 def forget_proven_connections() -> None:

@@ -17,9 +17,13 @@ carries nothing to recognise the new object by. The rule (docs/faults.md):
   has no look-up: there, "already exists" after an unknown attempt is taken as this create's.
 * Look-ups that fail (unknown-class failures, a 500 included) are tried again after a pause that
   doubles (:data:`BACKOFF`), up to :data:`LOOKUP_ATTEMPTS` in a row; creates are sent at most
-  :data:`CREATE_ATTEMPTS` times, each resend after a pause as well.
+  :data:`CREATE_ATTEMPTS` times (:data:`BLIND_CREATE_ATTEMPTS` for a kind without a look-up), each
+  resend after a pause as well.
 * Once the create is confirmed, nothing that follows fails the step (:func:`after_create`):
-  a failed step would leave on the gateway an object that the stack does not know.
+  a failed step would leave on the gateway an object that the stack does not know. And what
+  follows is recorded only as far as the gateway confirmed it (:func:`confirmed`): a write that
+  failed leaves its part of the outputs as the gateway holds it, so that the engine's next diff
+  shows the part as a change and the next ``pulumi up`` sends it.
 
 A kind supplies three things: how to send its create, how to look its object up (the live object
 or None), and how to judge that a live object is what its create makes.
@@ -41,9 +45,15 @@ if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerError, BadRequestError
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: Sends of one create whose outcome stayed unknown.
 CREATE_ATTEMPTS = 4
+#: The same for a kind the API cannot look up: there giving up may leave an object that the stack
+#: does not know (and that the next run's create then calls someone else's), while every further
+#: send that gets an answer settles it. At 30% failing requests, four unknown sends in a row happen
+#: to about one create in 120 (benchmarks/fault_run.py saw it), eight to one in 15,000.
+BLIND_CREATE_ATTEMPTS = 8
 #: Look-ups in a row that may fail (each with the client's own retries, where it makes them).
 LOOKUP_ATTEMPTS = 5
 #: 4xx statuses that a gateway or a proxy in front of it sends when it may have carried the request
@@ -86,6 +96,33 @@ def outcome_unknown(error: ApinizerError) -> bool:
     return False
 
 
+def read_retried(read: Callable[[], R], pause: Callable[[], None] | None = None) -> R:
+    """``read()``, tried again after a failure that may pass (:func:`outcome_unknown`: a 5xx, a
+    connection dropped after the request left, an answer that is not one), up to
+    :data:`LOOKUP_ATTEMPTS` in a row with ``pause()`` between them (by default the pauses of
+    :data:`BACKOFF`). Any other failure, and the last one, is raised as it is: a read that failed
+    says nothing about the object, and is never taken for "gone".
+
+    The client retries 429, 502, 503, 504 and dropped connections of a read by itself; this covers
+    a 500, which it never repeats, and a client that ran out of its own attempts.
+    """
+    from apinizer_pulumi.client import ApinizerError
+
+    pauses = iter(range(LOOKUP_ATTEMPTS))
+    failed = 0
+    while True:
+        try:
+            return read()
+        except ApinizerError as error:
+            failed += 1
+            if not outcome_unknown(error) or failed >= LOOKUP_ATTEMPTS:
+                raise
+        if pause is not None:
+            pause()
+        else:
+            time.sleep(BACKOFF.delay(next(pauses)))
+
+
 @dataclass
 class ExactlyOnce(Generic[T]):
     """One create under the rule above; :meth:`run` carries it out.
@@ -116,20 +153,15 @@ class ExactlyOnce(Generic[T]):
         from apinizer_pulumi.client import ApinizerError
 
         assert self.look_up is not None
-        failed = 0
-        while True:
-            try:
-                return self.look_up()
-            except ApinizerError as error:
-                failed += 1
-                if not outcome_unknown(error) or failed >= LOOKUP_ATTEMPTS:
-                    raise ApinizerResourceError(
-                        f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
-                        f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the "
-                        f"{self.noun} already exists, that is the one this create made: set adopt=True "
-                        "to take it over"
-                    ) from None
-            self._pause()
+        try:
+            return read_retried(self.look_up, self._pause)
+        except ApinizerError as error:
+            raise ApinizerResourceError(
+                f"the gateway never confirmed the create ({describe(unknown)}), and looking it up "
+                f"failed too ({describe(error)}). Run `pulumi up` again; if it then says the "
+                f"{self.noun} already exists, that is the one this create made: set adopt=True "
+                "to take it over"
+            ) from None
 
     def run(self) -> None:
         """Create the object once, also when answers are lost on the way.
@@ -153,7 +185,7 @@ class ExactlyOnce(Generic[T]):
                         raise self._gave_up(unknown, sends, found=live is not None)
                     # Not there: the create did not take effect. There but different: someone
                     # else's, which the repeat's own "already exists" answer reports below.
-                elif sends >= CREATE_ATTEMPTS:
+                elif sends >= BLIND_CREATE_ATTEMPTS:
                     raise ApinizerResourceError(
                         f"the gateway never confirmed the create in {sends} attempts ({describe(unknown)}), "
                         f"and the API cannot look the {self.noun} up. Run `pulumi up` again; if it then "
@@ -189,13 +221,31 @@ class ExactlyOnce(Generic[T]):
 
 
 @contextlib.contextmanager
-def after_create(who: str, step: str) -> Iterator[None]:
-    """Run a step that follows a confirmed create: its failure is a warning, never the step's."""
+def after_create(who: str, step: str,
+                 then: str = "the next `pulumi up` or `pulumi refresh` completes it") -> Iterator[None]:
+    """Run a step that follows a confirmed create: its failure is a warning, never the step's.
+
+    ``then`` tells what makes up for the failure (for a read-back, a refresh does).
+    """
     from apinizer_pulumi.client import ApinizerError
 
     try:
         yield
     except (ApinizerError, ApinizerResourceError) as error:
         reason = describe(error) if isinstance(error, ApinizerError) else error.message
-        pulumi.log.warn(f"{who}: created, but {step} failed ({reason}); the next `pulumi up` "
-                        "or `pulumi refresh` completes it")
+        pulumi.log.warn(f"{who}: created, but {step} failed ({reason}); {then}")
+
+
+def confirmed(who: str, step: str, write: Callable[[], T], before: T) -> T:
+    """The outputs' value of one part of a new resource, as far as the gateway confirmed it.
+
+    ``write`` carries out ``step`` after a confirmed create and returns what the gateway then holds
+    for that part; ``before`` is what it holds without it (a list that ``write`` fills as each of its
+    requests is answered records the ones that were). A failure is a warning (:func:`after_create`)
+    and ``before`` is recorded: declared inputs differ from it, so the next ``pulumi up`` sends the
+    rest, where outputs that repeated the inputs would have shown no change at all.
+    """
+    result = before
+    with after_create(who, step, "it is recorded as not done, and the next `pulumi up` does it"):
+        result = write()
+    return result

@@ -85,7 +85,7 @@ class EndpointSettingsProvider(ApinizerProvider):
     @translated(lambda self, id_, props: _subject(self.kind, props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         target = _identity(id_, props)
-        if self.with_recorded_client(props, lambda client: self._endpoint_gone(client, target)):
+        if self.read_recorded(props, lambda client: self._endpoint_gone(client, target)):
             return dyn.ReadResult(None, {})
         # The API cannot read these settings back: what was last written is what is known.
         return dyn.ReadResult(id_, self.outputs(props))

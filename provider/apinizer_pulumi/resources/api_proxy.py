@@ -24,7 +24,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
@@ -564,7 +564,7 @@ class ApiProxyProvider(ApinizerProvider):
         outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})
         with after_create(who, "reading back its endpoints and deployments"):
-            outs = self._outputs(client, props, failed=failed)
+            outs = read_retried(lambda: self._outputs(client, props, failed=failed))
         return dyn.CreateResult(f"{project}/{name}", outs)
 
     @translated(lambda self, id_, olds, news: subject(news, id_))
@@ -592,7 +592,7 @@ class ApiProxyProvider(ApinizerProvider):
         props = plain(props)
         project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
             else tuple(id_.split("/", 1))
-        live = self.with_recorded_client(props, lambda client: live_proxy(client, project, name))
+        live = self.read_recorded(props, lambda client: live_proxy(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
         inputs = {key: value for key, value in inputs_of(props).items()

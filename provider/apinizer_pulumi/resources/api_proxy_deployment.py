@@ -132,7 +132,7 @@ class ApiProxyDeploymentProvider(DeploymentProvider):
         from ._reads import live_proxy
 
         project, proxy, environment = identity(id_, props)
-        live = self.with_recorded_client(props, lambda client: live_proxy(client, project, proxy))
+        live = self.read_recorded(props, lambda client: live_proxy(client, project, proxy))
         if live is None:
             return dyn.ReadResult(None, {})  # the proxy is gone, and its deployments with it
         line = live.deployment(environment)

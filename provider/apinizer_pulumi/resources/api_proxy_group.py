@@ -18,7 +18,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from .api_proxy import ClientRouteArgs
 
@@ -69,9 +69,10 @@ class ApiProxyGroupProvider(ApinizerProvider):
 
     @staticmethod
     def _members(client: ApinizerClient, project: str, name: str, *, add: Sequence[str],
-                 remove: Sequence[str]) -> list[str]:
-        """Add, then remove members; the members that are in the group afterwards, as far as known."""
-        done: list[str] = []
+                 remove: Sequence[str], done: list[str] | None = None) -> list[str]:
+        """Add, then remove members; the members added, each appended to ``done`` once the gateway
+        confirmed it (so that a failure part-way leaves there the ones that were)."""
+        done = [] if done is None else done
         for proxy in add:
             client.api_proxy_groups.add_api_proxy(project, name, proxy)
             done.append(proxy)
@@ -139,11 +140,11 @@ class ApiProxyGroupProvider(ApinizerProvider):
             else:
                 self._create(client, props, spec, who)
             added: list[str] = []
-            with after_create(who, "adding its member proxies"):
-                added = self._members(client, project, name, add=members, remove=[])
+            added = confirmed(who, "adding its member proxies", lambda: self._members(
+                client, project, name, add=members, remove=[], done=added), added)
         outs = self.outputs(props, api_proxy_names=added)
         with after_create(who, "reading back its id"):
-            live = live_group(client, project, name)
+            live = read_retried(lambda: live_group(client, project, name))
             outs["api_proxy_group_id"] = live.id if live is not None else None
         return dyn.CreateResult(f"{project}/{name}", outs)
 
@@ -172,7 +173,7 @@ class ApiProxyGroupProvider(ApinizerProvider):
         from ._reads import live_group
 
         project, name = identity(id_, props)
-        live = self.with_recorded_client(props, lambda client: live_group(client, project, name))
+        live = self.read_recorded(props, lambda client: live_group(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway has no such group: dropped from the state
         inputs = {key: value for key, value in inputs_of(props).items() if key not in _COMPUTED}

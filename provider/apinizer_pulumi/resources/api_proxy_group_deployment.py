@@ -112,7 +112,7 @@ class ApiProxyGroupDeploymentProvider(DeploymentProvider):
         from ._reads import group_deployed_to
 
         project, group, environment = identity(id_, props)
-        deployed = self.with_recorded_client(props, lambda client: group_deployed_to(client, project, group))
+        deployed = self.read_recorded(props, lambda client: group_deployed_to(client, project, group))
         if deployed is None:
             return dyn.ReadResult(None, {})  # the group is gone, and its deployments with it
         inputs = {key: value for key, value in inputs_of(props).items() if key != "deployed"}

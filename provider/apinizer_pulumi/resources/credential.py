@@ -26,7 +26,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, confirmed
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import AccessTypeName, AccessTypeValue
 
@@ -179,11 +179,15 @@ class CredentialProvider(ApinizerProvider):
                 client.credentials.update(project, spec)
                 self.created(props)
                 adopted = True
+        granted: Sequence[Access] = []
         if declared:
-            with after_create(subject(props), "granting its access"):
-                # A new credential has no access; one taken over keeps what it had beside the declared.
-                self._sync_access(client, project, username, [], declared, read_live=adopted)
-        return dyn.CreateResult(f"{project}/{username}", self._outputs(props))
+            # A new credential has no access; one taken over keeps what it had beside the declared.
+            # Recorded as granted only when the gateway confirmed it: otherwise none, which the next
+            # `pulumi up` sees as a change and grants (reading first what is there).
+            granted = confirmed(subject(props), "granting its access", lambda: self._sync_access(
+                client, project, username, [], declared, read_live=adopted), [])
+        return dyn.CreateResult(f"{project}/{username}",
+                                self._outputs({**props, "access": access_props(granted)}))
 
     @staticmethod
     def _taken(error: Exception) -> bool:
@@ -214,9 +218,9 @@ class CredentialProvider(ApinizerProvider):
 
     @staticmethod
     def _sync_access(client: ApinizerClient, project: str, username: str, old: Sequence[Access],
-                     new: Sequence[Access], *, read_live: bool) -> None:
+                     new: Sequence[Access], *, read_live: bool) -> Sequence[Access]:
         """Grant what ``new`` declares and the gateway lacks; revoke what ``old`` declared, ``new`` no
-        longer does, and the gateway still has. Nothing else is touched."""
+        longer does, and the gateway still has. Nothing else is touched. Returns ``new``, granted."""
         live: set[Access] = set()
         if read_live:
             live = {(item.type.value, item.name) for item in client.credentials.access(project, username)}
@@ -226,6 +230,7 @@ class CredentialProvider(ApinizerProvider):
             client.credentials.revoke_access(project, username, access_props(revoke))
         if grant:
             client.credentials.grant_access(project, username, access_props(grant))
+        return new
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -245,7 +250,7 @@ class CredentialProvider(ApinizerProvider):
             # Only declared access is managed, so only it can drift: what the console added stays out.
             return live, [pair for pair in declared if pair in granted]
 
-        live, granted = self.with_recorded_client(props, look)
+        live, granted = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
         inputs = dict(inputs_of(props))

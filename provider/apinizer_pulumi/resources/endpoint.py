@@ -16,7 +16,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider, lazy_model
 from ._connection import ConnectionArgs
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, container_gone, translated
 from ._types import HttpMethodName, HttpMethodValue
 
@@ -213,14 +213,15 @@ class EndpointProvider(ApinizerProvider):
             # The create answer is only {success}: the id comes from a list sent after it.
             gateway_id = None
             with after_create(who, "reading back its gateway id"):
-                gateway_id = _created_id(client, props)
+                gateway_id = read_retried(lambda: _created_id(client, props))
             if props.get("active") is False:
                 # Outputs say what the gateway has: a failed disable shows as active, which the
                 # next `pulumi up` sees as a change and carries out.
-                props = {**props, "active": True}
-                with after_create(who, "disabling it"):
+                def disable() -> bool:
                     client.endpoints.set_status(project, proxy, name, method, False)
-                    props["active"] = False
+                    return False
+
+                props = {**props, "active": confirmed(who, "disabling it", disable, True)}
         outs = self.outputs(props, endpoint_id=gateway_id)
         return dyn.CreateResult(endpoint_id(project, proxy, method, name), outs)
 
@@ -242,7 +243,7 @@ class EndpointProvider(ApinizerProvider):
         from ._reads import live_endpoint
 
         project, proxy, method, name = identity(id_, props)
-        live = self.with_recorded_client(
+        live = self.read_recorded(
             props, lambda client: live_endpoint(client, project, proxy, name, method)
         )
         if live is None:

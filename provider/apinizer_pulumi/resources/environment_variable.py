@@ -167,7 +167,7 @@ class EnvironmentVariableProvider(ApinizerProvider):
         from ._reads import live_environment_variable
 
         project, name = _identity(id_, props)
-        live = self.with_recorded_client(
+        live = self.read_recorded(
             props, lambda client: live_environment_variable(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})

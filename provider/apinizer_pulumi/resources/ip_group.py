@@ -88,10 +88,7 @@ class IpGroupProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import ApinizerError
-
-        from ._create import ExactlyOnce
-        from ._errors import describe
+        from ._create import ExactlyOnce, confirmed
 
         project, name = _identity("", props)
         client = self.client(props)
@@ -115,14 +112,13 @@ class IpGroupProvider(ApinizerProvider):
         if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same group in this operation leaves it
         else:
-            try:
+            def write_addresses() -> list[str]:
                 set_addresses(client, project, name, addresses)
-            except ApinizerError as error:
-                # The group exists (empty) and is this stack's: recorded with no address, so that
-                # the next `pulumi up` sets them.
-                pulumi.log.warn(f"{_subject(props)}: created, but setting its addresses failed "
-                                f"({describe(error)}); the next `pulumi up` sets them")
-                addresses = []
+                return addresses
+
+            # The group exists (empty) and is this stack's: when the addresses fail, it is recorded
+            # with none, so that the next `pulumi up` sets them.
+            addresses = confirmed(_subject(props), "setting its addresses", write_addresses, [])
         return dyn.CreateResult(f"{project}/{name}", self.outputs({**props, "addresses": addresses}))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))

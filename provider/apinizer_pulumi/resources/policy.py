@@ -40,7 +40,7 @@ from ._base import (
     unknown_keys,
 )
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
-from ._create import ExactlyOnce, after_create
+from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 from ._types import HttpMethodValue
 
@@ -56,6 +56,9 @@ TargetScopeName = Literal["ALL", "ENDPOINT"]
 KEYS = ("project_name", "api_proxy_name", "name")
 #: The inputs that say where a policy runs: a change moves it (an update), never replaces it.
 PLACEMENT = ("pipeline", "target_scope", "target_endpoint", "target_endpoint_http_method", "order")
+#: What a create's placed write returns when the add went through and the move after it failed
+#: (positions start at 1).
+NOT_MOVED = 0
 #: The fields every policy type shares (``PolicyBase``), under the resource's own input names.
 COMMON = {"description": "description", "active": "active", "condition": "policy_condition",
           "error_messages": "error_message_list"}
@@ -544,9 +547,17 @@ class PolicyProvider(ApinizerProvider):
                     client.policies.add(project, proxy, name, policy, metadata(props, order=position))
                     if position is not None and position == len(names) and names:
                         # The add page: an order of the list's size or more appends. Before the last
-                        # policy is a place only an update reaches (it counts the policy itself).
-                        client.policies.update(project, proxy, name, policy,
-                                               metadata(props, order=position))
+                        # policy is a place only an update reaches (it counts the policy itself). The
+                        # add made the policy: a failed move is a write after its create, recorded
+                        # as not done (NOT_MOVED) so that the next `pulumi up` moves it.
+                        at: int = position
+
+                        def to_order() -> int:
+                            client.policies.update(project, proxy, name, policy, metadata(props, order=at))
+                            return at
+
+                        return confirmed(subject(props), "moving it to its declared order", to_order,
+                                         NOT_MOVED)
                     return position
                 finally:
                     with _DECLARED_LOCK:
@@ -605,10 +616,14 @@ class PolicyProvider(ApinizerProvider):
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{who}: {error.message}") from None
         self.created(props)
+        if placed[0] == NOT_MOVED:
+            # Not at its declared order: recorded without one, which the next diff shows as a change.
+            props = {key: value for key, value in props.items() if key != "order"}
+            placed[0] = None
         outs = self.outputs(props, revision=revision(props), position=placed[0])
         if placed[0] is None:  # appended (no order), or found after a lost answer: one read says where
             with after_create(who, "reading back its position"):
-                outs = self._outputs(client, props)
+                outs = read_retried(lambda: self._outputs(client, props))
         return dyn.CreateResult("/".join((project, proxy, name)), secret(outs, props.get("policy_type")))
 
     def _outputs(self, client: ApinizerClient, props: Mapping[str, Any]) -> dict[str, Any]:
@@ -640,7 +655,7 @@ class PolicyProvider(ApinizerProvider):
 
         props = plain(props)
         project, proxy, name = identity(id_, props)
-        live = self.with_recorded_client(props, lambda client: live_policies(client, project, proxy))
+        live = self.read_recorded(props, lambda client: live_policies(client, project, proxy))
         found = find_policy(live, name)
         if found is None:
             return dyn.ReadResult(None, {})  # deleted in the console, or its proxy is gone

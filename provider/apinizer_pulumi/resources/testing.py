@@ -12,6 +12,7 @@ and the ``__provider`` value is the SDK's own ``serialize_provider`` of a provid
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import subprocess
 import sys
@@ -115,6 +116,12 @@ class Engine:
         self.stub = server.stub
         self.blob = serialize_provider(provider)
         self.urn_type = f"pulumi-python:dynamic/apinizer:{type_name}"
+
+    def on(self, server: ProviderServer) -> Engine:
+        """The same kind's engine on another provider server: the next operation's process."""
+        other = copy.copy(self)
+        other.stub = server.stub
+        return other
 
     def _props(self, props: dict[str, Any]) -> struct_pb2.Struct:
         return serialize({**props, PROVIDER_KEY: self.blob})

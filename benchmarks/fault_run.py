@@ -1,0 +1,378 @@
+"""Every kind that stands alone (with writes after its create, or reads to refresh), through create,
+update, refresh and destroy while 30% of the gateway's answers fail; prints, per kind, what went wrong
+and the runs each phase took.
+
+The emulator strikes 30% of all ``/apiops`` requests, from a seeded generator: 500s, 503s, 429s with
+``Retry-After``, connections dropped before the request is read, and connections dropped after it
+was carried out (the answer lost), 6% each. Each kind's N resources are driven through the SDK's
+dynamic provider server over gRPC, four steps at a time, each run of `pulumi up` (or refresh,
+destroy) in a new provider process as the engine starts one, with the preview's connection check
+on. A run is repeated the way a user re-runs it: a create that failed is not in the state, a failed
+update keeps the old outputs, a failed delete stays, a failed refresh keeps the state. A phase is
+done when a run has no error and changes nothing.
+
+Counted against the emulator's own record (``/_emulator/...``, which is never faulted):
+
+* orphans: after every run, objects of the run's names on the gateway that the stack does not know;
+* duplicates: objects of one name more than once;
+* lost updates: after ``up`` is done (every diff says "no change"), resources whose declared values
+  are not what the gateway holds, and declared resources missing from it;
+* refresh: resources that a refresh dropped or changed (the gateway held what the state records);
+* left behind: objects still on the gateway after ``destroy``.
+
+    .venv/bin/python benchmarks/fault_run.py [--count 20] [--fraction 0.3] [--seed 20261127]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import httpx
+from _common import TOKEN, Row, emulator, table
+
+from apinizer_pulumi.resources import (
+    ApiProxyGroupProvider,
+    CredentialProvider,
+    EndpointProvider,
+    EnvironmentVariableProvider,
+    IpGroupProvider,
+    PolicyProvider,
+    RlclProvider,
+)
+from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
+
+PARALLEL = 4
+MAX_RUNS = 15
+PROJECT = "Demo"
+
+Projection = Any
+"""What a check compares of one object: the declared values as the gateway holds them."""
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One resource kind: its provider, its N declarations and how to read them off the gateway."""
+
+    name: str
+    provider: Callable[[], Any]
+    declared: Callable[[int, int], dict[str, Any]]
+    #: The projection the gateway must hold for resource ``i`` at ``version``.
+    expected: Callable[[int, int], Projection]
+    #: The gateway's objects of resource ``i``'s name, as projections (empty: none; two: a duplicate).
+    live: Callable[[str, dict[str, Any], int], list[Projection]]
+
+
+def _state(url: str) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(f"{url}/_emulator/state", timeout=30).json()
+    return body
+
+
+def _demo(state: dict[str, Any]) -> dict[str, Any]:
+    return next(project for project in state["projects"] if project["name"] == PROJECT)
+
+
+# -- the kinds ------------------------------------------------------------------------------------
+
+
+def _endpoint(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": "PetStore", "name": f"/fault-run/{i}",
+            "http_method": "GET", "backend_resource_url": f"/v{version}/{i}", "backend_http_method": "GET",
+            "description": f"endpoint {i} v{version}", "active": (i + version) % 3 != 0}
+
+
+def _endpoint_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    proxy = next(p for p in _demo(state)["apiProxies"] if p["name"] == "PetStore")
+    return [(e["backendResourceUrl"], e["description"], e["active"]) for e in proxy["endpoints"]
+            if e["endpoint"] == f"/fault-run/{i}" and e["httpMethod"] == "GET"]
+
+
+def _access(i: int, version: int) -> list[str]:
+    return [["PetStore"], ["Orders", "PetStore"]][i % 2] if version == 1 else [["Orders"], []][i % 2]
+
+
+def _credential(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "username": f"fault-run-{i}", "password": f"pass-{i}-{version}",
+            "email": f"c{i}@example.com", "full_name": f"Client {i} v{version}",
+            "access": [{"name": name, "type": "API_PROXY"} for name in _access(i, version)]}
+
+
+def _credential_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(c["fullName"], sorted(a["name"] for a in c["accessList"])) for c in state["credentials"]
+            if c["username"] == f"fault-run-{i}"]
+
+
+def _addresses(i: int, version: int) -> list[str]:
+    return [f"10.{i}.0.0/16"] if version == 1 else [f"10.{i}.0.0/16", f"192.168.{i}.1"]
+
+
+def _ip_group(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"group {i} v{version}",
+            "addresses": _addresses(i, version)}
+
+
+def _ip_group_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(g["description"], sorted(g["ipList"])) for g in _demo(state)["ipGroups"]
+            if g["name"] == f"fault-run-{i}"]
+
+
+def _values(i: int, version: int) -> dict[str, str]:
+    return {"test": f"https://t{i}.example/v{version}", "production": f"https://p{i}.example/v{version}"}
+
+
+def _variable(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"FAULT_RUN_{i}", "description": f"variable {i} v{version}",
+            "environment_values": _values(i, version)}
+
+
+def _variable_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(v["description"], {e["environmentName"]: e["value"] for e in v["environmentValueList"] or []})
+            for v in _demo(state)["environmentVariables"] if v["name"] == f"FAULT_RUN_{i}"]
+
+
+def _rlcl(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "enabled": version == 1,
+            "execution_order": "FIRST" if (i + version) % 2 else "LAST"}
+
+
+def _rlcl_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(r["settings"]["enabled"], r["settings"]["executionOrder"]) for r in _demo(state)["rlcls"]
+            if r["name"] == f"fault-run-{i}"]
+
+
+def _members(i: int, version: int) -> list[str]:
+    return ["PetStore"] if version == 1 else ["Orders", "PetStore"]
+
+
+def _group(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"group {i} v{version}",
+            "client_route": {"relative_paths": [f"/fault-run-{i}"]}, "api_proxy_names": _members(i, version)}
+
+
+def _group_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    response = httpx.get(f"{url}/_emulator/projects/{PROJECT}/apiProxyGroups/fault-run-{i}", timeout=30)
+    if response.status_code == 404:
+        return []
+    response.raise_for_status()
+    group = response.json()
+    return [(group["body"].get("description"), sorted(group["members"]))]
+
+
+def _policy(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": "Orders", "name": f"fault-run-{i}",
+            "policy_type": "policy-white-ip", "pipeline": "REQUEST", "description": f"policy {i} v{version}",
+            "settings": {"ip_list": _addresses(i, version)}}
+
+
+def _policy_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    proxy = next(p for p in _demo(state)["apiProxies"] if p["name"] == "Orders")
+    return [(p["description"], sorted(p["ipList"])) for p in proxy["policies"]["requestPolicyList"]
+            if p["name"] == f"fault-run-{i}"]
+
+
+KINDS = [
+    Kind("Endpoint", EndpointProvider, _endpoint,
+         lambda i, v: (f"/v{v}/{i}", f"endpoint {i} v{v}", (i + v) % 3 != 0), _endpoint_live),
+    Kind("Credential", CredentialProvider, _credential,
+         lambda i, v: (f"Client {i} v{v}", _access(i, v)), _credential_live),
+    Kind("IpGroup", IpGroupProvider, _ip_group,
+         lambda i, v: (f"group {i} v{v}", sorted(_addresses(i, v))), _ip_group_live),
+    Kind("EnvironmentVariable", EnvironmentVariableProvider, _variable,
+         lambda i, v: (f"variable {i} v{v}", _values(i, v)), _variable_live),
+    Kind("Rlcl", RlclProvider, _rlcl,
+         lambda i, v: (v == 1, "FIRST" if (i + v) % 2 else "LAST"), _rlcl_live),
+    Kind("ApiProxyGroup", ApiProxyGroupProvider, _group,
+         lambda i, v: (f"group {i} v{v}", _members(i, v)), _group_live),
+    Kind("Policy", PolicyProvider, _policy,
+         lambda i, v: (f"policy {i} v{v}", sorted(_addresses(i, v))), _policy_live),
+]
+
+
+# -- the runs -------------------------------------------------------------------------------------
+
+
+class CheckFailedError(Exception):
+    """A Check answered failures: the engine stops the whole `pulumi up` there; counted as a failed step."""
+
+
+@dataclass
+class Outcome:
+    """One kind's figures."""
+
+    runs: dict[str, int] = field(default_factory=dict)
+    failed_steps: int = 0
+    orphans: int = 0
+    duplicates: int = 0
+    lost_updates: int = 0
+    missing: int = 0
+    refresh_changed: int = 0
+    #: The outputs a refresh changed, and those it filled in where the state had none.
+    changed_keys: set[str] = field(default_factory=set)
+    filled: set[str] = field(default_factory=set)
+    left_behind: int = 0
+    converged: bool = True
+
+
+class Stack:
+    """One kind's stack: each resource's id and outputs, run by run."""
+
+    def __init__(self, kind: Kind, url: str, count: int) -> None:
+        self.kind, self.url, self.count = kind, url, count
+        self.config = {"apinizer:url": url, "apinizer:token": TOKEN}
+        self.resources: dict[int, tuple[str, dict[str, Any]]] = {}
+        self.outcome = Outcome()
+
+    def _each(self, keys: list[int], step: Callable[[Engine, int], bool]) -> tuple[bool, int]:
+        """``step`` for each key in a new provider process, four at a time: (changed, failures)."""
+        with ProviderServer(self.config) as server:
+            engine = Engine(server, self.kind.provider(), self.kind.name)
+
+            def attempt(i: int) -> bool | None:
+                try:
+                    return step(engine, i)
+                except (grpc.RpcError, CheckFailedError):
+                    return None
+
+            with ThreadPoolExecutor(PARALLEL) as pool:
+                results = list(pool.map(attempt, keys))
+        failures = sum(result is None for result in results)
+        self.outcome.failed_steps += failures
+        return any(results), failures
+
+    def _converge(self, phase: str, once: Callable[[], tuple[bool, int]]) -> None:
+        for run in range(1, MAX_RUNS + 1):
+            changed, failures = once()
+            self.outcome.orphans += self.orphans()
+            if not failures and not changed:
+                self.outcome.runs[phase] = run
+                return
+        self.outcome.runs[phase] = MAX_RUNS
+        self.outcome.converged = False
+
+    def live(self) -> list[list[Projection]]:
+        state = _state(self.url)
+        return [self.kind.live(self.url, state, i) for i in range(self.count)]
+
+    def orphans(self) -> int:
+        return sum(1 for i, found in enumerate(self.live()) if found and i not in self.resources)
+
+    def up(self, version: int) -> None:
+        def one(engine: Engine, i: int) -> bool:
+            checked = engine.check(self.kind.declared(i, version), name=f"r{i}")
+            if checked.failures:
+                raise CheckFailedError(str(checked.failures))
+            news = checked.inputs
+            if i not in self.resources:
+                self.resources[i] = engine.create(news, name=f"r{i}")
+                return True
+            id_, olds = self.resources[i]
+            if engine.diff(id_, olds, news, name=f"r{i}").changes == DIFF_NONE:
+                return False
+            self.resources[i] = (id_, engine.update(id_, olds, news, name=f"r{i}"))
+            return True
+
+        self._converge(f"up v{version}", lambda: self._each(list(range(self.count)), one))
+        for i, found in enumerate(self.live()):
+            self.outcome.duplicates += max(len(found) - 1, 0)
+            if not found:
+                self.outcome.missing += 1
+            elif found[0] != self.kind.expected(i, version):
+                self.outcome.lost_updates += 1
+
+    def refresh(self) -> None:
+        before = dict(self.resources)
+
+        def one(engine: Engine, i: int) -> bool:
+            id_, outs = self.resources[i]
+            new_id, props, _ = engine.read(id_, outs, name=f"r{i}")
+            # A value a create could not read back (a group's id) is filled in by a refresh: no change.
+            recorded = {key: value for key, value in before[i][1].items() if value is not None}
+            changed = {key for key, value in recorded.items() if props.get(key) != value}
+            self.outcome.filled |= {key for key in props if key not in recorded}
+            if new_id != id_ or changed:
+                self.outcome.refresh_changed += 1
+                self.outcome.changed_keys |= changed
+            if new_id:
+                self.resources[i] = (new_id, props)
+            return False
+
+        self._converge("refresh", lambda: self._each(sorted(self.resources), one))
+
+    def destroy(self) -> None:
+        def one(engine: Engine, i: int) -> bool:
+            id_, outs = self.resources[i]
+            engine.delete(id_, outs, name=f"r{i}")
+            del self.resources[i]
+            return True
+
+        self._converge("destroy", lambda: self._each(sorted(self.resources), one))
+        self.outcome.left_behind = sum(1 for found in self.live() if found)
+
+
+def fault_rules(fraction: float, seed: int) -> list[dict[str, Any]]:
+    """Five kinds, ``fraction / 5`` of all requests each: rules are tried in order, so each takes its
+    share of what the ones before it let through."""
+    kinds: list[dict[str, Any]] = [{"status": 500}, {"status": 503}, {"status": 429, "retry_after": 0.05},
+                                   {"drop": True}, {"drop": True, "after": True}]
+    share, left = fraction / len(kinds), 1.0
+    rules: list[dict[str, Any]] = []
+    for rule in kinds:
+        rules.append({**rule, "fraction": share / left, "seed": seed + len(rules)})
+        left -= share
+    return rules
+
+
+def run(count: int, fraction: float, seed: int) -> dict[str, Outcome]:
+    outcomes: dict[str, Outcome] = {}
+    with emulator() as url:
+        for rule in fault_rules(fraction, seed):
+            httpx.post(f"{url}/_emulator/faults", json=rule).raise_for_status()
+        for kind in KINDS:
+            stack = Stack(kind, url, count)
+            stack.up(1)
+            stack.up(2)
+            stack.refresh()
+            stack.destroy()
+            outcomes[kind.name] = stack.outcome
+        fired = httpx.get(f"{url}/_emulator/faults").json().get("fired", {})
+        print(f"faults fired: {fired}")
+    return outcomes
+
+
+def rows(count: int = 20, fraction: float = 0.3, seed: int = 20261127) -> list[Row]:
+    """One row per kind: the bad outcomes (goal 0), the runs of each phase in the note."""
+    started = time.perf_counter()
+    outcomes = run(count, fraction, seed)
+    print(f"fault run: {time.perf_counter() - started:.0f} s")
+    result = []
+    for name, outcome in outcomes.items():
+        bad = (outcome.orphans + outcome.duplicates + outcome.lost_updates + outcome.missing
+               + outcome.refresh_changed + outcome.left_behind + (0 if outcome.converged else 1))
+        runs = ", ".join(f"{phase} {n}" for phase, n in outcome.runs.items())
+        result.append(Row(
+            f"{name}: N={count} at {fraction:.0%} faults, orphans + duplicates + lost updates + missing + "
+            "refresh changes + left behind (+1 if a phase did not converge)", bad, 0, "", "= 0",
+            f"orphans {outcome.orphans}, duplicates {outcome.duplicates}, lost updates "
+            f"{outcome.lost_updates}, missing {outcome.missing}, refresh changes {outcome.refresh_changed}, "
+            f"left behind {outcome.left_behind}; runs: {runs}; failed steps re-run {outcome.failed_steps}"
+            + (f"; refresh changed {sorted(outcome.changed_keys)}" if outcome.changed_keys else "")
+            + (f"; refresh filled in {sorted(outcome.filled)}" if outcome.filled else "")))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=20, help="resources of each kind")
+    parser.add_argument("--fraction", type=float, default=0.3, help="share of requests that fail")
+    parser.add_argument("--seed", type=int, default=20261127)
+    args = parser.parse_args()
+    print(table(rows(args.count, args.fraction, args.seed)))
+
+
+if __name__ == "__main__":
+    main()
