@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
+import httpx
 import pytest
 
 from apinizer_pulumi.client import ApinizerClient
@@ -301,3 +302,27 @@ def test_a_preview_that_also_deploys_to_the_source_leaves_the_promotion_to_up(
     # deployment to test will make, so it does not refuse; `up` checks once test is deployed.
     assert preview.check(TO_TEST, name="to-test").failures == {}
     assert preview.check(PROMOTED, name="to-production").failures == {}
+
+
+def fault(gateway: Gateway, **rule: Any) -> None:
+    httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT"])
+def test_a_merge_whose_answer_was_lost_is_made_once(
+        server: ProviderServer, later: Any, client: ApinizerClient, gateway: Gateway, method: str) -> None:
+    """The write was carried out but its answer dropped (the create of the variable with the first
+    value, or the update that merges the second): the merge is read again and done once, and the
+    refresh after it, whose read gets a 500, still finds the value."""
+    dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    if method == "PUT":
+        dev.up(value_of("test", "http://orders.test"))
+    fault(gateway, method=method, path="/environmentVariables", drop=True, after=True)
+    engine, environment = (dev, "test") if method == "POST" else (prod, "production")
+    id_, outs = engine.up(value_of(environment, "https://orders.example"))
+
+    assert values(client)[environment] == ("https://orders.example", True)
+    assert [v.name for v in client.environment_variables.list("Demo")].count("BACKEND_URL") == 1
+    fault(gateway, method="GET", path="/environmentVariables", status=500)
+    assert engine.read(id_, outs)[1]["value"] == "https://orders.example"

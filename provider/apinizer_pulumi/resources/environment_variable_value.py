@@ -58,6 +58,18 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
 
     def _merge(self, client: ApinizerClient, props: Mapping[str, Any], id_: str = "", *,
                remove: bool = False) -> None:
+        """Merge this environment's value in (or out), exactly once under lost answers.
+
+        Each attempt starts from a fresh read, so an attempt after one whose answer was lost finds
+        what that one did (the variable created, the entry merged) and writes the same list again, or
+        nothing: repeating a merge is safe where repeating a create or a blind write would not be.
+        """
+        from ._create import read_retried
+
+        read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
+
+    def _merge_once(self, client: ApinizerClient, props: Mapping[str, Any], id_: str, *,
+                    remove: bool) -> None:
         from apinizer_pulumi.models import EnvironmentValue, EnvironmentVariableSpec
 
         from ._reads import environment_variable_now, variables_writing
@@ -111,8 +123,7 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
         from ._reads import live_environment_variable
 
         project, name, environment = identity(id_, props)
-        live = self.with_recorded_client(
-            props, lambda client: live_environment_variable(client, project, name))
+        live = self.read_recorded(props, lambda client: live_environment_variable(client, project, name))
         entry = next((item for item in (live.environment_value_list if live is not None else None) or []
                       if item.environment_name == environment), None)
         if live is None or live.global_ or entry is None:
