@@ -91,6 +91,19 @@ def test_a_ref_outside_the_spec_fails_the_check_naming_it_as_the_gateway_would_w
     assert gateway.stats()["total"] == 0
 
 
+def test_a_yaml_spec_with_unquoted_response_codes_and_dates_passes_the_check(
+        checking: Engine, tmp_path: Path) -> None:
+    # Unquoted response codes and a date-looking default, as hand-written YAML specs have them: the
+    # emulator reads keys and timestamps as text (test_specs.py), and the preview must not refuse them.
+    path = tmp_path / "dates.yaml"
+    path.write_bytes(b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                     b"      parameters: [{name: since, in: query,\n"
+                     b"                    schema: {type: string, default: 2001-01-01}}]\n"
+                     b"      responses:\n        200: {description: ok}\n")
+
+    assert checking.check(orders(path)).failures == {}
+
+
 def test_a_spec_that_cannot_be_read_fails_the_check_naming_the_file(
         checking: Engine, gateway: Gateway, tmp_path: Path) -> None:
     gateway.reset_stats()
