@@ -59,6 +59,7 @@ from apinizer_pulumi.models import (
     TrafficLogSettings,
     XmlErrorTemplate,
 )
+from apinizer_pulumi.models._spec import MAX_ZIP_CONTENT_BYTES
 
 from . import api_proxies, secrets_at_rest, specs
 from .auth import PASSWORD_HASHING, ROLE_ADMIN, ROLE_MANAGE_PROXIES, SYSTEM_ADMIN, Principal
@@ -100,8 +101,9 @@ REPORT = "/apiops/reports/api-proxies"
 SETTINGS = PROXY + "settings/"
 EXPORT_FILE = "apiProxyExportFile"
 NOT_A_ZIP = f"{EXPORT_FILE} parameter must be in zip file format and must end with zip extension!"
-#: Bounds of an export ZIP: no export needs more.
+#: Bounds of an export ZIP: no export needs more; its JSON, no more than a spec ZIP's files together.
 MAX_EXPORT_ENTRIES = 100
+MAX_EXPORT_BYTES = MAX_ZIP_CONTENT_BYTES
 #: Fixed entry times: an export's bytes depend only on the proxy.
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
@@ -362,8 +364,8 @@ def _exported(content: bytes, filename: str) -> api_proxies.ExportedProxy:
             infos = [i for i in archive.infolist() if i.filename.lower().endswith(".json")]
             if len(archive.infolist()) > MAX_EXPORT_ENTRIES or len(infos) != 1:
                 raise BadRequestError(f"{EXPORT_FILE} does not hold an API Proxy export (one .json file)")
-            if infos[0].file_size > specs.MAX_ZIP_CONTENT_BYTES:
-                raise BadRequestError(f"{EXPORT_FILE} holds more than {specs.MAX_ZIP_CONTENT_BYTES} bytes")
+            if infos[0].file_size > MAX_EXPORT_BYTES:
+                raise BadRequestError(f"{EXPORT_FILE} holds more than {MAX_EXPORT_BYTES} bytes")
             data = json.loads(archive.read(infos[0]).decode("utf-8"))
     except (zipfile.BadZipFile, OSError, RuntimeError):
         raise BadRequestError(NOT_A_ZIP) from None

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import apinizer_pulumi.models._spec as spec_parser
 from _spec_server import zip_of
-from apinizer_emulator import specs
 from apinizer_emulator.specs import SpecError, parse_spec
 
 SPECS = Path(__file__).parent / "specs"
@@ -103,10 +103,10 @@ def test_the_zip_entry_is_the_wsdl_that_declares_a_service() -> None:
 
 def test_zip_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     content = zip_of({"main.wsdl": CALCULATOR, "xsd/types.xsd": b"<x/>" * 1000})
-    monkeypatch.setattr(specs, "MAX_ZIP_CONTENT_BYTES", 1000)
+    monkeypatch.setattr(spec_parser, "MAX_ZIP_CONTENT_BYTES", 1000)
     with pytest.raises(SpecError, match="the ZIP's files hold more than 1000 bytes"):
         parse_spec("WSDL", content)
-    monkeypatch.setattr(specs, "MAX_ZIP_ENTRIES", 1)
+    monkeypatch.setattr(spec_parser, "MAX_ZIP_ENTRIES", 1)
     with pytest.raises(SpecError, match="the ZIP holds more than 1 files"):
         parse_spec("WSDL", content)
     with pytest.raises(SpecError, match="the ZIP cannot be read"):

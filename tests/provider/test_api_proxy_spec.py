@@ -71,6 +71,39 @@ def test_a_spec_that_is_not_a_spec_fails_the_check_naming_the_file_with_no_reque
     assert gateway.stats()["total"] == 0  # offline: not even the connection check's request
 
 
+def test_a_ref_outside_the_spec_fails_the_check_naming_it_as_the_gateway_would_with_no_request(
+        checking: Engine, gateway: Gateway, tmp_path: Path) -> None:
+    # A file the preview could read and that would make a valid response: the rule, not the luck of the
+    # file's content, refuses it; the emulator gives the same message to an upload (test_spec_trust.py).
+    readable = tmp_path / "r.yaml"
+    readable.write_text("r:\n  description: read from the machine running the preview\n")
+    broken = tmp_path / "refs.yaml"
+    gateway.reset_stats()
+    for ref in (f"file://{readable}#/r", "file:///etc/passwd", "r.yaml#/r", "../secrets/r.yaml"):
+        broken.write_text("openapi: 3.0.3\ninfo: {title: t, version: '1'}\n"
+                          f"paths:\n  /a:\n    get:\n      responses:\n        '200': {{$ref: '{ref}'}}\n")
+
+        failures = checking.check(orders(broken)).failures
+
+        assert failures == {"": f"apinizer: spec_file '{broken}': Invalid specification: the reference "
+                                f"({ref}) is outside the document; only references inside the document "
+                                "(#/...) are resolved"}, ref
+    assert gateway.stats()["total"] == 0
+
+
+def test_a_yaml_spec_with_unquoted_response_codes_and_dates_passes_the_check(
+        checking: Engine, tmp_path: Path) -> None:
+    # Unquoted response codes and a date-looking default, as hand-written YAML specs have them: the
+    # emulator reads keys and timestamps as text (test_specs.py), and the preview must not refuse them.
+    path = tmp_path / "dates.yaml"
+    path.write_bytes(b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
+                     b"      parameters: [{name: since, in: query,\n"
+                     b"                    schema: {type: string, default: 2001-01-01}}]\n"
+                     b"      responses:\n        200: {description: ok}\n")
+
+    assert checking.check(orders(path)).failures == {}
+
+
 def test_a_spec_that_cannot_be_read_fails_the_check_naming_the_file(
         checking: Engine, gateway: Gateway, tmp_path: Path) -> None:
     gateway.reset_stats()

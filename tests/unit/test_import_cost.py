@@ -64,6 +64,18 @@ def test_importing_the_models_package_imports_none_of_its_modules() -> None:
     assert loaded_after("import apinizer_pulumi.models", modules) == []
 
 
+#: What the spec parser needs only once it parses: a provider process that never reads a spec, and the
+#: emulator's start, never load them.
+SPEC_LIBRARIES = ("yaml", "openapi_spec_validator", "jsonschema_path", "referencing", "defusedxml")
+
+
+def test_the_spec_parser_imports_its_libraries_only_when_it_parses() -> None:
+    assert loaded_after("from apinizer_pulumi.models import parse_spec, SpecError", SPEC_LIBRARIES) == []
+    parsed = ("from apinizer_pulumi.models import parse_spec\n"
+              "parse_spec('OPEN_API', b'openapi: 3.0.3\\ninfo: {title: t, version: \"1\"}\\npaths: {}\\n')")
+    assert loaded_after(parsed, SPEC_LIBRARIES) == list(SPEC_LIBRARIES[:4])
+
+
 def test_every_public_model_name_resolves_on_first_use_and_stays() -> None:
     import apinizer_pulumi.models as models
     from apinizer_pulumi.models._policy_security import OidcPolicy
