@@ -144,21 +144,24 @@ def test_resource_options_and_enum_values_reach_the_engine() -> Any:
         http_method=HttpMethod.GET, backend_resource_url="/users", backend_http_method=HttpMethod.POST,
         opts=pulumi.ResourceOptions(parent=parent),
     )
-    apinizer.EndpointCache(
+    cache = apinizer.EndpointCache(
         "users-cache", project_name="Demo", api_proxy_name="PetStore", endpoint_name="/api/users",
         endpoint_http_method=HttpMethod.GET,
         cache_settings=apinizer.CacheSettingsArgs(name="users", handling_action=CacheHandlingAction.STOP),
         opts=pulumi.ResourceOptions(parent=parent),
     )
 
-    def verify(urn: str) -> None:
+    def verify(urns: list[str]) -> None:
+        urn = urns[0]
         # The caller's options are kept (here the parent, which shows in the URN).
         assert urn.endswith("::acme:gateway:Routes$pulumi-python:dynamic/apinizer:Endpoint::users")
         inputs = _registered("users").inputs
         assert (inputs["http_method"], inputs["backend_http_method"]) == ("GET", "POST")
-        cache = _registered("users-cache").inputs
-        assert cache["endpoint_http_method"] == "GET"
+        cache_inputs = _registered("users-cache").inputs
+        assert cache_inputs["endpoint_http_method"] == "GET"
         # Args fields left out are left out, not sent as nulls that check would refuse.
-        assert cache["cache_settings"] == {"name": "users", "handling_action": "STOP"}
+        assert cache_inputs["cache_settings"] == {"name": "users", "handling_action": "STOP"}
 
-    return endpoint.urn.apply(verify)
+    # Both registered before the check: the endpoint's URN alone may resolve before the cache's
+    # registration has reached the mocks.
+    return pulumi.Output.all(endpoint.urn, cache.urn).apply(verify)
