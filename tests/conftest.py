@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from _suite_clock import register as register_suite_clock
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import generate_program, write_project
@@ -17,6 +18,39 @@ ADMIN_TOKEN = "dev-admin-token"
 DEVELOPER_TOKEN = "dev-developer-token"
 #: Every proxy of the default fixture; the report would leave out Orders (shared internally only).
 FIXTURE_PROXIES = ("PetStore", "Orders", "Calculator")
+#: Fixtures made once for many tests; a test that uses one runs on the worker that made it.
+SHARED_SCOPES = frozenset({"module", "class", "package"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    register_suite_clock(config)
+
+
+# First, so that xdist's own hook, which turns the group marks into the scopes it schedules, sees them.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``, as scripts/test.sh runs it): the tests of a module that
+    share a module- or class-scoped fixture (a provider server, a seeded gateway) go to one worker, so
+    that fixture is made once, not once per worker; every other test goes to whichever worker is free.
+    The end-to-end tests are sent first: they are the longest, and the others fill the cores while the
+    CLI's processes start."""
+    if not hasattr(config, "workerinput"):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None and shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/e2e/"))
+
+
+def shares_a_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        definition.scope in SHARED_SCOPES
+        for definitions in info.name2fixturedefs.values()
+        for definition in definitions
+    )
 
 
 @pytest.fixture(scope="session")
