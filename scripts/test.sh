@@ -32,10 +32,13 @@ if [ "$fast" -eq 0 ] && { [ "$#" -eq 0 ] || [[ "$*" == *e2e* ]]; } && { command 
 fi
 workers=()
 if [[ " $* " != *" -n"* && " $* " != *"--numprocesses"* && "$*" != *"no:xdist"* ]]; then
-  # The e2e tests spend most of their time waiting on the CLI's processes, so a third worker on two
-  # cores keeps them busy (docs/performance.md, "The test suite"). loadgroup keeps the tests that share
-  # a module's fixture on one worker (tests/conftest.py).
-  workers=(-n "${APINIZER_TEST_WORKERS:-3}" --dist loadgroup)
+  # The e2e tests spend much of their time waiting on the CLI's processes, so a third worker on two
+  # cores keeps the cores busy (docs/performance.md, "The test suite"). loadfile sends a module's
+  # tests to one worker; without the reordering by module size, the longest modules, the e2e ones,
+  # go first, as tests/conftest.py sorts them. (loadgroup would let e2e tests of one module run on
+  # different workers, but pytest-xdist 3.8 cannot group under pytest 9: it renames a field pytest 9
+  # no longer reads.)
+  workers=(-n "${APINIZER_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder)
 fi
 if [ "$fast" -eq 1 ]; then
   set -- --ignore=tests/e2e "$@"
@@ -47,8 +50,7 @@ python -m pytest "${workers[@]}" "$@"
 status=$?
 set -e
 echo "==> time: pytest $(( (SECONDS - pytest_started) / 60 ))m$(printf '%02d' $(( (SECONDS - pytest_started) % 60 )))s," \
-  "whole script $(( (SECONDS - suite_started) / 60 ))m$(printf '%02d' $(( (SECONDS - suite_started) % 60 )))s" \
-  "(the table per folder is above)"
+  "whole script $(( (SECONDS - suite_started) / 60 ))m$(printf '%02d' $(( (SECONDS - suite_started) % 60 )))s"
 if [ "$status" -eq 5 ]; then
   echo "error: pytest collected no tests; that is a failure here, not a pass" >&2
   exit 1

@@ -23,6 +23,9 @@ def folder_of(nodeid: str) -> str:
 
 
 def minutes(seconds: float) -> str:
+    """``4m05s``, or ``12.3s`` under a minute."""
+    if seconds < 59.95:
+        return f"{seconds:.1f}s"
     whole = round(seconds)
     return f"{whole // 60}m{whole % 60:02d}s"
 

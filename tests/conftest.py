@@ -18,39 +18,24 @@ ADMIN_TOKEN = "dev-admin-token"
 DEVELOPER_TOKEN = "dev-developer-token"
 #: Every proxy of the default fixture; the report would leave out Orders (shared internally only).
 FIXTURE_PROXIES = ("PetStore", "Orders", "Calculator")
-#: Fixtures made once for many tests; a test that uses one runs on the worker that made it.
-SHARED_SCOPES = frozenset({"module", "class", "package"})
+E2E = "tests/e2e/"
 
 
 def pytest_configure(config: pytest.Config) -> None:
     register_suite_clock(config)
 
 
-# First, so that xdist's own hook, which turns the group marks into the scopes it schedules, sees them.
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadgroup``, as scripts/test.sh runs it): the tests of a module that
-    share a module- or class-scoped fixture (a provider server, a seeded gateway) go to one worker, so
-    that fixture is made once, not once per worker; every other test goes to whichever worker is free.
-    The end-to-end tests are sent first: they are the longest, and the others fill the cores while the
-    CLI's processes start."""
-    if not hasattr(config, "workerinput"):
-        return
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None and shares_a_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/e2e/"))
+    """Under pytest-xdist (``--dist loadfile``, as scripts/test.sh runs it), the end-to-end tests first.
 
-
-def shares_a_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(
-        definition.scope in SHARED_SCOPES
-        for definitions in info.name2fixturedefs.values()
-        for definition in definitions
-    )
+    loadfile sends a module's tests to one worker, in their order, so that its module fixtures (a
+    provider server, a seeded gateway) are made once and what it counts across its tests (the fuzzing's
+    cases) stays in one process. The e2e modules are the longest; sent first (with
+    ``--no-loadscope-reorder``, which keeps this order), they run while the other modules fill the
+    cores around the CLI's processes, instead of being the tail of the run.
+    """
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: not item.nodeid.startswith(E2E))
 
 
 @pytest.fixture(scope="session")
