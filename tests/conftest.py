@@ -30,9 +30,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     loadfile sends a module's tests to one worker, in their order, so that its module fixtures (a
     provider server, a seeded gateway) are made once and what it counts across its tests (the fuzzing's
-    cases) stays in one process. The e2e modules are the longest; sent first (with
-    ``--no-loadscope-reorder``, which keeps this order), they run while the other modules fill the
-    cores around the CLI's processes, instead of being the tail of the run.
+    cases) stays in one process. The e2e modules are the longest: sent first (with
+    ``--no-loadscope-reorder``, which keeps this order), they are not the tail of the run, and the many
+    short modules after them even out the workers' ends.
     """
     if hasattr(config, "workerinput"):
         items.sort(key=lambda item: not item.nodeid.startswith(E2E))
