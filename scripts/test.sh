@@ -1,7 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: venv, install, lint, type-check, pytest.
 # Extra arguments go to pytest (for example: scripts/test.sh tests/unit -x).
+# --fast (first argument): everything but the end-to-end tests under the Pulumi CLI, the loop to run
+# before a commit. pytest runs on APINIZER_TEST_WORKERS pytest-xdist workers (default 3, `0` for one
+# process); arguments that choose workers themselves (-n, -p no:xdist) are left alone.
 set -euo pipefail
+suite_started=$SECONDS
+fast=0
+if [ "${1:-}" = "--fast" ]; then
+  fast=1
+  shift
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 echo "==> ruff"
@@ -13,7 +22,7 @@ lint-imports --no-cache
 # The e2e tests run the real Pulumi CLI. Where `pulumi` or `go` exists they must run, not skip: find or
 # build the CLI now (a cold build takes minutes and prints progress) and tell the tests to fail, rather
 # than skip, if it is missing. A run of other test folders leaves it to the e2e fixture to build on demand.
-if { [ "$#" -eq 0 ] || [[ "$*" == *e2e* ]]; } && { command -v pulumi >/dev/null 2>&1 || command -v go >/dev/null 2>&1; }; then
+if [ "$fast" -eq 0 ] && { [ "$#" -eq 0 ] || [[ "$*" == *e2e* ]]; } && { command -v pulumi >/dev/null 2>&1 || command -v go >/dev/null 2>&1; }; then
   echo "==> Pulumi CLI"
   # shellcheck source=scripts/_pulumi.sh
   source "$ROOT/scripts/_pulumi.sh"
@@ -21,11 +30,27 @@ if { [ "$#" -eq 0 ] || [[ "$*" == *e2e* ]]; } && { command -v pulumi >/dev/null 
   echo "$("$PULUMI_CLI" version) at $PULUMI_CLI"
   export APINIZER_REQUIRE_E2E=1
 fi
-echo "==> pytest"
+workers=()
+if [[ " $* " != *" -n"* && " $* " != *"--numprocesses"* && "$*" != *"no:xdist"* ]]; then
+  # The e2e tests spend much of their time waiting on the CLI's processes, so a third worker on two
+  # cores keeps the cores busy (docs/performance.md, "The test suite"). loadfile sends a module's
+  # tests to one worker; without the reordering by module size, the longest modules, the e2e ones,
+  # go first, as tests/conftest.py sorts them. (loadgroup would let e2e tests of one module run on
+  # different workers, but pytest-xdist 3.8 cannot group under pytest 9: it renames a field pytest 9
+  # no longer reads.)
+  workers=(-n "${APINIZER_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder)
+fi
+if [ "$fast" -eq 1 ]; then
+  set -- --ignore=tests/e2e "$@"
+fi
+echo "==> pytest ${workers[*]} $*"
+pytest_started=$SECONDS
 set +e
-python -m pytest "$@"
+python -m pytest "${workers[@]}" "$@"
 status=$?
 set -e
+echo "==> time: pytest $(( (SECONDS - pytest_started) / 60 ))m$(printf '%02d' $(( (SECONDS - pytest_started) % 60 )))s," \
+  "whole script $(( (SECONDS - suite_started) / 60 ))m$(printf '%02d' $(( (SECONDS - suite_started) % 60 )))s"
 if [ "$status" -eq 5 ]; then
   echo "error: pytest collected no tests; that is a failure here, not a pass" >&2
   exit 1

@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from _suite_clock import register as register_suite_clock
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import generate_program, write_project
@@ -17,6 +18,24 @@ ADMIN_TOKEN = "dev-admin-token"
 DEVELOPER_TOKEN = "dev-developer-token"
 #: Every proxy of the default fixture; the report would leave out Orders (shared internally only).
 FIXTURE_PROXIES = ("PetStore", "Orders", "Calculator")
+E2E = "tests/e2e/"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    register_suite_clock(config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadfile``, as scripts/test.sh runs it), the end-to-end tests first.
+
+    loadfile sends a module's tests to one worker, in their order, so that its module fixtures (a
+    provider server, a seeded gateway) are made once and what it counts across its tests (the fuzzing's
+    cases) stays in one process. The e2e modules are the longest: sent first (with
+    ``--no-loadscope-reorder``, which keeps this order), they are not the tail of the run, and the many
+    short modules after them even out the workers' ends.
+    """
+    if hasattr(config, "workerinput"):
+        items.sort(key=lambda item: not item.nodeid.startswith(E2E))
 
 
 @pytest.fixture(scope="session")
