@@ -12,6 +12,7 @@ import grpc
 import httpx
 import pytest
 
+from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import (
     ApiProxyDeploymentProvider,
@@ -326,3 +327,26 @@ def test_a_merge_whose_answer_was_lost_is_made_once(
     assert [v.name for v in client.environment_variables.list("Demo")].count("BACKEND_URL") == 1
     fault(gateway, method="GET", path="/environmentVariables", status=500)
     assert engine.read(id_, outs)[1]["value"] == "https://orders.example"
+
+
+def test_a_value_is_deployed_again_until_its_own_environment_took_it(tmp_path: Path) -> None:
+    """A deployment that failed in another environment is that environment's business (a warning);
+    one that failed in the value's own is recorded, and the next up writes the value again."""
+    with draft_staging(tmp_path) as (url, database):
+        config = {"apinizer:url": url, "apinizer:token": ADMIN_TOKEN}
+        with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+            values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+            test_id, test_outs = values_.up(value_of("test", "http://orders.test"), name="test")
+            assert test_outs["deployed"] is True
+            declared = value_of("staging", "http://orders.staging")
+            staging_id, outs = values_.up(declared, name="staging")
+            assert outs["deployed"] is False
+            assert values_.diff(staging_id, outs, values_.checked(declared)).changes == DIFF_SOME
+            _, outs, _ = values_.read(staging_id, outs)
+            assert outs["deployed"] is False
+            publish_staging(database)
+            outs = values_.update(staging_id, outs, values_.checked(declared))
+            assert outs["deployed"] is True
+            assert values_.diff(staging_id, outs, values_.checked(declared)).changes == DIFF_NONE
+            assert values_.diff(test_id, test_outs, values_.checked(
+                value_of("test", "http://orders.test"))).changes == DIFF_NONE
