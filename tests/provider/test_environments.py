@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -350,3 +351,32 @@ def test_a_value_is_deployed_again_until_its_own_environment_took_it(tmp_path: P
             assert values_.diff(staging_id, outs, values_.checked(declared)).changes == DIFF_NONE
             assert values_.diff(test_id, test_outs, values_.checked(
                 value_of("test", "http://orders.test"))).changes == DIFF_NONE
+
+
+@pytest.mark.parametrize("phase", ["create", "delete"])
+def test_values_of_one_variable_written_side_by_side_are_merged_one_after_the_other(
+        server: ProviderServer, later: ProviderServer, client: ApinizerClient, gateway: Gateway,
+        phase: str) -> None:
+    """The engine runs the steps of one `pulumi up` side by side: two values of one variable merged at
+    once would both start from the same read, and the second write would undo the first (a value
+    lost, or one left behind by a destroy). Both reads are slowed, so that they overlap unless the
+    merges take turns."""
+    values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    declared = {"test": value_of("test", "http://orders.test"),
+                "production": value_of("production", "https://orders.example")}
+    slow_reads = {"delay": 0.5, "method": "GET", "path": "/environmentVariables/BACKEND_URL", "count": 2}
+    if phase == "create":
+        httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+        futures = [values_.create_future(values_.checked(inputs), name=env)
+                   for env, inputs in declared.items()]
+        for future in futures:
+            future.result()
+        assert values(client) == {"test": ("http://orders.test", True),
+                                  "production": ("https://orders.example", True)}
+        return
+    made = {env: values_.up(inputs, name=env) for env, inputs in declared.items()}
+    httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+    destroying = values_.on(later)  # a destroy is an operation of its own: a new provider process
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda env: destroying.delete(*made[env], name=env), made))
+    assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []

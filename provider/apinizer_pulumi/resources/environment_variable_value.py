@@ -16,6 +16,7 @@ recorded by reference in every stack's state: they never move without an alias.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,19 @@ def subject(props: Mapping[str, Any], id_: str = "") -> str:
     return f"apinizer:EnvironmentVariableValue {variable} in {project} for {environment}"
 
 
+#: One lock per variable (gateway, project, name): merges of one variable in this process take turns.
+_MERGES: dict[tuple[str, str, str], threading.Lock] = {}
+_MERGES_LOCK = threading.Lock()
+
+
+def _merging(client: ApinizerClient, project: str, name: str) -> threading.Lock:
+    """The lock of a variable's merges. The engine runs the steps of one operation side by side, and two
+    merges that read the variable at once would each write back the other's entry as it was before:
+    the later write undoes the earlier one."""
+    with _MERGES_LOCK:
+        return _MERGES.setdefault((str(client.base_url), project, name.casefold()), threading.Lock())
+
+
 class EnvironmentVariableValueProvider(ApinizerProvider):
     """Merge one environment's value into a variable; refresh from the project's list; remove it on delete."""
 
@@ -67,7 +81,9 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
         """
         from ._create import read_retried
 
-        return read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
+        project, name, _ = identity(id_, props)
+        with _merging(client, project, name):
+            return read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
 
     @staticmethod
     def _deployed(props: Mapping[str, Any], id_: str, write: Callable[[], object]) -> bool:
