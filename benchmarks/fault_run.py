@@ -1,6 +1,10 @@
-"""Every kind that stands alone (with writes after its create, or reads to refresh), through create,
-update, refresh and destroy while 30% of the gateway's answers fail; prints, per kind, what went wrong
-and the runs each phase took.
+"""Every resource kind through create, update, refresh and destroy while 30% of the gateway's answers
+fail; prints, per kind, what went wrong and the runs each phase took.
+
+The kinds that depend on another (a deployment on its proxy or group, endpoint settings on their
+endpoint, an RLCL's lists on the RLCL) get their parents first, made without faults as a run before
+would have. API proxies, their deployments, group deployments and WSA settings (on SOAP proxies made
+from a WSDL) run with half the count: each create parses a spec or deploys.
 
 The emulator strikes 30% of all ``/apiops`` requests, from a seeded generator: 500s, 503s, 429s with
 ``Retry-After``, connections dropped before the request is read, and connections dropped after it
@@ -18,7 +22,11 @@ Counted against the emulator's own record (``/_emulator/...``, which is never fa
 * lost updates: after ``up`` is done (every diff says "no change"), resources whose declared values
   are not what the gateway holds, and declared resources missing from it;
 * refresh: resources that a refresh dropped or changed (the gateway held what the state records);
-* left behind: objects still on the gateway after ``destroy``.
+* left behind: objects still on the gateway after ``destroy`` (for settings and lists: not back to
+  the defaults that a delete writes; for deployments: still deployed).
+
+The checks pause the faults while they read (``unfaulted``): the emulator's record, and for API
+proxies and their deployments the API itself.
 
     .venv/bin/python benchmarks/fault_run.py [--count 20] [--fraction 0.3] [--seed 20261127]
 """
@@ -26,33 +34,56 @@ Counted against the emulator's own record (``/_emulator/...``, which is never fa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import grpc
 import httpx
 from _common import TOKEN, Row, emulator, table
 
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import (
+    ApiProxyDeploymentProvider,
+    ApiProxyGroupDeploymentProvider,
     ApiProxyGroupProvider,
+    ApiProxyProvider,
     CredentialProvider,
+    EndpointCacheProvider,
     EndpointProvider,
+    EndpointWsaProvider,
     EnvironmentVariableProvider,
+    EnvironmentVariableValueProvider,
     IpGroupProvider,
     PolicyProvider,
+    RlclConditionProvider,
+    RlclCredentialsProvider,
+    RlclEndpointsProvider,
     RlclProvider,
 )
+from apinizer_pulumi.resources.api_proxy import spec_inputs
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
 
 PARALLEL = 4
 MAX_RUNS = 15
 PROJECT = "Demo"
+#: A small spec (three operations) for the API proxies of the run.
+SPECS = Path(__file__).parent.parent / "tests" / "emulator" / "specs"
+SPEC = SPECS / "petstore-openapi.yaml"
+#: A WSDL of two operations, for the SOAP proxies that the WSA settings go to.
+WSDL = SPECS / "calculator.wsdl"
+#: Kinds whose every create parses a spec or deploys run with fewer resources, to keep the whole run
+#: within minutes: the share of the default count each gets.
+SLOW_SHARE = 0.5
 
 Projection = Any
 """What a check compares of one object: the declared values as the gateway holds them."""
+Parent = tuple[Callable[[], Any], str, dict[str, Any]]
+"""What a resource depends on: its provider, its kind's name and its declaration."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +97,10 @@ class Kind:
     expected: Callable[[int, int], Projection]
     #: The gateway's objects of resource ``i``'s name, as projections (empty: none; two: a duplicate).
     live: Callable[[str, dict[str, Any], int], list[Projection]]
+    #: What resource ``i`` depends on: (provider, kind name, declaration), made without faults first.
+    parents: Callable[[int], list[Parent]] | None = None
+    #: Whether each create parses a spec or deploys (run with ``SLOW_SHARE`` of the count).
+    slow: bool = False
 
 
 def _state(url: str) -> dict[str, Any]:
@@ -175,6 +210,180 @@ def _policy_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
             if p["name"] == f"fault-run-{i}"]
 
 
+def _client(url: str) -> ApinizerClient:
+    return ApinizerClient(url, token=TOKEN)
+
+
+def _proxy(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "spec_type": "OPEN_API", **spec_inputs(SPEC),
+            "description": f"proxy {i} v{version}",
+            "client_route": {"relative_paths": [f"/fault-run-{i}/v{version}"]}}
+
+
+def _proxy_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    if not any(p["name"] == f"fault-run-{i}" for p in _demo(state)["apiProxies"]):
+        return []
+    with _client(url) as client:
+        live = client.api_proxies.get(PROJECT, f"fault-run-{i}")
+    paths = live.client_route.relative_path_list if live.client_route is not None else None
+    found = [p for p in _demo(state)["apiProxies"] if p["name"] == f"fault-run-{i}"]
+    return [(live.description, list(paths or []))] * len(found)
+
+
+def _deployed_proxy(i: int) -> list[Parent]:
+    route = {"relative_paths": [f"/fault-run-deployed-{i}"]}
+    return [(ApiProxyProvider, "ApiProxy", {**_proxy(i, 1), "name": f"fault-run-deployed-{i}",
+                                            "client_route": route})]
+
+
+def _deployment(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": f"fault-run-deployed-{i}", "environment_name": "test",
+            "triggers": {"version": version}}
+
+
+def _deployment_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    with _client(url) as client:
+        line = client.api_proxies.get(PROJECT, f"fault-run-deployed-{i}").deployment("test")
+    return [True] if line is not None and line.deployed else []
+
+
+def _deployed_group(i: int) -> list[Parent]:
+    route = {"relative_paths": [f"/fault-group-{i}"]}
+    return [(ApiProxyGroupProvider, "ApiProxyGroup", {**_group(i, 1), "name": f"fault-run-deployed-{i}",
+                                                      "client_route": route})]
+
+
+def _group_deployment(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_group_name": f"fault-run-deployed-{i}",
+            "environment_name": "test", "triggers": {"version": version}}
+
+
+def _group_deployment_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    path = f"/_emulator/projects/{PROJECT}/apiProxyGroups/fault-run-deployed-{i}"
+    response = httpx.get(url + path, timeout=30)
+    response.raise_for_status()
+    return [True] if "test" in response.json()["environments"] else []
+
+
+def _endpoint_of(proxy: str, path: str, method: str) -> Callable[[int], list[Parent]]:
+    def parents(i: int) -> list[Parent]:
+        return [(EndpointProvider, "Endpoint", {"project_name": PROJECT, "api_proxy_name": proxy,
+                                                "name": path.format(i=i), "http_method": method,
+                                                "backend_resource_url": f"/backend/{i}",
+                                                "backend_http_method": method})]
+    return parents
+
+
+def _settings_live(proxy: str, path: str, method: str, key: str,
+                   project: Callable[[dict[str, Any]], Projection]) -> Callable[[str, dict[str, Any], int],
+                                                                                 list[Projection]]:
+    """The settings object ``key`` of an endpoint, while it is not the defaults that delete writes."""
+    def live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+        owner = next(p for p in _demo(state)["apiProxies"] if p["name"] == proxy.format(i=i))
+        found = [e[key] for e in owner["endpoints"]
+                 if e["endpoint"] == path.format(i=i) and e["httpMethod"] == method]
+        return [project(settings) for settings in found if settings and project(settings) is not None]
+    return live
+
+
+def _cache(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": "PetStore", "endpoint_name": f"/fault-cache/{i}",
+            "endpoint_http_method": "GET",
+            "cache_settings": {"name": f"cache-{i}", "cache_active": True, "ttl": 60 * version,
+                               "handling_action": "STOP", "cache_key_type": "QUERY_PARAMS"}}
+
+
+def _soap_proxy(i: int) -> list[Parent]:
+    return [(ApiProxyProvider, "ApiProxy", {"project_name": PROJECT, "name": f"fault-run-soap-{i}",
+                                            "spec_type": "WSDL", **spec_inputs(WSDL),
+                                            "client_route": {"relative_paths": [f"/fault-run-soap-{i}"]}})]
+
+
+def _wsa(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "api_proxy_name": f"fault-run-soap-{i}", "endpoint_name": "Add",
+            "endpoint_http_method": "POST",
+            "wsa_settings": {"wsa_enabled": True, "wsa_to": f"http://calc.example/{i}/v{version}"}}
+
+
+def _rlcl_parent(i: int) -> list[Parent]:
+    """The RLCL that the three kinds of its lists share (made once for all three)."""
+    return [(RlclProvider, "Rlcl", {**_rlcl(i, 1), "name": f"fault-run-lists-{i}"})]
+
+
+def _rlcl_entries(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "rlcl_name": f"fault-run-lists-{i}", "endpoints": [
+        {"api_proxy_name": "PetStore", "endpoint_name": "/pets", "endpoint_http_method": "GET",
+         "permitted_message_count": 10 * version, "time_interval_period_length": 1,
+         "time_interval": "ONE_MINUTE", "cache_connection_timeout_in_seconds": 3,
+         "cache_error_handling_type": "FAIL", "time_interval_window_type": "SLIDING"}]}
+
+
+def _rlcl_entries_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    response = httpx.get(f"{url}/_emulator/projects/{PROJECT}/rlcl/fault-run-lists-{i}/endpoints", timeout=30)
+    response.raise_for_status()
+    entries = response.json()["endpointRateLimitList"]
+    return [sorted(entry["permittedMessageCount"] for entry in entries)] if entries else []
+
+
+def _rlcl_lists(url: str, i: int) -> dict[str, Any]:
+    path = f"/_emulator/projects/{PROJECT}/rlcl/fault-run-lists-{i}/credentials"
+    response = httpx.get(url + path, timeout=30)
+    response.raise_for_status()
+    lists: dict[str, Any] = response.json()
+    return lists
+
+
+def _holders(i: int, version: int) -> list[str]:
+    return ["fault-run-a"] if version == 1 else ["fault-run-a", "fault-run-b"]
+
+
+def _rlcl_and_holders(i: int) -> list[Parent]:
+    holders = [(CredentialProvider, "Credential", {**_credential(0, 1), "username": name, "access": []})
+               for name in ("fault-run-a", "fault-run-b")] if i == 0 else []
+    return [*holders, *_rlcl_parent(i)]
+
+
+def _rlcl_credentials(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "rlcl_name": f"fault-run-lists-{i}",
+            "credential_names": _holders(i, version)}
+
+
+def _rlcl_credentials_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    names = _rlcl_lists(url, i)["credentials"]
+    return [names] if names else []
+
+
+def _rule(version: int) -> dict[str, Any]:
+    return {"condition_criteria": "VALUE",
+            "first_variable": {"name": "userType", "type": "HEADER", "header_name": "X-User-Type"},
+            "variable_data_type": "STRING", "value_comparison_operator": "EQ",
+            "second_value_source": "VALUE", "second_value": f"PREMIUM-{version}"}
+
+
+def _rlcl_condition(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "rlcl_name": f"fault-run-lists-{i}", "rules": [_rule(version)]}
+
+
+def _rlcl_condition_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    condition = _rlcl_lists(url, i)["condition"]
+    values = [rule.get("secondValue") for rule in (condition or {}).get("conditionRuleList") or []]
+    return [values] if any(values) else []
+
+
+def _environment_of(i: int) -> str:
+    return ("test", "production")[i % 2]
+
+
+def _variable_value(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "variable_name": f"FAULT_VALUE_{i // 2}",
+            "environment_name": _environment_of(i), "value": f"https://{i}.example/v{version}"}
+
+
+def _variable_value_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [e["value"] for v in _demo(state)["environmentVariables"] if v["name"] == f"FAULT_VALUE_{i // 2}"
+            for e in v["environmentValueList"] or [] if e["environmentName"] == _environment_of(i)]
+
+
 KINDS = [
     Kind("Endpoint", EndpointProvider, _endpoint,
          lambda i, v: (f"/v{v}/{i}", f"endpoint {i} v{v}", (i + v) % 3 != 0), _endpoint_live),
@@ -190,6 +399,28 @@ KINDS = [
          lambda i, v: (f"group {i} v{v}", _members(i, v)), _group_live),
     Kind("Policy", PolicyProvider, _policy,
          lambda i, v: (f"policy {i} v{v}", sorted(_addresses(i, v))), _policy_live),
+    Kind("ApiProxy", ApiProxyProvider, _proxy,
+         lambda i, v: (f"proxy {i} v{v}", [f"/fault-run-{i}/v{v}"]), _proxy_live, slow=True),
+    Kind("ApiProxyDeployment", ApiProxyDeploymentProvider, _deployment, lambda i, v: True, _deployment_live,
+         parents=_deployed_proxy, slow=True),
+    Kind("ApiProxyGroupDeployment", ApiProxyGroupDeploymentProvider, _group_deployment, lambda i, v: True,
+         _group_deployment_live, parents=_deployed_group, slow=True),
+    Kind("EndpointCache", EndpointCacheProvider, _cache, lambda i, v: 60 * v,
+         _settings_live("PetStore", "/fault-cache/{i}", "GET", "cacheSettings",
+                        lambda s: s.get("ttl") if s.get("cacheActive") else None),
+         parents=_endpoint_of("PetStore", "/fault-cache/{i}", "GET")),
+    Kind("EndpointWsa", EndpointWsaProvider, _wsa, lambda i, v: f"http://calc.example/{i}/v{v}",
+         _settings_live("fault-run-soap-{i}", "Add", "POST", "wsaSettings",
+                        lambda s: s.get("wsaTo") if s.get("wsaEnabled") else None),
+         parents=_soap_proxy, slow=True),
+    Kind("RlclEndpoints", RlclEndpointsProvider, _rlcl_entries, lambda i, v: [10 * v], _rlcl_entries_live,
+         parents=_rlcl_parent),
+    Kind("RlclCredentials", RlclCredentialsProvider, _rlcl_credentials, _holders, _rlcl_credentials_live,
+         parents=_rlcl_and_holders),
+    Kind("RlclCondition", RlclConditionProvider, _rlcl_condition, lambda i, v: [f"PREMIUM-{v}"],
+         _rlcl_condition_live, parents=_rlcl_parent),
+    Kind("EnvironmentVariableValue", EnvironmentVariableValueProvider, _variable_value,
+         lambda i, v: f"https://{i}.example/v{v}", _variable_value_live),
 ]
 
 
@@ -216,6 +447,7 @@ class Outcome:
     filled: set[str] = field(default_factory=set)
     left_behind: int = 0
     converged: bool = True
+    count: int = 0
 
 
 class Stack:
@@ -225,7 +457,7 @@ class Stack:
         self.kind, self.url, self.count = kind, url, count
         self.config = {"apinizer:url": url, "apinizer:token": TOKEN}
         self.resources: dict[int, tuple[str, dict[str, Any]]] = {}
-        self.outcome = Outcome()
+        self.outcome = Outcome(count=count)
 
     def _each(self, keys: list[int], step: Callable[[Engine, int], bool]) -> tuple[bool, int]:
         """``step`` for each key in a new provider process, four at a time: (changed, failures)."""
@@ -255,8 +487,9 @@ class Stack:
         self.outcome.converged = False
 
     def live(self) -> list[list[Projection]]:
-        state = _state(self.url)
-        return [self.kind.live(self.url, state, i) for i in range(self.count)]
+        with unfaulted(self.url):
+            state = _state(self.url)
+            return [self.kind.live(self.url, state, i) for i in range(self.count)]
 
     def orphans(self) -> int:
         return sum(1 for i, found in enumerate(self.live()) if found and i not in self.resources)
@@ -327,35 +560,76 @@ def fault_rules(fraction: float, seed: int) -> list[dict[str, Any]]:
     return rules
 
 
-def run(count: int, fraction: float, seed: int) -> dict[str, Outcome]:
+#: Faults fired before each pause (a clear starts the emulator's counts again).
+FIRED: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def unfaulted(url: str) -> Iterator[None]:
+    """No faults meanwhile: the checks read the API too (a proxy's description and deployments), and
+    parents are made as a run before. The rules are put back as they were, their generator where it was."""
+    answer = httpx.get(f"{url}/_emulator/faults", timeout=30).json()
+    for name, fired in answer.get("fired", {}).items():
+        FIRED[name] = FIRED.get(name, 0) + fired
+    httpx.delete(f"{url}/_emulator/faults", timeout=30).raise_for_status()
+    try:
+        yield
+    finally:
+        for rule in answer["faults"]:
+            httpx.post(f"{url}/_emulator/faults", json=rule, timeout=30).raise_for_status()
+
+
+def make_parents(kind: Kind, url: str, count: int, made: set[str]) -> None:
+    """What the kind's resources depend on, made once per run without faults (each as one resource)."""
+    if kind.parents is None:
+        return
+    config = {"apinizer:url": url, "apinizer:token": TOKEN}
+    with unfaulted(url), ProviderServer(config) as server:
+        for i in range(count):
+            for provider, name, declared in kind.parents(i):
+                key = f"{name}/{sorted(declared.items())}"
+                if key not in made:
+                    Engine(server, provider(), name).up(declared, name=f"parent{len(made)}")
+                    made.add(key)
+
+
+def run(count: int, fraction: float, seed: int, kinds: list[str] | None = None) -> dict[str, Outcome]:
     outcomes: dict[str, Outcome] = {}
+    made: set[str] = set()
     with emulator() as url:
         for rule in fault_rules(fraction, seed):
             httpx.post(f"{url}/_emulator/faults", json=rule).raise_for_status()
         for kind in KINDS:
-            stack = Stack(kind, url, count)
+            if kinds and kind.name not in kinds:
+                continue
+            n = max(1, round(count * SLOW_SHARE)) if kind.slow else count
+            make_parents(kind, url, n, made)
+            stack = Stack(kind, url, n)
             stack.up(1)
             stack.up(2)
             stack.refresh()
             stack.destroy()
             outcomes[kind.name] = stack.outcome
-        fired = httpx.get(f"{url}/_emulator/faults").json().get("fired", {})
-        print(f"faults fired: {fired}")
+        with unfaulted(url):
+            pass
+        print(f"faults fired: {FIRED}")
     return outcomes
 
 
-def rows(count: int = 20, fraction: float = 0.3, seed: int = 20261127) -> list[Row]:
+def rows(count: int = 20, fraction: float = 0.3, seed: int = 20261127,
+         kinds: list[str] | None = None) -> list[Row]:
     """One row per kind: the bad outcomes (goal 0), the runs of each phase in the note."""
     started = time.perf_counter()
-    outcomes = run(count, fraction, seed)
+    outcomes = run(count, fraction, seed, kinds)
     print(f"fault run: {time.perf_counter() - started:.0f} s")
     result = []
     for name, outcome in outcomes.items():
+        n = outcome.count
         bad = (outcome.orphans + outcome.duplicates + outcome.lost_updates + outcome.missing
                + outcome.refresh_changed + outcome.left_behind + (0 if outcome.converged else 1))
         runs = ", ".join(f"{phase} {n}" for phase, n in outcome.runs.items())
         result.append(Row(
-            f"{name}: N={count} at {fraction:.0%} faults, orphans + duplicates + lost updates + missing + "
+            f"{name}: N={n} at {fraction:.0%} faults, orphans + duplicates + lost updates + missing + "
             "refresh changes + left behind (+1 if a phase did not converge)", bad, 0, "", "= 0",
             f"orphans {outcome.orphans}, duplicates {outcome.duplicates}, lost updates "
             f"{outcome.lost_updates}, missing {outcome.missing}, refresh changes {outcome.refresh_changed}, "
@@ -370,8 +644,12 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20, help="resources of each kind")
     parser.add_argument("--fraction", type=float, default=0.3, help="share of requests that fail")
     parser.add_argument("--seed", type=int, default=20261127)
+    parser.add_argument("--kinds", nargs="*", choices=[kind.name for kind in KINDS],
+                        help="only these kinds (default: every kind)")
     args = parser.parse_args()
-    print(table(rows(args.count, args.fraction, args.seed)))
+    slow = ", ".join(kind.name for kind in KINDS if kind.slow)
+    print(f"{slow}: {max(1, round(args.count * SLOW_SHARE))} of each (each create parses a spec or deploys)")
+    print(table(rows(args.count, args.fraction, args.seed, args.kinds)))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from typing import Any
 from apinizer_pulumi.models import EnvironmentVariableSpec
 
 from . import secrets_at_rest
+from .api_proxies import PUBLISHED
 from .errors import BadRequestError, NotFoundError
 from .models import new_id, stable_id
 
@@ -112,18 +113,23 @@ def stored(spec: EnvironmentVariableSpec) -> str:
 
 
 def _deployment(db: sqlite3.Connection, undeploy: bool = False) -> dict[str, Any]:
-    """The documented answer: deployed to (or undeployed from) every environment."""
+    """The documented answer: deployed to (or undeployed from) every environment. As with a proxy,
+    an environment that is not published fails alone (the variable's write stands)."""
     verb = "Undeploy" if undeploy else "Deploy"
-    environments = [r["name"] for r in db.execute("SELECT name FROM environments ORDER BY seq")]
+    results = [
+        {"environmentName": row["name"], "success": True, "message": f"{verb}ed successfully"}
+        if row["status"] == PUBLISHED else
+        {"environmentName": row["name"], "success": False,
+         "message": f"Environment ({row['name']}) is not published (status {row['status']})!"}
+        for row in db.execute("SELECT name, status FROM environments ORDER BY seq")
+    ]
+    succeeded = all(result["success"] for result in results)
     return {
         "success": True,
         "deploymentResult": {
-            "success": True,
-            "message": f"{verb}ment completed successfully",
-            "environmentResults": [
-                {"environmentName": name, "success": True, "message": f"{verb}ed successfully"}
-                for name in environments
-            ],
+            "success": succeeded,
+            "message": f"{verb}ment completed successfully" if succeeded else f"{verb}ment failed",
+            "environmentResults": results,
         },
     }
 

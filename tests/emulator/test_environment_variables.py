@@ -5,9 +5,13 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-en
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+
+from _draft_environment import draft_staging, publish_staging
 
 from .conftest import Api, assert_error
 
@@ -201,3 +205,24 @@ def test_the_developer_lacks_role_api_security(dev_api: Api, api: Api) -> None:
     response = dev_api.request("POST", VARIABLE.format(project="Demo", name="API_KEY"), GLOBAL)
     assert_error(response, 403, "forbidden")
     assert listed(api) == {}
+
+
+def test_a_deployment_fails_alone_in_an_environment_that_is_not_published(tmp_path: Path) -> None:
+    with draft_staging(tmp_path) as (url, database):
+        headers = {"Authorization": "Bearer dev-admin-token"}
+        path = url + VARIABLE.format(project="Demo", name=GLOBAL["name"])
+        answer = httpx.post(path, json=GLOBAL, headers=headers).json()
+        assert answer == {"success": True, "deploymentResult": {
+            "success": False,
+            "message": "Deployment failed",
+            "environmentResults": [
+                {"environmentName": "staging", "success": False,
+                 "message": "Environment (staging) is not published (status DRAFT)!"},
+                *DEPLOYED["deploymentResult"]["environmentResults"],
+            ],
+        }}
+        # The write stands: the variable is stored, and its update deploys everywhere once published.
+        assert httpx.get(path, headers=headers).json()["success"] is True
+        publish_staging(database)
+        answer = httpx.put(path, json=GLOBAL, headers=headers).json()
+        assert answer["deploymentResult"]["success"] is True

@@ -14,6 +14,7 @@ import grpc
 import httpx
 import pytest
 
+from _draft_environment import draft_staging
 from _spec_server import Served, spec_server
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyDeploymentProvider, ApiProxyProvider, EndpointProvider
@@ -346,18 +347,9 @@ def test_an_unknown_environment_is_a_one_line_error(proxies: Engine, deployments
 
 @pytest.fixture
 def draft_emulator(tmp_path: Path) -> Iterator[str]:
-    """An emulator whose fixture adds an environment that is not published: deploying there fails."""
-    from apinizer_emulator.testing import EmulatorServer
-
-    default = Path(__import__("apinizer_emulator").__file__).parent / "default_fixture.yaml"
-    text = default.read_text().replace(
-        "environments:\n",
-        "environments:\n  - {name: staging, description: Staging, type: TEST, status: DRAFT,"
-        " access_url: \"http://staging.example\"}\n", 1)
-    fixture = tmp_path / "fixture.yaml"
-    fixture.write_text(text)
-    with EmulatorServer(fixtures=fixture) as emulator:
-        yield emulator.base_url
+    """An emulator with an environment that is not published: deploying there fails."""
+    with draft_staging(tmp_path) as (url, _):
+        yield url
 
 
 def test_a_failed_deployment_names_the_environment_and_the_message(draft_emulator: str) -> None:

@@ -5,12 +5,15 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-en
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc
 import httpx
 import pytest
 
+from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import EnvironmentVariableProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -179,3 +182,37 @@ def test_update_and_delete_deploy_and_undeploy(
     variables.delete(id_, outs)
     assert gateway.stats()["requests"] == {f"DELETE {ONE}": 1}
     assert "MIRROR_URL" not in listed(client)
+
+
+@pytest.fixture
+def staging_draft(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    with draft_staging(tmp_path) as emulator:
+        yield emulator
+
+
+STAGED = {**BASE_URL, "environment_values": {
+    **BASE_URL["environment_values"], "staging": "https://staging.backend.example"}}
+
+
+@pytest.mark.parametrize("declared", [API_KEY, STAGED], ids=["global", "per-environment"])
+def test_a_deployment_that_failed_somewhere_is_sent_again_by_the_next_up(
+        staging_draft: tuple[str, Path], declared: dict[str, Any]) -> None:
+    url, database = staging_draft
+    config = {"apinizer:url": url, "apinizer:token": "dev-admin-token"}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+        variables = Engine(server, EnvironmentVariableProvider(), "EnvironmentVariable")
+        id_, outs = variables.up(declared)
+        assert outs["undeployed_environments"] == ["staging"]
+        # The gateway holds the value but runs the old one in staging: the next up must see a change.
+        assert variables.diff(id_, outs, variables.checked(declared)).changes == DIFF_SOME
+        # A refresh cannot see deployments: it keeps what the last write's answer said.
+        _, read_outs, _ = variables.read(id_, outs)
+        assert read_outs["undeployed_environments"] == ["staging"]
+        assert variables.diff(id_, read_outs, variables.checked(declared)).changes == DIFF_SOME
+        # Still not published: the update records the failure again, so nothing is claimed.
+        outs = variables.update(id_, read_outs, variables.checked(declared))
+        assert outs["undeployed_environments"] == ["staging"]
+        publish_staging(database)
+        outs = variables.update(id_, outs, variables.checked(declared))
+        assert "undeployed_environments" not in outs
+        assert variables.diff(id_, outs, variables.checked(declared)).changes == DIFF_NONE

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +13,7 @@ import grpc
 import httpx
 import pytest
 
+from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import (
     ApiProxyDeploymentProvider,
@@ -326,3 +328,55 @@ def test_a_merge_whose_answer_was_lost_is_made_once(
     assert [v.name for v in client.environment_variables.list("Demo")].count("BACKEND_URL") == 1
     fault(gateway, method="GET", path="/environmentVariables", status=500)
     assert engine.read(id_, outs)[1]["value"] == "https://orders.example"
+
+
+def test_a_value_is_deployed_again_until_its_own_environment_took_it(tmp_path: Path) -> None:
+    """A deployment that failed in another environment is that environment's business (a warning);
+    one that failed in the value's own is recorded, and the next up writes the value again."""
+    with draft_staging(tmp_path) as (url, database):
+        config = {"apinizer:url": url, "apinizer:token": ADMIN_TOKEN}
+        with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+            values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+            test_id, test_outs = values_.up(value_of("test", "http://orders.test"), name="test")
+            assert test_outs["deployed"] is True
+            declared = value_of("staging", "http://orders.staging")
+            staging_id, outs = values_.up(declared, name="staging")
+            assert outs["deployed"] is False
+            assert values_.diff(staging_id, outs, values_.checked(declared)).changes == DIFF_SOME
+            _, outs, _ = values_.read(staging_id, outs)
+            assert outs["deployed"] is False
+            publish_staging(database)
+            outs = values_.update(staging_id, outs, values_.checked(declared))
+            assert outs["deployed"] is True
+            assert values_.diff(staging_id, outs, values_.checked(declared)).changes == DIFF_NONE
+            assert values_.diff(test_id, test_outs, values_.checked(
+                value_of("test", "http://orders.test"))).changes == DIFF_NONE
+
+
+@pytest.mark.parametrize("phase", ["create", "delete"])
+def test_values_of_one_variable_written_side_by_side_are_merged_one_after_the_other(
+        server: ProviderServer, later: ProviderServer, client: ApinizerClient, gateway: Gateway,
+        phase: str) -> None:
+    """The engine runs the steps of one `pulumi up` side by side: two values of one variable merged at
+    once would both start from the same read, and the second write would undo the first (a value
+    lost, or one left behind by a destroy). Both reads are slowed, so that they overlap unless the
+    merges take turns."""
+    values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    declared = {"test": value_of("test", "http://orders.test"),
+                "production": value_of("production", "https://orders.example")}
+    slow_reads = {"delay": 0.5, "method": "GET", "path": "/environmentVariables/BACKEND_URL", "count": 2}
+    if phase == "create":
+        httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+        futures = [values_.create_future(values_.checked(inputs), name=env)
+                   for env, inputs in declared.items()]
+        for future in futures:
+            future.result()
+        assert values(client) == {"test": ("http://orders.test", True),
+                                  "production": ("https://orders.example", True)}
+        return
+    made = {env: values_.up(inputs, name=env) for env, inputs in declared.items()}
+    httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+    destroying = values_.on(later)  # a destroy is an operation of its own: a new provider process
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda env: destroying.delete(*made[env], name=env), made))
+    assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []

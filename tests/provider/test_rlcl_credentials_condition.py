@@ -111,3 +111,16 @@ def test_a_deleted_rlcl_takes_its_lists_with_it(
                  headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).raise_for_status()
     later[0].delete(cred_id, cred_outs)
     later[1].delete(cond_id, cond_outs)
+
+
+def test_a_create_carried_out_whose_answers_were_lost_then_refused_is_sent_again(
+        credentials: Engine, gateway: Gateway) -> None:
+    """The first answer is lost after the list was written, the client's own repeat gets a 500 (which it
+    never repeats): the list is on the gateway, so failing the step would leave it there unknown to the
+    stack. A replace is harmless to repeat, so it is sent again until it is answered."""
+    for rule in ({"drop": True, "after": True, "method": "PUT", "path": "/credentials", "count": 1},
+                 {"status": 500, "method": "PUT", "path": "/credentials", "count": 1}):
+        httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+    _, outs = credentials.up(CREDENTIALS)
+    assert outs["credential_names"] == ["alice", "bob"]
+    assert lists(gateway)["credentials"] == ["alice", "bob"]

@@ -123,6 +123,15 @@ def read_retried(read: Callable[[], R], pause: Callable[[], None] | None = None)
             time.sleep(BACKOFF.delay(next(pauses)))
 
 
+def sent_until_answered(write: Callable[[], R]) -> R:
+    """A create that is harmless to repeat (a replace of a whole list), sent again after a failure
+    that may pass, as :func:`read_retried` reads. Once the request left, a failure may come after
+    the gateway carried it out (an answer lost, then the client's own repeat refused with a 500):
+    failing the step then would leave on the gateway what the stack does not know.
+    """
+    return read_retried(write)
+
+
 @dataclass
 class ExactlyOnce(Generic[T]):
     """One create under the rule above; :meth:`run` carries it out.

@@ -38,6 +38,9 @@ _ALREADY_EXISTS = re.compile(r"\bEnvironment variable\b.*\balready exists\b", re
 _NOT_FOUND = re.compile(r"\bEnvironment variable\b.*\bwas not found\b", re.IGNORECASE | re.DOTALL)
 #: The outputs that hold values, stored as secrets when ``secret`` is not plainly false.
 VALUE_OUTPUTS = ("global_value", "environment_values")
+#: The output that names the environments whose deployment of the last write failed: present only
+#: when some did, so that the next ``pulumi up`` shows a change and deploys the variable again.
+UNDEPLOYED = "undeployed_environments"
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
@@ -76,7 +79,7 @@ def _matches(live: LiveVariable, declared: EnvironmentVariableInputs) -> bool:
 def _live_inputs(live: LiveVariable, recorded: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs as the gateway shows them; a masked value is taken from the state (it cannot be seen)."""
     inputs: dict[str, Any] = {key: value for key, value in inputs_of(recorded).items()
-                              if key not in ("description", *VALUE_OUTPUTS, "secret")}
+                              if key not in ("description", *VALUE_OUTPUTS, "secret", UNDEPLOYED)}
     if live.description:
         inputs["description"] = live.description
     if live.global_:
@@ -108,8 +111,13 @@ class EnvironmentVariableProvider(ApinizerProvider):
     ignored_fields = (CONNECTION, "adopt")
 
     @staticmethod
-    def _deployed(props: Mapping[str, Any], operation: str, send: Any) -> None:
-        """Run a write; a deployment that failed in some environment is a warning (the write stands)."""
+    def _deployed(props: Mapping[str, Any], operation: str, send: Any) -> list[str]:
+        """Run a write and return the environments whose deployment failed (none when all passed).
+
+        A failed deployment is a warning, not the step's failure: the write stands on the gateway.
+        The environments are recorded in the outputs (:data:`UNDEPLOYED`) so that the next
+        ``pulumi up`` deploys the variable again (:meth:`diff`).
+        """
         from apinizer_pulumi.client import DeploymentFailedError
 
         try:
@@ -117,7 +125,23 @@ class EnvironmentVariableProvider(ApinizerProvider):
         except DeploymentFailedError as error:
             where = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
             pulumi.log.warn(
-                f"{_subject(props)}: {operation}, but its deployment failed in {where or 'an environment'}")
+                f"{_subject(props)}: {operation}, but its deployment failed in {where or 'an environment'}; "
+                "the next `pulumi up` deploys it again")
+            return sorted({env for env, _ in error.failures}) or ["every environment"]
+        return []
+
+    @staticmethod
+    def _recorded(props: Mapping[str, Any], undeployed: list[str]) -> dict[str, Any]:
+        """The outputs of a write whose deployment failed in ``undeployed`` (recorded only if any)."""
+        return ApinizerProvider.outputs(props, **({UNDEPLOYED: undeployed} if undeployed else {}))
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        """The declared changes; and a change when the last write's deployment failed somewhere,
+        even with the inputs unchanged: the update deploys the variable again."""
+        result = super().diff(id_, olds, news)
+        if not result.changes and olds.get(UNDEPLOYED):
+            return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        return result
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
@@ -129,9 +153,12 @@ class EnvironmentVariableProvider(ApinizerProvider):
         declared = _inputs(props)
         spec = declared.spec()
 
+        undeployed: list[str] = []
+
         def send() -> None:
             with variables_writing(client, project):
-                self._deployed(props, "created", lambda: client.environment_variables.create(project, spec))
+                undeployed[:] = self._deployed(
+                    props, "created", lambda: client.environment_variables.create(project, spec))
 
         create = ExactlyOnce[Any](
             send=send,
@@ -142,25 +169,25 @@ class EnvironmentVariableProvider(ApinizerProvider):
             namesake="an environment variable with this name",
         )
         def take_over() -> None:
-            self._write(client, project, name, declared, props)
+            undeployed[:] = self._write(client, project, name, declared, props)
 
         if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same variable in this operation leaves it
-        return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
+        return dyn.CreateResult(f"{project}/{name}", self._recorded(props, undeployed))
 
     def _write(self, client: ApinizerClient, project: str, name: str, declared: EnvironmentVariableInputs,
-               props: Mapping[str, Any]) -> None:
+               props: Mapping[str, Any]) -> list[str]:
         from ._reads import variables_writing
 
         with variables_writing(client, project):
-            self._deployed(props, "updated", lambda: client.environment_variables.update(
+            return self._deployed(props, "updated", lambda: client.environment_variables.update(
                 project, declared.spec(), current_name=name))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         project, name = _identity(id_, news)
-        self._write(self.client(news), project, name, _inputs(news), news)
-        return dyn.UpdateResult(self.outputs(news))
+        undeployed = self._write(self.client(news), project, name, _inputs(news), news)
+        return dyn.UpdateResult(self._recorded(news, undeployed))
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
@@ -173,7 +200,9 @@ class EnvironmentVariableProvider(ApinizerProvider):
             return dyn.ReadResult(None, {})
         inputs = _live_inputs(live, props)
         inputs.update(project_name=project, name=name)
-        return self.refreshed(id_, props, self.outputs({**inputs, CONNECTION: props.get(CONNECTION)}), inputs)
+        # The API shows no deployments of a variable: a failure the last write recorded stays.
+        outs = self._recorded({**inputs, CONNECTION: props.get(CONNECTION)}, props.get(UNDEPLOYED) or [])
+        return self.refreshed(id_, props, outs, inputs)
 
     @translated(lambda self, id_, props: _subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
@@ -229,6 +258,9 @@ class EnvironmentVariable(dyn.Resource, module="apinizer", name="EnvironmentVari
     """Whether the values are secret (not visible on the gateway)."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a variable that already exists."""
+    undeployed_environments: pulumi.Output[list[str] | None]
+    """The environments where the last write's deployment failed (None when it passed everywhere):
+    the next ``pulumi up`` deploys the variable again."""
     connection: pulumi.Output[dict[str, Any] | None]
     """The connection input, stored as a secret."""
 
@@ -272,7 +304,7 @@ class EnvironmentVariable(dyn.Resource, module="apinizer", name="EnvironmentVari
                                   if environment_values is not None else None)
         props = resource_props(project_name=project_name, name=name, description=description,
                                global_value=global_value, environment_values=environment_values,
-                               secret=secret, adopt=adopt)
+                               secret=secret, adopt=adopt, undeployed_environments=None)
         props[CONNECTION] = connection_props(connection)
         options = resource_options(opts)
         if secret:

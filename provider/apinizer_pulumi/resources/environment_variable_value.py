@@ -16,7 +16,8 @@ recorded by reference in every stack's state: they never move without an alias.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pulumi
@@ -48,6 +49,19 @@ def subject(props: Mapping[str, Any], id_: str = "") -> str:
     return f"apinizer:EnvironmentVariableValue {variable} in {project} for {environment}"
 
 
+#: One lock per variable (gateway, project, name): merges of one variable in this process take turns.
+_MERGES: dict[tuple[str, str, str], threading.Lock] = {}
+_MERGES_LOCK = threading.Lock()
+
+
+def _merging(client: ApinizerClient, project: str, name: str) -> threading.Lock:
+    """The lock of a variable's merges. The engine runs the steps of one operation side by side, and two
+    merges that read the variable at once would each write back the other's entry as it was before:
+    the later write undoes the earlier one."""
+    with _MERGES_LOCK:
+        return _MERGES.setdefault((str(client.base_url), project, name.casefold()), threading.Lock())
+
+
 class EnvironmentVariableValueProvider(ApinizerProvider):
     """Merge one environment's value into a variable; refresh from the project's list; remove it on delete."""
 
@@ -57,8 +71,9 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
     replace_fields = KEYS
 
     def _merge(self, client: ApinizerClient, props: Mapping[str, Any], id_: str = "", *,
-               remove: bool = False) -> None:
-        """Merge this environment's value in (or out), exactly once under lost answers.
+               remove: bool = False) -> bool:
+        """Merge this environment's value in (or out), exactly once under lost answers; return
+        whether the variable's deployment reached this environment (:meth:`_deployed`).
 
         Each attempt starts from a fresh read, so an attempt after one whose answer was lost finds
         what that one did (the variable created, the entry merged) and writes the same list again, or
@@ -66,10 +81,36 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
         """
         from ._create import read_retried
 
-        read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
+        project, name, _ = identity(id_, props)
+        with _merging(client, project, name):
+            return read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
+
+    @staticmethod
+    def _deployed(props: Mapping[str, Any], id_: str, write: Callable[[], object]) -> bool:
+        """Run a write of the variable; return whether its deployment reached this value's environment.
+
+        The write stands whatever its deployment did. A deployment that failed in another environment
+        is that environment's (its own stack's) business, and only a warning here; one that failed in
+        this environment is recorded (``deployed: false``), so that the next ``pulumi up`` writes the
+        value again.
+        """
+        from apinizer_pulumi.client import DeploymentFailedError
+
+        environment = identity(id_, props)[2]
+        try:
+            write()
+        except DeploymentFailedError as error:
+            failed = {env for env, _ in error.failures} or {"every environment"}
+            here = bool(failed & {environment, "every environment"})
+            where = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
+            then = "; the next `pulumi up` deploys it again" if here else ""
+            pulumi.log.warn(f"{subject(props, id_)}: written, but the variable's deployment failed in "
+                            f"{where or 'every environment'}{then}")
+            return not here
+        return True
 
     def _merge_once(self, client: ApinizerClient, props: Mapping[str, Any], id_: str, *,
-                    remove: bool) -> None:
+                    remove: bool) -> bool:
         from apinizer_pulumi.models import EnvironmentValue, EnvironmentVariableSpec
 
         from ._reads import environment_variable_now, variables_writing
@@ -96,27 +137,35 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
                 others.append(EnvironmentValue(environment_name=environment, value=str(props["value"]),
                                                visible=not props.get("secret")))
             if live is None:
-                if not remove:
-                    client.environment_variables.create(project, EnvironmentVariableSpec(
-                        name=name, global_=False, environment_value_list=others))
-                return
+                if remove:
+                    return True
+                first = EnvironmentVariableSpec(name=name, global_=False, environment_value_list=others)
+                return self._deployed(props, id_, lambda: client.environment_variables.create(project, first))
             if not others:
-                client.environment_variables.delete(project, name)
-                return
-            client.environment_variables.update(project, EnvironmentVariableSpec(
-                name=name, description=live.description, global_=False, environment_value_list=others),
-                current_name=name)
+                return self._deployed(props, id_, lambda: client.environment_variables.delete(project, name))
+            return self._deployed(props, id_, lambda: client.environment_variables.update(
+                project, EnvironmentVariableSpec(name=name, description=live.description, global_=False,
+                                                 environment_value_list=others),
+                current_name=name))
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        self._merge(self.client(props), props)
+        deployed = self._merge(self.client(props), props)
         self.created(props)
-        return dyn.CreateResult("/".join(identity("", props)), self.outputs(props))
+        return dyn.CreateResult("/".join(identity("", props)), self.outputs(props, deployed=deployed))
 
     @translated(lambda self, id_, olds, news: subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        self._merge(self.client(news), news, id_)
-        return dyn.UpdateResult(self.outputs(news))
+        deployed = self._merge(self.client(news), news, id_)
+        return dyn.UpdateResult(self.outputs(news, deployed=deployed))
+
+    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
+        """The declared changes; and a change when the last write's deployment failed in this
+        environment, even with the inputs unchanged: the update writes and deploys the value again."""
+        result = super().diff(id_, olds, news)
+        if not result.changes and olds.get("deployed") is False:
+            return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
+        return result
 
     @translated(lambda self, id_, props: subject(props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
@@ -128,12 +177,14 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
                       if item.environment_name == environment), None)
         if live is None or live.global_ or entry is None:
             return dyn.ReadResult(None, {})  # this environment's value is gone
-        inputs = dict(inputs_of(props))
+        inputs = {key: value for key, value in inputs_of(props).items() if key != "deployed"}
         inputs.update(zip(KEYS, (project, name, environment), strict=True))
         # A masked value cannot be read: the recorded one stands.
         inputs.update(value=entry.value if entry.value is not None else props.get("value"),
                       secret=not entry.visible)
-        return self.refreshed(id_, props, self.outputs(inputs), inputs)
+        # The API shows no deployments of a variable: what the last write's answer said stands.
+        deployed = {"deployed": props["deployed"]} if "deployed" in props else {}
+        return self.refreshed(id_, props, self.outputs(inputs, **deployed), inputs)
 
     @translated(lambda self, id_, props: subject(props, id_))
     def delete(self, id_: str, props: dict[str, Any]) -> None:
@@ -163,6 +214,9 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
     """The value in that environment (a secret output when ``secret`` is true)."""
     secret: pulumi.Output[bool]
     """Whether the value is secret (not visible on the gateway)."""
+    deployed: pulumi.Output[bool]
+    """Whether the last write's deployment reached this environment; when false, the next
+    ``pulumi up`` writes the value again."""
     connection: pulumi.Output[dict[str, Any] | None]
     """The connection input, stored as a secret."""
 
@@ -192,7 +246,8 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
         """
         props = resource_props(project_name=project_name, variable_name=variable_name,
                                environment_name=environment_name,
-                               value=pulumi.Output.secret(value) if secret else value, secret=secret)
+                               value=pulumi.Output.secret(value) if secret else value, secret=secret,
+                               deployed=None)
         props[CONNECTION] = connection_props(connection)
         options = resource_options(opts)
         if secret:

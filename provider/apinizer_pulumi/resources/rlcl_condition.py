@@ -48,9 +48,12 @@ class RlclConditionProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from ._create import sent_until_answered
+
         # Add replaces the condition whole: repeating it after a lost answer leaves the same condition.
         project, rlcl = _identity("", props)
-        self.client(props).rlcl.add_condition(project, rlcl, _body(props))
+        client = self.client(props)
+        sent_until_answered(lambda: client.rlcl.add_condition(project, rlcl, _body(props)))
         return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))

@@ -46,9 +46,12 @@ class RlclCredentialsProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from ._create import sent_until_answered
+
         # A replace of the whole list: repeating it after a lost answer leaves the same list.
         project, rlcl = _identity("", props)
-        self.client(props).rlcl.replace_credentials(project, rlcl, _names(props))
+        client = self.client(props)
+        sent_until_answered(lambda: client.rlcl.replace_credentials(project, rlcl, _names(props)))
         return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))

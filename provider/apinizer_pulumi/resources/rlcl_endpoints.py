@@ -103,8 +103,11 @@ class RlclEndpointsProvider(ApinizerProvider):
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
+        from ._create import sent_until_answered
+
         project, rlcl = _identity("", props)
-        self.client(props).rlcl.replace_endpoints(project, rlcl, _entries(props))
+        client = self.client(props)
+        sent_until_answered(lambda: client.rlcl.replace_endpoints(project, rlcl, _entries(props)))
         return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
 
     @translated(lambda self, id_, olds, news: _subject(news, id_))
