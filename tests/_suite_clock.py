@@ -38,7 +38,7 @@ class FolderTime:
     last_stop: float = 0.0
 
 
-@dataclass
+@dataclass(eq=False)  # a pytest plugin: pluggy keeps plugins in sets, so it hashes by identity
 class SuiteClock:
     started: float = field(default_factory=time.time)
     folders: dict[str, FolderTime] = field(default_factory=dict)
