@@ -79,11 +79,11 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
         what that one did (the variable created, the entry merged) and writes the same list again, or
         nothing: repeating a merge is safe where repeating a create or a blind write would not be.
         """
-        from ._create import read_retried
+        from ._create import sent_until_answered
 
         project, name, _ = identity(id_, props)
         with _merging(client, project, name):
-            return read_retried(lambda: self._merge_once(client, props, id_, remove=remove))
+            return sent_until_answered(lambda: self._merge_once(client, props, id_, remove=remove))
 
     @staticmethod
     def _deployed(props: Mapping[str, Any], id_: str, write: Callable[[], object]) -> bool:
