@@ -18,6 +18,7 @@ from apinizer_pulumi.models import (
     CertificateSpec,
     CryptoKeyList,
     CryptoKeySpec,
+    CryptoKeyType,
     EcJwkMaterial,
     Jwk,
     JwkAlgorithm,
@@ -34,6 +35,7 @@ from apinizer_pulumi.models import (
     KeystoreEnvironment,
     KeystoreList,
     KeystoreSpec,
+    KeystoreType,
     OctJwkMaterial,
     OkpJwkMaterial,
     ReferencedJwkUpdate,
@@ -620,3 +622,33 @@ def test_the_secret_fields_are_marked_in_the_schema() -> None:
         "OctJwkMaterial": ["k"],
         "OkpJwkMaterial": ["d"],
     }
+
+
+def test_answers_read_formats_and_key_types_the_pages_do_not_show() -> None:
+    keystore = KeystoreList.model_validate(
+        {
+            "success": True,
+            "resultList": [
+                {
+                    "name": "k",
+                    "keyStoreEnvironmentList": [
+                        {"environmentName": "production", "type": "PKCS12"},
+                        {"environmentName": "staging", "type": "JCEKS", "file": SECRET},
+                    ],
+                }
+            ],
+        }
+    ).result_list[0]
+    assert [e.type for e in keystore.key_store_environment_list] == [KeystoreType.PKCS12, "JCEKS"]
+    assert SECRET not in repr(keystore)
+    key = CryptoKeyList.model_validate({"success": True, "resultList": [{"name": "k", "keyType": "OKP"}]})
+    assert [k.key_type for k in key.result_list] == ["OKP"]
+    assert (
+        CryptoKeyList.model_validate({"resultList": [{"name": "k", "keyType": "EC"}]}).result_list[0].key_type
+        is CryptoKeyType.EC
+    )
+    # Writes still take the values shown only.
+    assert "key_store_environment_list.0.type" in _problems(
+        KeystoreSpec,
+        {**KEYSTORE, "keyStoreEnvironmentList": [{"environmentName": "e", "type": "JCEKS", "file": "x"}]},
+    )

@@ -182,6 +182,7 @@ if TYPE_CHECKING:
     from ._keystore import (
         Keystore,
         KeystoreEnvironment,
+        KeystoreEnvironmentInfo,
         KeystoreList,
         KeystoreResponse,
         KeystoreSpec,
@@ -626,6 +627,7 @@ __all__ += [
     "JwkUseType",
     "Keystore",
     "KeystoreEnvironment",
+    "KeystoreEnvironmentInfo",
     "KeystoreList",
     "KeystoreResponse",
     "KeystoreSpec",

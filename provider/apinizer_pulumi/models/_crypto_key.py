@@ -81,14 +81,15 @@ class CryptoKeySpec(ApiModel):
 
 
 class CryptoKey(ApiModel):
-    """A key as list and get answer it (key material included, as the list page shows)."""
+    """A key as list and get answer it (key material included, as the list page shows); a key
+    type the pages do not show is read as it comes."""
 
     model_config = ConfigDict(hide_input_in_errors=True)
 
     name: str
     description: str | None = None
     project_id: str | None = None
-    key_type: CryptoKeyType | None = None
+    key_type: CryptoKeyType | str | None = Field(default=None, union_mode="left_to_right")
     crypto_key_info_environment_list: list[CryptoKeyEnvironment] = Field(default_factory=list)
 
 

@@ -24,6 +24,7 @@ from ._project import ResultEnvelope
 __all__ = [
     "Keystore",
     "KeystoreEnvironment",
+    "KeystoreEnvironmentInfo",
     "KeystoreList",
     "KeystoreResponse",
     "KeystoreSpec",
@@ -83,6 +84,19 @@ class KeystoreSpec(ApiModel):
         return self
 
 
+class KeystoreEnvironmentInfo(ApiModel):
+    """One environment's keystore as list and get answer it: read as it comes (a format the
+    pages do not show, a file left out), so that an answer never fails to read."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)
+
+    environment_name: str
+    # The known formats as the enum, any other as its text.
+    type: KeystoreType | str | None = Field(default=None, union_mode="left_to_right")
+    file: str | None = SecretField(None)
+    password: str | None = SecretField(None)
+
+
 class Keystore(ApiModel):
     """A keystore as list and get answer it (the file included, as the list page shows)."""
 
@@ -91,7 +105,7 @@ class Keystore(ApiModel):
     name: str
     description: str | None = None
     project_id: str | None = None
-    key_store_environment_list: list[KeystoreEnvironment] = Field(default_factory=list)
+    key_store_environment_list: list[KeystoreEnvironmentInfo] = Field(default_factory=list)
 
 
 class KeystoreList(ResultEnvelope):
