@@ -365,11 +365,32 @@ def test_the_two_spellings_name_the_same_algorithms() -> None:
             "has no time zone",
         ),
         ({"type": "OKP", "okp": {"curveType": "ED448"}}, "okp.curve_type", "Input should be"),
+        (
+            {"type": "EC", "ec": {"curveType": "P256", "algorithm": "ES384"}},
+            "ec.curve_type",
+            "must be P384 for ES384 (an ES algorithm signs on its own curve)",
+        ),
+        (
+            {"type": "EC", "ec": {"curveType": "P521", "algorithm": "ES256K"}},
+            "ec.curve_type",
+            "must be SECP256K1 for ES256K",
+        ),
     ],
 )
 def test_generate_rules(body: dict[str, Any], field: str, message: str) -> None:
     problems = _problems(JwkGenerate, {"name": "g", **body})
     assert message in problems[field]
+
+
+def test_each_es_algorithm_on_its_curve_and_ecdh_on_any() -> None:
+    pairs = {"ES256": "P256", "ES384": "P384", "ES512": "P521", "ES256K": "SECP256K1"}
+    for algorithm, curve in pairs.items():
+        assert (
+            JwkGenerate(name="g", type="EC", ec={"curve_type": curve, "algorithm": algorithm}).ec is not None
+        )
+    for curve in pairs.values():
+        params = {"curve_type": curve, "key_use_type": "ENCRYPTION", "algorithm": "ECDH_ES_A256KW"}
+        assert JwkGenerate(name="g", type="EC", ec=params).ec is not None
 
 
 def test_x25519_without_algorithm_is_the_documented_example_7() -> None:
@@ -395,6 +416,13 @@ def test_x25519_without_algorithm_is_the_documented_example_7() -> None:
 def test_a_pasted_jwk_is_checked(jwk_str: str, kid: str | None, message: str) -> None:
     problems = _problems(JwkFromClipboard, {"name": "j", "jwkStr": jwk_str, "kid": kid})
     assert message in problems["jwk_str"]
+
+
+def test_create_checks_a_pasted_jwk_as_parse_from_clipboard_does() -> None:
+    keys = '{"keys": [{"kty": "oct", "kid": "a"}, {"kty": "oct", "kid": "b"}]}'
+    problems = _problems(JwkCreate, {"name": "j", "sourceType": "COPY_PASTE", "jwkStr": keys})
+    assert problems == {"jwk_str": "is a JWK Set of 2 keys: give kid to choose one"}
+    assert JwkCreate(name="j", source_type="COPY_PASTE", jwk_str=keys, kid="a").kid == "a"
 
 
 def test_one_key_of_a_set_is_chosen_by_kid() -> None:
@@ -586,6 +614,13 @@ def test_secrets_stay_out_of_reprs(model: pydantic.BaseModel) -> None:
             },
         ),
         (RsaJwkMaterial, {"n": 5, "d": [SECRET]}),
+        # The lists as the gateway answers them: the envelope quotes nothing either.
+        (KeystoreList, {"resultList": [{"keyStoreEnvironmentList": [{"file": SECRET}]}]}),
+        (JwkList, {"resultList": [{"rsa": {"d": [SECRET]}}]}),
+        (
+            CryptoKeyList,
+            {"resultList": [{"name": "k", "cryptoKeyInfoEnvironmentList": [{"privateKey": SECRET}]}]},
+        ),
     ],
 )
 def test_validation_errors_quote_no_secret(model: type[pydantic.BaseModel], body: dict[str, Any]) -> None:

@@ -143,3 +143,10 @@ def SecretField(default: Any = ..., **kwargs: Any) -> Any:  # noqa: N802  (reads
     extra = dict(kwargs.pop("json_schema_extra", None) or {})
     extra["x-secret"] = True
     return Field(default, repr=False, json_schema_extra=extra, **kwargs)
+
+
+class SecretModel(ApiModel):
+    """A model that holds a secret (:func:`SecretField`): pydantic quotes no input in its
+    validation errors, which would show the secret beside the field that failed."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)

@@ -17,7 +17,7 @@ from enum import StrEnum
 from pydantic import ConfigDict, Field, model_validator
 
 from ._api_proxy import DeploymentResponse
-from ._base import ApiModel, Name, SecretField, field_errors
+from ._base import Name, SecretField, SecretModel, field_errors
 from ._keystore import environment_names_problem
 from ._project import ResultEnvelope
 
@@ -38,23 +38,19 @@ class CryptoKeyType(StrEnum):
     EC = "EC"
 
 
-class CryptoKeyEnvironment(ApiModel):
+class CryptoKeyEnvironment(SecretModel):
     """One environment's key (``cryptoKeyInfoEnvironmentList`` items): a public key, a private
     key, or both, base64-encoded."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     environment_name: Name
     public_key: str | None = None
     private_key: str | None = SecretField(None)
 
 
-class CryptoKeySpec(ApiModel):
+class CryptoKeySpec(SecretModel):
     """The body of create (``POST .../keys/``) and update (``PUT .../keys/{name}/``, where
     ``name`` may differ from the path's to rename): one key per environment, each environment
     once, each with a public or a private key."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     name: Name
     description: str | None = None
@@ -80,11 +76,9 @@ class CryptoKeySpec(ApiModel):
         return self
 
 
-class CryptoKey(ApiModel):
+class CryptoKey(SecretModel):
     """A key as list and get answer it (key material included, as the list page shows); a key
     type the pages do not show is read as it comes."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     name: str
     description: str | None = None
@@ -95,6 +89,9 @@ class CryptoKey(ApiModel):
 
 class CryptoKeyList(ResultEnvelope):
     """``GET .../keys/`` and ``GET .../keys/{name}/`` (a list of one)."""
+
+    # The items carry key material: an answer that fails to validate is not quoted.
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     result_list: list[CryptoKey] = Field(default_factory=list)
 

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, model_validator
 
 from ._api_proxy import DeploymentResponse
-from ._base import ApiModel, Name, PositiveInt, SecretField, field_errors
+from ._base import ApiModel, Name, PositiveInt, SecretField, SecretModel, field_errors
 from ._project import ResultEnvelope
 
 __all__ = [
@@ -334,13 +334,7 @@ CreateAlgorithm = Annotated[JwkAlgorithm, BeforeValidator(_algorithm_name)]
 GenerateAlgorithm = Annotated[JwkGenerateAlgorithm, BeforeValidator(_generate_algorithm_name)]
 
 
-class _SecretModel(ApiModel):
-    """A body that may hold a secret: pydantic quotes no input in its validation errors."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
-
-
-class _JwkBody(_SecretModel):
+class _JwkBody(SecretModel):
     """What every JWK body carries: its name, unique in the project, and a description."""
 
     name: Name
@@ -529,7 +523,7 @@ class JwkCreate(_JwkBody):
         return self._operations[self.source_type].model_validate(body)
 
 
-class _GenerateParameters(_SecretModel):
+class _GenerateParameters(SecretModel):
     """What the four parameter objects of generate share."""
 
     key_type: ClassVar[JwkType]
@@ -575,11 +569,28 @@ class RsaJwkParameters(_GenerateParameters):
     key_size: int
 
 
+#: The curve each ECDSA algorithm signs on (RFC 7518, 3.4; RFC 8812 for ES256K).
+_SIGNING_CURVE = {
+    JwkGenerateAlgorithm.ES256: EcCurve.P256,
+    JwkGenerateAlgorithm.ES384: EcCurve.P384,
+    JwkGenerateAlgorithm.ES512: EcCurve.P521,
+    JwkGenerateAlgorithm.ES256K: EcCurve.SECP256K1,
+}
+
+
 class EcJwkParameters(_GenerateParameters):
-    """``ec`` of generate: its curve."""
+    """``ec`` of generate: its curve; a signing algorithm names its own (``ES256`` ``P256``,
+    ``ES384`` ``P384``, ``ES512`` ``P521``, ``ES256K`` ``SECP256K1``)."""
 
     key_type: ClassVar[JwkType] = JwkType.EC
     curve_type: EcCurve
+
+    def _own_problems(self, use: JwkUseType) -> list[tuple[str, str, Any]]:
+        wanted = _SIGNING_CURVE.get(self.algorithm) if self.algorithm is not None else None
+        if wanted is None or wanted is self.curve_type:
+            return []
+        why = f"must be {wanted.value} for {self.algorithm} (an ES algorithm signs on its own curve)"
+        return [("curve_type", why, self.curve_type.value)]
 
 
 class OctJwkParameters(_GenerateParameters):
@@ -654,7 +665,7 @@ class JwkUpdate(_JwkBody):
     name: Name | None = None  # type: ignore[assignment]
 
 
-class RsaJwkMaterial(_SecretModel):
+class RsaJwkMaterial(SecretModel):
     """``rsa`` of a JWK as get answers it: ``n`` and ``e`` public, the rest private."""
 
     n: str | None = None
@@ -667,7 +678,7 @@ class RsaJwkMaterial(_SecretModel):
     qi: str | None = SecretField(None)
 
 
-class EcJwkMaterial(_SecretModel):
+class EcJwkMaterial(SecretModel):
     """``ec`` of a JWK as get answers it: the curve and point public, ``d`` private."""
 
     crv: str | None = None
@@ -676,13 +687,13 @@ class EcJwkMaterial(_SecretModel):
     d: str | None = SecretField(None)
 
 
-class OctJwkMaterial(_SecretModel):
+class OctJwkMaterial(SecretModel):
     """``oct`` of a JWK as get answers it: ``k``, the symmetric key itself."""
 
     k: str | None = SecretField(None)
 
 
-class OkpJwkMaterial(_SecretModel):
+class OkpJwkMaterial(SecretModel):
     """``okp`` of a JWK as get answers it: the curve and ``x`` public, ``d`` private."""
 
     crv: str | None = None
@@ -690,7 +701,7 @@ class OkpJwkMaterial(_SecretModel):
     d: str | None = SecretField(None)
 
 
-class Jwk(_SecretModel):
+class Jwk(SecretModel):
     """A JWK as list (no key material) and get (with it) answer it."""
 
     name: str
@@ -709,6 +720,9 @@ class Jwk(_SecretModel):
 
 class JwkList(ResultEnvelope):
     """``GET .../jwks/`` and ``GET .../jwks/{jwkName}/`` (a list of one, with key material)."""
+
+    # The items carry key material: an answer that fails to validate is not quoted.
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     result_list: list[Jwk] = Field(default_factory=list)
 

@@ -18,7 +18,7 @@ from enum import StrEnum
 from pydantic import ConfigDict, Field, model_validator
 
 from ._api_proxy import DeploymentResponse
-from ._base import ApiModel, Name, SecretField, field_errors
+from ._base import Name, SecretField, SecretModel, field_errors
 from ._project import ResultEnvelope
 
 __all__ = [
@@ -40,11 +40,9 @@ class KeystoreType(StrEnum):
     PKCS12 = "PKCS12"
 
 
-class KeystoreEnvironment(ApiModel):
+class KeystoreEnvironment(SecretModel):
     """One environment's keystore (``keyStoreEnvironmentList`` items): its format and its file,
     base64-encoded."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     environment_name: Name
     type: KeystoreType
@@ -65,12 +63,10 @@ def environment_names_problem(names: list[str]) -> str | None:
     return None
 
 
-class KeystoreSpec(ApiModel):
+class KeystoreSpec(SecretModel):
     """The body of create (``POST .../keystores/``) and update (``PUT .../keystores/{name}/``,
     where ``name`` may differ from the path's to rename): one file per environment, each
     environment once."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     name: Name
     description: str | None = None
@@ -84,11 +80,9 @@ class KeystoreSpec(ApiModel):
         return self
 
 
-class KeystoreEnvironmentInfo(ApiModel):
+class KeystoreEnvironmentInfo(SecretModel):
     """One environment's keystore as list and get answer it: read as it comes (a format the
     pages do not show, a file left out), so that an answer never fails to read."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     environment_name: str
     # The known formats as the enum, any other as its text.
@@ -97,10 +91,8 @@ class KeystoreEnvironmentInfo(ApiModel):
     password: str | None = SecretField(None)
 
 
-class Keystore(ApiModel):
+class Keystore(SecretModel):
     """A keystore as list and get answer it (the file included, as the list page shows)."""
-
-    model_config = ConfigDict(hide_input_in_errors=True)
 
     name: str
     description: str | None = None
@@ -110,6 +102,9 @@ class Keystore(ApiModel):
 
 class KeystoreList(ResultEnvelope):
     """``GET .../keystores/`` and ``GET .../keystores/{name}/`` (a list of one)."""
+
+    # The items carry key material: an answer that fails to validate is not quoted.
+    model_config = ConfigDict(hide_input_in_errors=True)
 
     result_list: list[Keystore] = Field(default_factory=list)
 
