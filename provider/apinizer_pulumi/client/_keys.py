@@ -79,7 +79,7 @@ def key_object_not_found(error: APIStatusError, kind: str | None = None) -> bool
 
 
 _Item = TypeVar("_Item", bound=pydantic.BaseModel)
-_Spec = TypeVar("_Spec", bound=models.ApiModel)
+_Spec = TypeVar("_Spec", bound=pydantic.BaseModel)
 
 
 class _Objects(_Resource, Generic[_Item]):
@@ -88,7 +88,9 @@ class _Objects(_Resource, Generic[_Item]):
     _kind: ClassVar[str]
     _collection: ClassVar[str]
     _item: ClassVar[str]
-    _list_model: ClassVar[type[models.ResultEnvelope]]
+    #: The names of this kind's models, looked up when first used: importing the client must not
+    #: build the models of every family (``tests/unit/test_import_cost.py``).
+    _list_model_name: ClassVar[str]
 
     def list(self, project: str) -> builtins.list[_Item]:
         """Every object of this kind in the project."""
@@ -122,7 +124,8 @@ class _Objects(_Resource, Generic[_Item]):
     def _read(self, path: str) -> builtins.list[_Item]:
         response = self._client._request("GET", path, idempotent=True)
         # Never quoted into an error: the answers carry key material.
-        parsed = parse_success(self._list_model, response, "GET", path, quote_body=False)
+        list_model: type[pydantic.BaseModel] = getattr(models, self._list_model_name)
+        parsed = parse_success(list_model, response, "GET", path, quote_body=False)
         # Each kind's list model holds its own items; the envelope base class names none.
         items: builtins.list[_Item] = getattr(parsed, "result_list")  # noqa: B009
         return items
@@ -150,14 +153,14 @@ def _referenced_jwks(update_referenced_jwks: bool, update_scope: str | None) -> 
 class _Stored(_Objects[_Item], Generic[_Item, _Spec]):
     """Keystores and keys: JSON bodies of the whole object, renamed by an update's body."""
 
-    _spec_model: ClassVar[type[models.ApiModel]]
+    _spec_model_name: ClassVar[str]
     _argument: ClassVar[str]
 
     def create(self, project: str, spec: _Spec | Mapping[str, Any]) -> models.DeploymentResponse:
         """``POST``: the object, one entry per environment, deployed to each. A taken name answers
         400 ``<Kind> (name: <name>) is already exist! Try update operation ...``."""
         path = self._collection.format(project=_segment(project, "project"))
-        body = _coerce(self._spec_model, spec, self._argument)
+        body = _coerce(getattr(models, self._spec_model_name), spec, self._argument)
         return self._send("POST", path, body.to_api(), idempotent=False)
 
     def update(
@@ -173,7 +176,7 @@ class _Stored(_Objects[_Item], Generic[_Item, _Spec]):
         differs from ``current_name`` (by default the same). With ``update_referenced_jwks``, the
         JWKs made from it follow, in ``update_scope`` (``SAME_PROJECT`` or ``ALL_PROJECTS``, then
         required)."""
-        body = _coerce(self._spec_model, spec, self._argument)
+        body = _coerce(getattr(models, self._spec_model_name), spec, self._argument)
         name: str = getattr(body, "name")  # noqa: B009  (every spec is named)
         path = self._path(project, current_name if current_name is not None else name)
         path += _referenced_jwks(update_referenced_jwks, update_scope)
@@ -181,7 +184,7 @@ class _Stored(_Objects[_Item], Generic[_Item, _Spec]):
         return self._send("PUT", path, body.to_api(), idempotent=not renames)
 
 
-class Keystores(_Stored[models.Keystore, models.KeystoreSpec]):
+class Keystores(_Stored["models.Keystore", "models.KeystoreSpec"]):
     """A project's keystores (``.../keystores/``): list, get, find, create, update, delete. A
     keystore's files (JKS or PKCS#12, base64) and passwords are secrets; the list and get answers
     carry the files. Messages name it ``Keystore (name: <name>)``."""
@@ -189,31 +192,31 @@ class Keystores(_Stored[models.Keystore, models.KeystoreSpec]):
     _kind = "Keystore"
     _collection = KEYSTORES_PATH
     _item = KEYSTORE_PATH
-    _list_model = models.KeystoreList
-    _spec_model = models.KeystoreSpec
+    _list_model_name = "KeystoreList"
+    _spec_model_name = "KeystoreSpec"
     _argument = "keystore"
 
 
-class CryptoKeys(_Stored[models.CryptoKey, models.CryptoKeySpec]):
+class CryptoKeys(_Stored["models.CryptoKey", "models.CryptoKeySpec"]):
     """A project's crypto keys (``.../keys/``): list, get, find, create, update, delete. Private
     keys are secrets; the list and get answers carry them. Messages name it ``Key (name: <name>)``."""
 
     _kind = "Key"
     _collection = CRYPTO_KEYS_PATH
     _item = CRYPTO_KEY_PATH
-    _list_model = models.CryptoKeyList
-    _spec_model = models.CryptoKeySpec
+    _list_model_name = "CryptoKeyList"
+    _spec_model_name = "CryptoKeySpec"
     _argument = "key"
 
 
-class Jwks(_Objects[models.Jwk]):
+class Jwks(_Objects["models.Jwk"]):
     """A project's JWKs: list (no key material), get (with it), create from a source, generate,
     the five parse-from operations, update, delete."""
 
     _kind = "JWK"
     _collection = JWKS_PATH
     _item = JWK_PATH
-    _list_model = models.JwkList
+    _list_model_name = "JwkList"
 
     def create(self, project: str, jwk: models.JwkCreate | Mapping[str, Any]) -> models.DeploymentResponse:
         """``POST .../jwks/``: a JWK from its ``source_type``'s source (a URL, a pasted JWK, a
@@ -287,14 +290,14 @@ _TEXT = "text/plain; charset=utf-8"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 
 
-class Certificates(_Objects[models.Certificate]):
+class Certificates(_Objects["models.Certificate"]):
     """A project's certificates: list, get, create and update (multipart, a PEM file), delete,
     export (a ZIP of DER files); and an environment's truststore."""
 
     _kind = "Certificate"
     _collection = CERTIFICATES_PATH
     _item = CERTIFICATE_PATH
-    _list_model = models.CertificateList
+    _list_model_name = "CertificateList"
 
     def create(
         self, project: str, certificate: models.CertificateSpec | Mapping[str, Any]
