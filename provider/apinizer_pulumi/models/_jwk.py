@@ -309,6 +309,10 @@ def _generate_algorithm_name(value: Any) -> Any:
 
 def _web_url(value: str) -> str:
     parts = urlsplit(value)
+    # Checked first, and the URL then never quoted: it is kept as the JWK's sourceUrl, which every
+    # list answers in clear, and an error message would show the password too.
+    if "@" in parts.netloc:
+        raise ValueError("must not carry credentials (user:password@): the gateway shows its URL in clear")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"{value!r} is not an http(s) URL")
     return value
