@@ -258,6 +258,27 @@ def test_each_stack_owns_its_environments_value_of_one_variable(
     assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []
 
 
+def test_a_refresh_of_the_values_of_one_project_reads_its_variable_list_once(
+        server: ProviderServer, client: ApinizerClient, gateway: Gateway) -> None:
+    """Two variables with a value in each of two environments: four reads, one list (as
+    EnvironmentVariable refreshes), also while the first list is still on its way."""
+    made = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    declared = [{**value_of(env, f"http://{name.lower()}.{env}"), "variable_name": name}
+                for name in ("PAYMENTS_URL", "STOCK_URL") for env in ("test", "production")]
+    outs = [made.up(inputs, name=f"{inputs['variable_name']}-{inputs['environment_name']}")
+            for inputs in declared]
+    with preview_process(gateway.url) as refreshing:  # a refresh is an operation of its own
+        values_ = made.on(refreshing)
+        gateway.reset_stats()
+        httpx.post(f"{gateway.url}/_emulator/faults", json={
+            "delay": 0.5, "method": "GET", "path": "/environmentVariables/", "count": 1}).raise_for_status()
+        futures = [values_.read_future(id_, props) for id_, props in outs]
+        read = [future.result() for future in futures]
+    assert [response.id for response in read] == [id_ for id_, _ in outs]
+    assert gateway.stats()["requests"] == {
+        "GET /apiops/projects/{projectName}/environmentVariables/": 1}, "one list for the project's values"
+
+
 def test_a_merge_that_would_erase_another_environments_secret_is_refused_changing_nothing(
         server: ProviderServer, later: Any, client: ApinizerClient) -> None:
     prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
