@@ -97,6 +97,23 @@ def test_an_unknown_environment_fails_at_check_listing_the_valid_ones_with_one_r
     assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1
 
 
+def test_a_value_for_an_unknown_environment_fails_at_check_sharing_the_one_read(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    values_ = Engine(previewing, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    gateway.reset_stats()
+
+    wrong = values_.check(value_of("prod", "https://orders.example"), name="a")
+    right = values_.check(value_of("production", "https://orders.example"), name="b")
+    deployment = deployments.check(TO_TEST, name="c")
+
+    assert wrong.failures == {"environment_name": (
+        f"environment 'prod' does not exist in project 'Demo' on {gateway.url}; "
+        "its environments are: production, test")}
+    assert right.failures == {} and deployment.failures == {}
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1, "one read for every check of the process"
+
+
 def test_the_environment_check_is_skipped_with_the_connection_check(
         emulator_url: str, gateway: Gateway) -> None:
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
