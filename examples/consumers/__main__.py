@@ -7,6 +7,10 @@
   (``partnerBackendUrl``: the partner's sandbox in ``dev``, its production API in ``prod``);
 - ``partner-apis``: an API proxy group of the same two proxies under ``/partner``, deployed to the
   environment the stack names (``environment``: ``test``).
+
+Each stack owns all of these on a management API of its own (one management API per environment,
+docs/stacks.md); on one management API shared by the environments, split the program as
+examples/new-service does (README.md).
 """
 
 from __future__ import annotations

@@ -7,9 +7,11 @@ On top of what the spec made: a cache on one endpoint and a rate limit in a new 
 
 One program, one stack per environment of ONE management API (docs/stacks.md): the dev stack owns the
 definitions (the proxy, its cache, its rate limit) and their deployment to `test`; the prod stack owns
-only the deployment to `production`, which promotes exactly what `test` runs (`promote_from`). With one
-management API per environment instead, every stack owns the definitions (`ownsDefinitions: true`, the
-default) and names its own `backendUrl`.
+only the deployment to `production`, which promotes exactly what `test` runs (`promote_from`). Each stack
+also owns its own environment's value of the variable `ORDERS_PAYMENTS_URL` (`EnvironmentVariableValue`):
+the variable holds one value per environment, and each stack's write leaves the other's value as it is.
+With one management API per environment instead, every stack owns the definitions (`ownsDefinitions:
+true`, the default) and names its own `backendUrl`.
 """
 
 import pulumi
@@ -111,6 +113,16 @@ def promotion(source: str) -> apinizer.ApiProxyDeployment:
     )
 
 
+# This environment's value of a variable of the project, owned by this stack whichever else it owns: the
+# variable is made with the first environment's value written and deleted with the last one removed.
+payments_url = apinizer.EnvironmentVariableValue(
+    f"payments-url-{environment}",
+    project_name=PROJECT,
+    variable_name="ORDERS_PAYMENTS_URL",
+    environment_name=environment,
+    value=config.require("paymentsUrl"),
+)
+
 if owns_definitions:
     deployment = definitions(config.require("backendUrl"))
 else:
@@ -119,3 +131,4 @@ else:
 pulumi.export("apiProxy", deployment.api_proxy_name)
 pulumi.export("environment", deployment.environment_name)
 pulumi.export("deployed", deployment.deployed)
+pulumi.export("paymentsUrl", payments_url.value)

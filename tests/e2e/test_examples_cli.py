@@ -150,6 +150,9 @@ def new_service(before: list[State], states: list[State], outputs: dict[str, Any
     assert sorted(f"{e['httpMethod']} {e['endpoint']}" for e in proxy["endpoints"]) == NEW_SERVICE_ENDPOINTS
     assert sorted(outputs["endpoints"]) == NEW_SERVICE_ENDPOINTS
     assert (outputs["apiProxy"], outputs["environment"], outputs["deployed"]) == ("Orders-v2", "test", True)
+    (variable,) = [v for v in project["environmentVariables"] if v["name"] == "ORDERS_PAYMENTS_URL"]
+    assert [(e["environmentName"], e["value"]) for e in variable["environmentValueList"]] == [
+        ("test", outputs["paymentsUrl"])]
     items = endpoint(states[0], "Orders-v2", "/orders/{orderId}/items", "GET")
     assert (items["cacheSettings"]["cacheActive"], items["cacheSettings"]["ttl"]) == (True, 120)
     (entry,) = rlcl_entries(states[0], "Orders-v2-limits")
@@ -208,7 +211,7 @@ EXAMPLES = {
     "rate-limits": Example(1, rate_limits),
     "adopt-existing": Example(4, adopt_existing, destroyed=without_adopted),
     "multiple-gateways": Example(4, multiple_gateways, config=two_gateways, gateways=2),
-    "new-service": Example(5, new_service),
+    "new-service": Example(6, new_service),
     "policies": Example(7, policies),
     "consumers": Example(6, consumers),
 }

@@ -104,7 +104,11 @@ def test_the_generated_program_adopts_the_variables_without_a_change(
         "generated:demo-db-password-production": "prod-secret-value",
     }
     monkeypatch.setenv("PULUMI_CONFIG", json.dumps(config))
-    run_program(tmp_path, config)
+    run = run_program(tmp_path, config)
+    # Then a preview of the same stack, against the gateway it came from, shows no change: the whole
+    # variables, per-environment values included, are the stack's as they are (docs/generate.md).
+    again = run_program(tmp_path, config, previous=run, preview=True)
+    assert again.mocks.steps() == {"create": 0, "same": len(run.mocks.registrations), "update": 0}
     with ApinizerClient(emulator_url, token=admin_token) as client:
         found = {v.name: v for v in client.environment_variables.list("Demo")}
     assert found["GREETING"].global_value == "hello"

@@ -35,6 +35,12 @@ def deployments(client: ApinizerClient) -> dict[str, tuple[bool, bool]]:
     return {d.environment_name: (d.deployed, d.redeploy_required) for d in proxy.deployment_list}
 
 
+def payments_urls(client: ApinizerClient) -> dict[str, str | None]:
+    """The values of ORDERS_PAYMENTS_URL by environment ({} when the variable is gone)."""
+    found = [v for v in client.environment_variables.list("Demo") if v.name == "ORDERS_PAYMENTS_URL"]
+    return {item.environment_name: item.value for v in found for item in v.environment_value_list or []}
+
+
 def proxy_state(state: dict[str, Any]) -> dict[str, Any]:
     (project,) = [item for item in state["projects"] if item["name"] == "Demo"]
     (proxy,) = [item for item in project["apiProxies"] if item["name"] == "Orders-v2"]
@@ -63,6 +69,8 @@ def test_dev_stack_makes_the_proxy_from_the_spec_and_deploys_it_to_test(
     assert sorted(run.outputs["endpoints"]) == sorted(f"{m} {p}" for m, p in SPEC_ENDPOINTS)
     assert run.outputs["apiProxy"] == "Orders-v2"
     assert (run.outputs["environment"], run.outputs["deployed"]) == ("test", True)
+    assert payments_urls(client) == {"test": "https://payments.sandbox.example/v1"}
+    assert run.outputs["paymentsUrl"] == "https://payments.sandbox.example/v1"
     # Deployed to test only, and up to date: the cache was set before the deployment.
     assert deployments(client).get("test") == (True, False)
     assert deployments(client).get("production", (False, False))[0] is False
@@ -103,16 +111,22 @@ def test_prod_stack_promotes_what_test_runs_on_the_same_management_api(
 
     prod = program_runner(PROJECT_DIR, config_of("prod", emulator_url, admin_token), stack="prod")
 
-    # The prod stack declares only its deployment: nothing of the dev stack's is claimed twice.
-    assert [item.type for item in prod.mocks.registrations] == ["apinizer:ApiProxyDeployment"]
+    # The prod stack declares only production's: its value of the variable and its deployment; nothing
+    # of the dev stack's is claimed twice.
+    assert sorted(item.type for item in prod.mocks.registrations) == [
+        "apinizer:ApiProxyDeployment", "apinizer:EnvironmentVariableValue"]
     assert (prod.outputs["environment"], prod.outputs["deployed"]) == ("production", True)
     assert deployments(client) == {"test": (True, False), "production": (True, False)}
+    assert payments_urls(client) == {"test": "https://payments.sandbox.example/v1",
+                                     "production": "https://payments.example/v1"}
 
-    # Destroying the prod stack leaves everything of test running.
+    # Destroying the prod stack leaves everything of test running, its value of the variable included.
     destroy(prod)
     found = deployments(client)
     assert found["test"] == (True, False) and found.get("production", (False, False))[0] is False
+    assert payments_urls(client) == {"test": "https://payments.sandbox.example/v1"}
     destroy(dev)
+    assert payments_urls(client) == {}
     assert comparable_state(inspect("state")) == comparable_state(initial)
 
 
@@ -121,6 +135,6 @@ def test_preview_plans_every_resource_and_changes_nothing(program_runner, emulat
 
     plan = program_runner(PROJECT_DIR, config_of("dev", emulator_url, admin_token), stack="dev", preview=True)
 
-    assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) == 5
+    assert plan.mocks.steps()["create"] == len(plan.mocks.registrations) == 6
     assert comparable_state(inspect("state")) == comparable_state(initial)
 

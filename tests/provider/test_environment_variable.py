@@ -149,6 +149,25 @@ def test_a_create_whose_answer_was_lost_is_recognised_not_repeated(
     assert gateway.stats()["requests"][f"POST {ONE}"] == 1, "the create was sent again"
 
 
+@pytest.mark.parametrize("lost", [{"drop": True, "after": True}, {"status": 504, "after": True}])
+def test_a_create_whose_answer_was_lost_records_its_deployment_as_unknown_and_the_next_up_deploys(
+    variables: Engine, gateway: Gateway, lost: dict[str, Any]
+) -> None:
+    """The look-up finds the variable, but the deployment's result was in the lost answer, and the API
+    shows no deployments of a variable: recorded as not done, so that the next up deploys it."""
+    declared = {**BASE_URL, "name": "LOST_URL"}
+    fault(gateway, method="POST", path="/environmentVariables/", count=1, **lost)
+    id_, outs = variables.up(declared)
+    assert outs["undeployed_environments"] == ["production", "test"]
+    assert variables.diff(id_, outs, variables.checked(declared)).changes == DIFF_SOME
+    gateway.reset_stats()
+    outs = variables.update(id_, outs, variables.checked(declared))
+    assert gateway.stats()["requests"] == {f"PUT {ONE}": 1}
+    assert "undeployed_environments" not in outs
+    assert variables.diff(id_, outs, variables.checked(declared)).changes == DIFF_NONE
+    variables.delete(id_, outs)
+
+
 def test_someone_elses_variable_found_after_a_lost_answer_is_not_taken(
     variables: Engine, gateway: Gateway, client: ApinizerClient
 ) -> None:

@@ -97,6 +97,23 @@ def test_an_unknown_environment_fails_at_check_listing_the_valid_ones_with_one_r
     assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1
 
 
+def test_a_value_for_an_unknown_environment_fails_at_check_sharing_the_one_read(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    values_ = Engine(previewing, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    gateway.reset_stats()
+
+    wrong = values_.check(value_of("prod", "https://orders.example"), name="a")
+    right = values_.check(value_of("production", "https://orders.example"), name="b")
+    deployment = deployments.check(TO_TEST, name="c")
+
+    assert wrong.failures == {"environment_name": (
+        f"environment 'prod' does not exist in project 'Demo' on {gateway.url}; "
+        "its environments are: production, test")}
+    assert right.failures == {} and deployment.failures == {}
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1, "one read for every check of the process"
+
+
 def test_the_environment_check_is_skipped_with_the_connection_check(
         emulator_url: str, gateway: Gateway) -> None:
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
@@ -256,6 +273,27 @@ def test_each_stack_owns_its_environments_value_of_one_variable(
         assert values(client) == {"test": ("http://orders-2.test", True)}
         gone.delete(test_id, test_outs)
     assert [v.name for v in client.environment_variables.list("Demo") if v.name == "BACKEND_URL"] == []
+
+
+def test_a_refresh_of_the_values_of_one_project_reads_its_variable_list_once(
+        server: ProviderServer, client: ApinizerClient, gateway: Gateway) -> None:
+    """Two variables with a value in each of two environments: four reads, one list (as
+    EnvironmentVariable refreshes), also while the first list is still on its way."""
+    made = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    declared = [{**value_of(env, f"http://{name.lower()}.{env}"), "variable_name": name}
+                for name in ("PAYMENTS_URL", "STOCK_URL") for env in ("test", "production")]
+    outs = [made.up(inputs, name=f"{inputs['variable_name']}-{inputs['environment_name']}")
+            for inputs in declared]
+    with preview_process(gateway.url) as refreshing:  # a refresh is an operation of its own
+        values_ = made.on(refreshing)
+        gateway.reset_stats()
+        httpx.post(f"{gateway.url}/_emulator/faults", json={
+            "delay": 0.5, "method": "GET", "path": "/environmentVariables/", "count": 1}).raise_for_status()
+        futures = [values_.read_future(id_, props) for id_, props in outs]
+        read = [future.result() for future in futures]
+    assert [response.id for response in read] == [id_ for id_, _ in outs]
+    assert gateway.stats()["requests"] == {
+        "GET /apiops/projects/{projectName}/environmentVariables/": 1}, "one list for the project's values"
 
 
 def test_a_merge_that_would_erase_another_environments_secret_is_refused_changing_nothing(

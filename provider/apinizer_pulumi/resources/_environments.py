@@ -77,6 +77,18 @@ def environment_failures(client: ApinizerClient, project: str,
             for field, value in wanted.items() if value not in valid]
 
 
+def preview_client(stack_config: Any, inputs: Mapping[str, Any]) -> ApinizerClient | None:
+    """The client a preview may read with, or None where it must not (the connection check is turned
+    off) or cannot (a connection not known yet, or no settings)."""
+    given = known_connection(inputs.get(CONNECTION))
+    if given is None or connection_check_skipped(stack_config):
+        return None
+    try:
+        return client_for(resolve(given, stack_config))
+    except ApinizerResourceError:
+        return None
+
+
 def not_promotable(source: str, *, deployed: bool, stale: bool, what: str) -> str | None:
     """Why ``what`` cannot be promoted from ``source``; None when ``source`` runs its configuration."""
     if not deployed:
@@ -98,16 +110,8 @@ class DeploymentProvider(ApinizerProvider):
     deployed_field: str
 
     def preview_client(self, inputs: Mapping[str, Any]) -> ApinizerClient | None:
-        """The client a preview may read with, or None where it must not (the connection check is
-        turned off) or cannot (a connection not known yet, or no settings)."""
-        stack_config = getattr(self, "_stack_config", None)
-        given = known_connection(inputs.get(CONNECTION))
-        if given is None or connection_check_skipped(stack_config):
-            return None
-        try:
-            return client_for(resolve(given, stack_config))
-        except ApinizerResourceError:
-            return None
+        """The client a preview may read with (:func:`preview_client`)."""
+        return preview_client(getattr(self, "_stack_config", None), inputs)
 
     def promotion_problem(self, client: ApinizerClient, props: Mapping[str, Any], *,
                           fresh: bool) -> str | None:

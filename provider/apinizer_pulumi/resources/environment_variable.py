@@ -29,6 +29,7 @@ from ._named import create_or_adopt, identity, subject
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
     from apinizer_pulumi.models import EnvironmentVariable as LiveVariable
+    from apinizer_pulumi.models import EnvironmentVariableSpec
 
     from ._environment_variable_inputs import EnvironmentVariableInputs
 
@@ -101,6 +102,13 @@ def _live_inputs(live: LiveVariable, recorded: Mapping[str, Any]) -> dict[str, A
     return inputs
 
 
+def _environments_of(spec: EnvironmentVariableSpec) -> list[str]:
+    """The environments a write of ``spec`` deploys to, as :data:`UNDEPLOYED` names them."""
+    if spec.global_:
+        return ["every environment"]
+    return sorted({item.environment_name for item in spec.environment_value_list or []})
+
+
 class EnvironmentVariableProvider(ApinizerProvider):
     """Create (and deploy), update in place, refresh from the project's list, delete (and undeploy)."""
 
@@ -153,11 +161,15 @@ class EnvironmentVariableProvider(ApinizerProvider):
         declared = _inputs(props)
         spec = declared.spec()
 
-        undeployed: list[str] = []
+        # Until a create is answered, its deployment is unknown: a create confirmed by the look-up after
+        # a lost answer lost the deployment's result with it, and the API shows no deployments of a
+        # variable. So it is recorded as not done, and the next `pulumi up` deploys it again.
+        undeployed: list[str] | None = None
 
         def send() -> None:
+            nonlocal undeployed
             with variables_writing(client, project):
-                undeployed[:] = self._deployed(
+                undeployed = self._deployed(
                     props, "created", lambda: client.environment_variables.create(project, spec))
 
         create = ExactlyOnce[Any](
@@ -169,10 +181,15 @@ class EnvironmentVariableProvider(ApinizerProvider):
             namesake="an environment variable with this name",
         )
         def take_over() -> None:
-            undeployed[:] = self._write(client, project, name, declared, props)
+            nonlocal undeployed
+            undeployed = self._write(client, project, name, declared, props)
 
         if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same variable in this operation leaves it
+        if undeployed is None:
+            undeployed = _environments_of(spec)
+            pulumi.log.warn(f"{_subject(props)}: created, but the answer that reports its deployment was "
+                            "lost; the next `pulumi up` deploys it again")
         return dyn.CreateResult(f"{project}/{name}", self._recorded(props, undeployed))
 
     def _write(self, client: ApinizerClient, project: str, name: str, declared: EnvironmentVariableInputs,

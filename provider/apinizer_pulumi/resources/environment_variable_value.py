@@ -25,7 +25,7 @@ import pulumi.dynamic as dyn
 
 from . import api_proxy_deployment
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._base import CONNECTION, ApinizerProvider, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, translated
 
@@ -147,6 +147,21 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
                 project, EnvironmentVariableSpec(name=name, description=live.description, global_=False,
                                                  environment_value_list=others),
                 current_name=name))
+
+    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        """The inputs; and, at preview, an environment the project does not have, listing the ones
+        it has (the deployments' one read of the list per process: docs/stacks.md)."""
+        from ._environments import environment_failures, preview_client
+
+        result = super().check_inputs(olds, news)
+        project, environment = (result.inputs.get(key) for key in ("project_name", "environment_name"))
+        if result.failures or not isinstance(project, str) or is_unknown(project) or is_unknown(environment):
+            return result
+        client = preview_client(getattr(self, "_stack_config", None), result.inputs)
+        if client is None:
+            return result
+        return dyn.CheckResult(result.inputs,
+                               environment_failures(client, project, {"environment_name": environment}))
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
