@@ -24,6 +24,13 @@ DATA = Path(__file__).parent / "unit" / "data" / "connection_doc_examples.json"
 FAMILIES = ("02-api-reference/06-connections/", "02-api-reference/13-geolocation/")
 TYPE_PAGES_DIR = FAMILIES[0] + "connections/"
 CRUD_PAGES_DIR = FAMILIES[0] + "crud/"
+#: Names some examples use beside the type page's tables (the SNMP page), and the names a write
+#: sends for them (docs/docs-disagreements.md).
+READ_ALIASES = {
+    "pduUdpForMessage": "pduOidForMessage",
+    "pduUdpForTime": "pduOidForTime",
+    "enabledUserAuthentication": "enableUserAuthentication",
+}
 
 
 def load() -> dict[str, list[dict[str, Any]]]:

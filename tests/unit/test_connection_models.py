@@ -46,12 +46,7 @@ REFUSED = {
 }
 #: The fields those examples carry that no type page lists.
 CRUD_ONLY_FIELDS = {"host", "port", "driverClassName", "bootstrapServers"}
-#: Names read besides the type page's tables, and the names a write sends for them.
-READ_ALIASES = {
-    "pduUdpForMessage": "pduOidForMessage",
-    "pduUdpForTime": "pduOidForTime",
-    "enabledUserAuthentication": "enableUserAuthentication",
-}
+READ_ALIASES = documented.READ_ALIASES
 
 
 def _is_answer(page: str, index: int) -> bool:

@@ -89,6 +89,7 @@ if TYPE_CHECKING:
         ConnectionEntry,
         ConnectionList,
         UnknownConnectionTypeError,
+        documented_connection_type,
         parse_connection,
     )
     from ._connection_types import (
@@ -706,6 +707,7 @@ __all__ += [
     "WebhookConnection",
     "WebhookHeader",
     "connection_source",
+    "documented_connection_type",
     "is_listed",
     "parse_connection",
 ]

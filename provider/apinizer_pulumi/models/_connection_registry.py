@@ -22,6 +22,7 @@ __all__ = [
     "ConnectionEntry",
     "ConnectionList",
     "UnknownConnectionTypeError",
+    "documented_connection_type",
     "parse_connection",
 ]
 
@@ -54,7 +55,9 @@ class UnknownConnectionTypeError(ValueError):
 _ELASTICSEARCH_ACCESS = frozenset({"READ_WRITE", "READ"})
 
 
-def _documented_type(data: Mapping[str, Any]) -> Any:
+def documented_connection_type(data: Mapping[str, Any]) -> Any:
+    """The connection type of ``data``: its ``type``, except that an Elasticsearch body whose last
+    ``type`` key is READ_WRITE or READ (the page's examples) is ``elasticsearch``."""
     kind = data.get("type")
     if kind in _ELASTICSEARCH_ACCESS and "elasticHostList" in data:
         return "elasticsearch"
@@ -71,7 +74,7 @@ def parse_connection(data: Mapping[str, Any], *, listed: bool = False) -> Connec
     """
     if not isinstance(data, Mapping):
         raise TypeError(f"a connection must be a mapping, got {type(data).__name__}")
-    kind = _documented_type(data)
+    kind = documented_connection_type(data)
     model = CONNECTION_TYPES.get(kind) if isinstance(kind, str) else None
     if model is None:
         known = ", ".join(CONNECTION_TYPES)
@@ -94,7 +97,7 @@ class ConnectionEntry(ConnectionModel):
 
 
 def _lenient(value: Any) -> Any:
-    if isinstance(value, Mapping) and _documented_type(value) in CONNECTION_TYPES:
+    if isinstance(value, Mapping) and documented_connection_type(value) in CONNECTION_TYPES:
         try:
             return parse_connection(value, listed=True)
         except ValidationError:
