@@ -2,33 +2,30 @@
 
 https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/13-geolocation/index.md
 
-The uploaded file is parsed with ``maxminddb``, the MaxMind reader, as the gateway would load it:
-a file that is not a MaxMind DB (or whose search tree or data section is corrupt) is a 400 naming
-what failed, and nothing stored changes. What the emulator keeps is what the file says of itself
+The uploaded file is parsed with ``maxminddb``, the MaxMind reader (:mod:`.mmdb`), as the gateway
+would load it: a file that is not a MaxMind DB (or whose search tree or data section is corrupt) is
+a 400 naming what failed, and nothing stored changes. What the emulator keeps is what the file says of itself
 (its database type, IP version, node count, build time), its name, size and SHA-256, not its
 bytes: nothing reads them back. Each change "deploys" to every environment at once and answers one
 result per environment, as the pages show.
 
 Choices where the pages are silent (docs/emulator.md lists them): a file that is no MMDB database
 is a 400 in the emulator's words (the pages show only ``File can not be empty!``); a file larger
-than :data:`MAX_MMDB_BYTES` is a 400; enable without an uploaded file is accepted, as the enable
+than :data:`.mmdb.MAX_MMDB_BYTES` is a 400; enable without an uploaded file is accepted, as the enable
 page says only that the file "should be uploaded before enabling" and that geolocation "may not
 work properly without" it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
 import sqlite3
-from dataclasses import dataclass
-from typing import Any
-
-import maxminddb
-from maxminddb.errors import InvalidDatabaseError
+from typing import TYPE_CHECKING, Any
 
 from .credentials import deployed
-from .errors import BadRequestError, UnauthorizedError
+from .errors import UnauthorizedError
+
+if TYPE_CHECKING:  # the reader needs the emulator extra; the store, and the token commands, do not
+    from .mmdb import MmdbFile
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS geolocation (
@@ -46,68 +43,10 @@ CREATE TABLE IF NOT EXISTS geolocation (
 #: The family's tables, children first.
 DATA_TABLES = ("geolocation",)
 
-#: The largest MMDB file taken: GeoLite2-City, the largest of the usual files, is about 70 MB.
-MAX_MMDB_BYTES = 128 * 1024 * 1024
-#: The name a file uploaded without one gets (the upload page).
-DEFAULT_FILE_NAME = "geolocation.mmdb"
-#: Addresses looked up once a file opens, so that a corrupt search tree or data section fails now.
-_PROBES = ("1.1.1.1", "8.8.8.8", "81.214.0.1", "2001:4860:4860::8888")
-
 
 class AdminSettingsError(UnauthorizedError):
     def __init__(self) -> None:
         super().__init__("User does not have privilege to access admin settings!")
-
-
-class EmptyFileError(BadRequestError):
-    def __init__(self) -> None:
-        super().__init__("File can not be empty!")
-
-
-class InvalidMmdbError(BadRequestError):
-    """Not shown by the pages; the emulator's words, with the reader's reason."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"File is not a valid MMDB (MaxMind DB) file: {reason}")
-
-
-@dataclass(frozen=True)
-class MmdbFile:
-    """What an uploaded MMDB file says of itself."""
-
-    file_name: str
-    size: int
-    sha256: str
-    database_type: str
-    ip_version: int
-    node_count: int
-    build_epoch: int
-
-
-def parse_mmdb(content: bytes, file_name: str) -> MmdbFile:
-    """``content`` opened with ``maxminddb`` and probed; a 400 naming what failed otherwise."""
-    if not content:
-        raise EmptyFileError()
-    if len(content) > MAX_MMDB_BYTES:
-        raise InvalidMmdbError(f"it is larger than {MAX_MMDB_BYTES} bytes")
-    try:
-        with maxminddb.open_database(io.BytesIO(content), maxminddb.MODE_FD) as reader:
-            metadata = reader.metadata()
-            for address in _PROBES:
-                if metadata.ip_version == 4 and ":" in address:
-                    continue
-                reader.get(address)
-    except (InvalidDatabaseError, ValueError, TypeError, KeyError, IndexError, RecursionError) as exc:
-        raise InvalidMmdbError(str(exc) or type(exc).__name__) from None
-    return MmdbFile(
-        file_name=file_name or DEFAULT_FILE_NAME,
-        size=len(content),
-        sha256=hashlib.sha256(content).hexdigest(),
-        database_type=str(metadata.database_type),
-        ip_version=int(metadata.ip_version),
-        node_count=int(metadata.node_count),
-        build_epoch=int(metadata.build_epoch),
-    )
 
 
 def _deployed(db: sqlite3.Connection) -> dict[str, Any]:

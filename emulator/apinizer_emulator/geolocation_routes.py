@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from apinizer_pulumi.models import DeploymentResponse
 
-from . import geolocation
+from . import geolocation, mmdb
 from .api_proxy_routes import MULTIPART, Route, _write
 from .auth import ROLE_ADMIN, SYSTEM_ADMIN
 from .errors import BadRequestError
@@ -37,8 +37,8 @@ async def _upload(request: Request) -> tuple[bytes, str]:
     if not request.headers.get("content-type", "").lower().startswith(MULTIPART):
         raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts file and fileName")
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > geolocation.MAX_MMDB_BYTES + (1 << 20):
-        raise geolocation.InvalidMmdbError(f"it is larger than {geolocation.MAX_MMDB_BYTES} bytes")
+    if declared.isdigit() and int(declared) > mmdb.MAX_MMDB_BYTES + (1 << 20):
+        raise mmdb.InvalidMmdbError(f"it is larger than {mmdb.MAX_MMDB_BYTES} bytes")
     try:
         form = await request.form(max_files=1, max_fields=4, max_part_size=1 << 20)
     except MultiPartException as exc:
@@ -46,10 +46,10 @@ async def _upload(request: Request) -> tuple[bytes, str]:
     try:
         part = form.get("file")
         if part is None:
-            raise geolocation.EmptyFileError()
+            raise mmdb.EmptyFileError()
         if not isinstance(part, UploadFile):
             raise BadRequestError("file must be a file part")
-        content = await part.read(geolocation.MAX_MMDB_BYTES + 1)
+        content = await part.read(mmdb.MAX_MMDB_BYTES + 1)
         name = form.get("fileName")
         file_name = name.strip() if isinstance(name, str) and name.strip() else part.filename or ""
     finally:
@@ -61,8 +61,8 @@ async def upload_mmdb(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/13-geolocation/upload-mmdb-file.md"""
     _admin(request)
     content, file_name = await _upload(request)
-    mmdb = await run_in_threadpool(geolocation.parse_mmdb, content, file_name)
-    return json_response(await _write(request, geolocation.upload, mmdb))
+    parsed = await run_in_threadpool(mmdb.parse_mmdb, content, file_name)
+    return json_response(await _write(request, geolocation.upload, parsed))
 
 
 async def enable(request: Request) -> Response:
