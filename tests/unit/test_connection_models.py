@@ -379,7 +379,7 @@ def test_every_type_declares_its_documented_secrets() -> None:
     assert secrets == {
         "activeMq": ("password",),
         "database": ("password",),
-        "elasticsearch": ("elasticPassword", "caTruststoreFilePass", "caKeystoreFilePass"),
+        "elasticsearch": ("elasticPassword", "caTruststoreFilePass", "caKeystoreFile", "caKeystoreFilePass"),
         "email": ("password",),
         "ftp": ("password",),
         "graylog": (),

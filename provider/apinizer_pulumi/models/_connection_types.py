@@ -235,9 +235,11 @@ class ElasticsearchConnection(ConnectionBase):
         None, description="Its content type (the gateway's default: application/x-pkcs12)."
     )
     ca_truststore_file_pass: str | None = SecretField(None, description="The truststore's password.")
-    ca_keystore_file: str | None = Field(
+    ca_keystore_file: str | None = SecretField(
         None,
-        description="The client's certificate and key in PKCS#12, base64 (CERT_AND_PRIVATE_KEY_IN_PKCS_12).",
+        description=(
+            "The client's certificate and private key in PKCS#12, base64 (CERT_AND_PRIVATE_KEY_IN_PKCS_12)."
+        ),
     )
     ca_keystore_file_content_type: str | None = Field(
         None, description="Its content type (the gateway's default: application/x-pkcs12)."
