@@ -20,17 +20,14 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-import pydantic
-
 from .. import models
 from ._exceptions import (
     APIResponseValidationError,
     APIStatusError,
     InvalidArgumentError,
-    InvalidArgumentTypeError,
 )
 from ._parsing import parse_success
-from ._resources import _problems, _Resource, _segment
+from ._resources import _Resource, _segment, _typed
 
 __all__ = ["CONNECTIONS_PATH", "CONNECTION_PATH", "Connections", "connection_body", "connection_not_found"]
 
@@ -50,26 +47,13 @@ def connection_not_found(error: APIStatusError) -> bool:
 def connection_body(connection: models.ConnectionBase | Mapping[str, Any]) -> models.ConnectionBase:
     """``connection`` as its type's model: validated, with every rule of its type, and free of
     unknown fields (each named)."""
-    if isinstance(connection, models.ConnectionBase):
-        model = connection
-    elif isinstance(connection, Mapping):
-        try:
-            model = models.parse_connection(connection)
-        except models.UnknownConnectionTypeError as exc:
-            raise InvalidArgumentError("connection", str(exc)) from None
-        except pydantic.ValidationError as exc:
-            raise InvalidArgumentError("connection", _problems(exc, "connection", {})) from None
-    else:
-        raise InvalidArgumentTypeError(
-            "connection", f"must be a ConnectionBase or a mapping, got {type(connection).__name__}"
-        )
-    unknown = models.unknown_fields(model)
-    if unknown:
-        raise InvalidArgumentError(
-            "connection",
-            tuple((f"connection.{field}", "is not a field of this connection type") for field in unknown),
-        )
-    return model
+    return _typed(
+        connection,
+        models.ConnectionBase,
+        models.parse_connection,
+        models.UnknownConnectionTypeError,
+        "connection",
+    )
 
 
 class Connections(_Resource):
