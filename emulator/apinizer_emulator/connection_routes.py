@@ -18,6 +18,7 @@ from starlette.responses import Response
 from apinizer_pulumi.models import (
     CONNECTION_TYPES,
     ConnectionBase,
+    ConnectionBody,
     ConnectionList,
     DeploymentResponse,
     documented_connection_type,
@@ -107,7 +108,7 @@ ROUTES: list[Route] = [
         CONNECTION,
         create_connection,
         "Create a connection of any type",
-        ConnectionBase,
+        ConnectionBody,
         DeploymentResponse,
     ),
     (
@@ -115,7 +116,7 @@ ROUTES: list[Route] = [
         CONNECTION,
         update_connection,
         "Update (or rename) a connection",
-        ConnectionBase,
+        ConnectionBody,
         DeploymentResponse,
     ),
     ("DELETE", CONNECTION, delete_connection, "Delete a connection", None, DeploymentResponse),

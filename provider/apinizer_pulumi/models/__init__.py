@@ -86,6 +86,7 @@ if TYPE_CHECKING:
     from ._connection_registry import (
         CONNECTION_TYPES,
         AnyConnection,
+        ConnectionBody,
         ConnectionEntry,
         ConnectionList,
         UnknownConnectionTypeError,
@@ -664,6 +665,7 @@ __all__ += [
     "ActiveMqConnectionProtocolType",
     "AnyConnection",
     "ConnectionBase",
+    "ConnectionBody",
     "ConnectionEntry",
     "ConnectionList",
     "ConnectionModel",

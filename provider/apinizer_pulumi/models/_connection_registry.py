@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Union
 
-from pydantic import BeforeValidator, Field, ValidationError
+from pydantic import BeforeValidator, Field, RootModel, ValidationError
 
 from . import _connection_types
 from ._connection import ConnectionBase, ConnectionModel
@@ -19,6 +19,7 @@ from ._project import ResultEnvelope
 __all__ = [
     "CONNECTION_TYPES",
     "AnyConnection",
+    "ConnectionBody",
     "ConnectionEntry",
     "ConnectionList",
     "UnknownConnectionTypeError",
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
 else:
     # Built from the registry, so a type that lands in _connection_types joins it with no edit here.
     AnyConnection = Annotated[Union[tuple(CONNECTION_TYPES.values())], Field(discriminator="type")]  # noqa: UP007
+
+
+class ConnectionBody(RootModel[AnyConnection]):
+    """A create or update body: any connection type, chosen by its ``type`` (for the emulator's
+    OpenAPI document; :func:`parse_connection` reads bodies)."""
 
 
 class UnknownConnectionTypeError(ValueError):
