@@ -32,11 +32,11 @@ DATA = ROOT / "tests" / "data" / "documented_operations.json"
 sys.path.insert(0, str(ROOT / "scripts"))
 import gen_documented_operations  # noqa: E402
 
-#: Where a copy of the documentation may be: APINIZER_DOCS, the extracted folder, a fetched mirror.
+#: Where a copy of the documentation may be: MANAGEMENT_API_DOCS, the extracted folder, a fetched mirror.
 DOCS_COPIES = [
     Path(p)
     for p in (
-        os.environ.get("APINIZER_DOCS", ""),
+        os.environ.get("MANAGEMENT_API_DOCS", ""),
         "/work/apidocs",
         "/work/.mirror/apinizer+management-api-docs/repo",
     )

@@ -7,6 +7,7 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/06-co
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -477,3 +478,12 @@ def test_scripts_gen_policy_args_can_render_every_connection_type() -> None:
         "V2c",
         "V3",
     ]
+
+
+def test_the_copied_examples_are_the_pages_own() -> None:
+    # Where a copy of the documentation is at hand (it need not be), the data must be what it says.
+    for docs in (Path(os.environ.get("MANAGEMENT_API_DOCS") or "/work/apidocs"),):
+        if (docs / documented.FAMILIES[0]).is_dir():
+            assert documented.read_pages(docs) == documented.load(), (
+                "re-copy: python tests/_documented_connections.py"
+            )
