@@ -18,8 +18,10 @@ from pydantic import ValidationError
 import _documented_connections as documented
 from apinizer_pulumi.models import (
     CONNECTION_TYPES,
+    ApiErrorBody,
     ConnectionEntry,
     ConnectionList,
+    DeploymentResponse,
     ElasticsearchConnection,
     EmailConnection,
     KafkaConnection,
@@ -487,3 +489,28 @@ def test_the_copied_examples_are_the_pages_own() -> None:
             assert documented.read_pages(docs) == documented.load(), (
                 "re-copy: python tests/_documented_connections.py"
             )
+
+
+@pytest.mark.parametrize(
+    ("page", "index", "answer"),
+    [pytest.param(p, i, a, id=f"{Path(p).stem}-{i}") for p, i, a in documented.answers()],
+)
+def test_every_documented_write_answer_reads_as_a_deployment_answer(
+    page: str, index: int, answer: dict
+) -> None:
+    parsed = DeploymentResponse.model_validate(answer)
+    assert parsed.ok and (parsed.deployment_result is None or parsed.deployment_result.ok)
+
+
+@pytest.mark.parametrize(
+    ("page", "index", "body"),
+    [pytest.param(p, i, b, id=f"{Path(p).stem}-{i}") for p, i, b in documented.errors()],
+)
+def test_every_documented_error_is_the_apis_error_body(page: str, index: int, body: dict) -> None:
+    assert ApiErrorBody.model_validate(body).to_api() == body
+
+
+def test_the_type_pages_answers_that_are_not_json_are_the_deployment_lists() -> None:
+    # "deploymentResults": [...] on the type pages: written, not JSON (docs-disagreements.md).
+    texts = [e["text"] for examples in documented.load().values() for e in examples if "text" in e]
+    assert texts and all('"deploymentResults": [...]' in text for text in texts)
