@@ -153,6 +153,24 @@ def test_get_of_a_missing_connection_is_not_found(gateway: FakeGateway, client: 
     assert connection_not_found(caught.value)
 
 
+def test_find_is_none_for_a_missing_connection_and_raises_the_rest(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    gateway.script("GET", EMAIL, httpx.Response(404, json=GET_PAGE[-1]["body"]))
+    assert client.connections.find("MyProject", "my-email-connection") is None
+    gateway.script(
+        "GET",
+        EMAIL,
+        httpx.Response(
+            404, json={"error": "not_found", "error_description": "Project 'MyProject' not found"}
+        ),
+    )
+    with pytest.raises(NotFoundError, match="Project 'MyProject' not found"):
+        client.connections.find("MyProject", "my-email-connection")
+    gateway.script("GET", EMAIL, answer(GET_PAGE[0]["body"]))
+    assert isinstance(client.connections.find("MyProject", "my-email-connection"), EmailConnection)
+
+
 def test_a_bad_get_answer_quotes_no_password(gateway: FakeGateway, client: ApinizerClient) -> None:
     broken = {"success": True, "resultList": {"type": "ldap", "password": "Sup3r-S3cret"}}
     gateway.script("GET", EMAIL, answer(broken))

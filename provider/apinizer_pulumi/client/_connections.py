@@ -90,6 +90,15 @@ class Connections(_Resource):
             raise APIResponseValidationError("GET", path, 200, "resultList holds no connection")
         return answer.result_list[0]
 
+    def find(self, project: str, name: str) -> models.ConnectionBase | models.ConnectionEntry | None:
+        """:meth:`get`, or None when the project holds no connection of that name (the get page's 404)."""
+        try:
+            return self.get(project, name)
+        except APIStatusError as error:
+            if connection_not_found(error):
+                return None
+            raise
+
     def create(
         self, project: str, connection: models.ConnectionBase | Mapping[str, Any]
     ) -> models.DeploymentResponse:
