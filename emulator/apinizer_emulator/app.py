@@ -39,8 +39,10 @@ from apinizer_pulumi.models import (
 from . import (
     api_proxy_group_routes,
     api_proxy_routes,
+    connection_routes,
     credential_routes,
     environment_variable_routes,
+    geolocation_routes,
     inspection,
     ip_group_routes,
     policy_routes,
@@ -175,6 +177,8 @@ API_ROUTES.extend(policy_routes.ROUTES)
 # API proxy groups and an RLCL's credentials and condition; their pages answer 400 for what is missing.
 API_ROUTES.extend(api_proxy_group_routes.ROUTES)
 _PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
+API_ROUTES.extend([*connection_routes.ROUTES, *geolocation_routes.ROUTES])
+_PROXY_FAMILY_PATHS |= {path for _, path, *_ in (*connection_routes.ROUTES, *geolocation_routes.ROUTES)}
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

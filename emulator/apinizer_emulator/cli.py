@@ -17,7 +17,7 @@ from .store import MEMORY, Store
 
 DEFAULT_DB = ".apinizer/emulator.db"
 #: What `serve` needs beyond the package's own dependencies: the `emulator` extra installs them.
-SERVER_MODULES = frozenset({"fastapi", "starlette", "uvicorn"})
+SERVER_MODULES = frozenset({"fastapi", "starlette", "uvicorn", "maxminddb"})
 EXTRA_INSTALL = "pip install 'apinizer-pulumi[emulator]'"
 #: The one default port of the project: `serve`, scripts/up.sh, the dev stacks, the examples and the docs.
 DEFAULT_PORT = 18080

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import api_proxy_group_routes, credentials, environment_variables, ip_groups
+from . import api_proxy_group_routes, connections, credentials, environment_variables, geolocation, ip_groups
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -38,8 +38,10 @@ async def state(request: Request) -> Response:
         for project in body["projects"]:
             project["ipGroups"] = ip_groups.state(db, project["name"])
             project["environmentVariables"] = environment_variables.state(db, project["name"])
+            project["connections"] = connections.state(db, project["name"])  # secrets null
         # Credentials with their access, never a password or its hash.
         body["credentials"] = credentials.state(db)
+        body["geolocation"] = geolocation.state(db)  # the MMDB file's hash and metadata, not its bytes
     return r.json_response(body)
 
 

@@ -45,8 +45,10 @@ from typing import Any, TypeVar
 from . import (
     api_proxies,
     api_proxy_groups,
+    connections,
     credentials,
     environment_variables,
+    geolocation,
     ip_groups,
     policies,
     secrets_at_rest,
@@ -141,6 +143,7 @@ _SCHEMA += "".join(
     for event in ("UPDATE", "DELETE")
 )
 _SCHEMA += api_proxy_groups.SCHEMA
+_SCHEMA += connections.SCHEMA + geolocation.SCHEMA
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -157,6 +160,7 @@ DATA_TABLES = (
     *ip_groups.TABLES,
     *environment_variables.TABLES,
     *api_proxy_groups.TABLES,
+    *connections.DATA_TABLES, *geolocation.DATA_TABLES,
     "rlcl_entries",
     "rlcl_settings",
     "rlcls",

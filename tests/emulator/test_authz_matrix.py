@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from apinizer_emulator import api_proxy_group_routes, api_proxy_routes
+from apinizer_emulator import api_proxy_group_routes, api_proxy_routes, connection_routes, geolocation_routes
 from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
@@ -211,6 +211,8 @@ def test_the_matrix_covers_every_apiops_route() -> None:
     family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
     # The API proxy groups' and RLCL credentials' routes: test_api_proxy_groups_authz.py.
     family |= {(method, path) for method, path, *_ in api_proxy_group_routes.ROUTES}
+    # Connections and geolocation: test_connections.py and test_geolocation.py test who may call them.
+    family |= {(method, path) for method, path, *_ in (*connection_routes.ROUTES, *geolocation_routes.ROUTES)}
     assert {(r.method, r.template) for r in ROUTES} == {
         (method, path) for method, path, *_ in API_ROUTES
     } - family

@@ -1,4 +1,4 @@
-"""``apinizer-emulator`` where the ``emulator`` extra (fastapi, uvicorn) is not installed.
+"""``apinizer-emulator`` where the ``emulator`` extra (fastapi, uvicorn, maxminddb) is not installed.
 
 The console script runs in a real subprocess whose interpreter cannot import the extra's modules: a
 ``sitecustomize`` on ``PYTHONPATH`` refuses them, as an environment without the extra would.
@@ -17,7 +17,7 @@ BLOCKER = '''
 import importlib.abc
 import sys
 
-BLOCKED = {"fastapi", "starlette", "uvicorn"}
+BLOCKED = {"fastapi", "starlette", "uvicorn", "maxminddb"}
 
 
 class WithoutTheExtra(importlib.abc.MetaPathFinder):

@@ -21,8 +21,9 @@ DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoin
 
 def test_state_holds_everything_but_secrets(api: Api):
     state = api.state()
-    assert set(state) == {"now", "users", "tokens", "projects", "dataModelList", "credentials"}
+    assert set(state) == {"now", "users", "tokens", "projects", "dataModelList", "credentials", "geolocation"}
     assert state["credentials"] == []
+    assert state["geolocation"] == {"enabled": False, "mmdb": None}
     assert state["users"] == [
         {"username": "admin", "roles": ["ROLE_ADMIN"], "systemRole": "admin"},
         {"username": "analyst", "roles": [], "systemRole": "analyzer"},

@@ -103,6 +103,14 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/projects/{projectName}/credentials/{username}/": {"patch", "delete"},
         "/apiops/projects/{projectName}/credentials/{username}/access/": {"get", "put", "delete"},
     })
+    # Connections and geolocation (test_connections.py, test_geolocation.py cover them).
+    expected.update({
+        "/apiops/projects/{projectName}/connections/": {"get"},
+        "/apiops/projects/{projectName}/connections/{connectionName}/": {"get", "post", "put", "delete"},
+        "/apiops/settings/geolocation/mmdb": {"put"},
+        "/apiops/settings/geolocation/enable": {"put"},
+        "/apiops/settings/geolocation/disable": {"put"},
+    })
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
     assert create["requestBody"]["content"]["application/json"]["schema"] == {

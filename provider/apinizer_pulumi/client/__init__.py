@@ -17,6 +17,7 @@ from ._api_proxies import ApiProxies, ApiProxyReports, DeploymentFailedError
 from ._api_proxy_groups import ApiProxyGroups, group_not_found
 from ._auth import BearerTokenAuth, ClientCredentialsAuth
 from ._client import ApinizerClient
+from ._connections import Connections, connection_not_found
 from ._constants import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
 from ._credentials import Credentials
 from ._environment_variables import EnvironmentVariables
@@ -39,6 +40,7 @@ from ._exceptions import (
     is_endpoint_not_found,
     make_status_error,
 )
+from ._geolocation import Geolocation
 from ._ip_groups import IpGroups
 from ._keys import Certificates, CryptoKeys, Jwks, Keystores, key_object_not_found
 from ._policies import Policies
@@ -92,3 +94,5 @@ __all__ += ["Credentials"]
 
 # Keys and secrets: JWKs, keystores, crypto keys, certificates (client/_keys.py).
 __all__ += ["Certificates", "CryptoKeys", "Jwks", "Keystores", "key_object_not_found"]
+# Connections of every type and geolocation (client/_connections.py, client/_geolocation.py).
+__all__ += ["Connections", "Geolocation", "connection_not_found"]

@@ -28,6 +28,7 @@ from .. import models
 from ._api_proxies import ApiProxies, ApiProxyReports
 from ._api_proxy_groups import ApiProxyGroups
 from ._auth import BearerTokenAuth, ClientCredentialsAuth, is_token_request
+from ._connections import Connections
 from ._constants import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -50,6 +51,7 @@ from ._exceptions import (
     make_status_error,
     redact_secrets,
 )
+from ._geolocation import Geolocation
 from ._ip_groups import IpGroups
 from ._keys import Certificates, CryptoKeys, Jwks, Keystores
 from ._parsing import expect_success, parse_success
@@ -257,6 +259,8 @@ class ApinizerClient:
         self.keystores = Keystores(self)
         self.crypto_keys = CryptoKeys(self)
         self.certificates = Certificates(self)
+        self.connections = Connections(self)
+        self.geolocation = Geolocation(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

@@ -19,12 +19,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import httpx
-import pydantic
 
 from .. import models
 from ._api_proxies import DeploymentFailedError
-from ._exceptions import APIResponseValidationError, InvalidArgumentError, InvalidArgumentTypeError
-from ._resources import _coerce, _problems, _Resource, _segment
+from ._exceptions import APIResponseValidationError, InvalidArgumentError
+from ._resources import _coerce, _Resource, _segment, _typed
 
 __all__ = ["POLICIES_PATH", "POLICY_PATH", "Policies"]
 
@@ -34,24 +33,7 @@ POLICY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/policies/{policy}/"
 
 def _policy_body(policy: models.PolicyBase | Mapping[str, Any]) -> dict[str, Any]:
     """The ``policy`` of a write: validated, free of unknown fields, without ``name`` (the path has it)."""
-    if isinstance(policy, models.PolicyBase):
-        model = policy
-    elif isinstance(policy, Mapping):
-        try:
-            model = models.parse_policy(policy)
-        except models.UnknownPolicyTypeError as exc:
-            raise InvalidArgumentError("policy", str(exc)) from None
-        except pydantic.ValidationError as exc:
-            raise InvalidArgumentError("policy", _problems(exc, "policy", {})) from None
-    else:
-        raise InvalidArgumentTypeError(
-            "policy", f"must be a PolicyBase or a mapping, got {type(policy).__name__}"
-        )
-    unknown = models.unknown_fields(model)
-    if unknown:
-        raise InvalidArgumentError(
-            "policy", tuple((f"policy.{field}", "is not a field of this policy type") for field in unknown)
-        )
+    model = _typed(policy, models.PolicyBase, models.parse_policy, models.UnknownPolicyTypeError, "policy")
     body = model.to_api()
     body.pop("name", None)
     return body

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 __all__ = ["NOT_GIVEN", "Endpoints", "NotGiven", "Reports", "Rlcl"]
 
 _M = TypeVar("_M", bound=pydantic.BaseModel)
+#: A model of a family whose writes refuse unknown fields (a policy, a connection).
+_T = TypeVar("_T", bound=models.ApiModel)
 
 
 class NotGiven:
@@ -115,6 +117,36 @@ def _coerce(model: type[_M], value: object, argument: str) -> _M:
         return model.model_validate(value)
     except pydantic.ValidationError as exc:
         raise InvalidArgumentError(argument, _problems(exc, argument, {})) from None
+
+
+def _typed(
+    value: object,
+    base: type[_T],
+    parse: Callable[[Mapping[str, Any]], _T],
+    unknown_type: type[Exception],
+    argument: str,
+) -> _T:
+    """One of the types of a discriminated family (a policy, a connection): an instance of ``base``
+    as is, or a mapping read by ``parse``; refused, naming ``argument``, when it does not validate
+    or holds a field its type does not have (each named)."""
+    if isinstance(value, base):
+        model = value
+    elif isinstance(value, Mapping):
+        try:
+            model = parse(value)
+        except unknown_type as exc:
+            raise InvalidArgumentError(argument, str(exc)) from None
+        except pydantic.ValidationError as exc:
+            raise InvalidArgumentError(argument, _problems(exc, argument, {})) from None
+    else:
+        raise InvalidArgumentTypeError(
+            argument, f"must be a {base.__name__} or a mapping, got {type(value).__name__}"
+        )
+    unknown = models.unknown_fields(model)
+    if unknown:
+        why = f"is not a field of this {argument} type"
+        raise InvalidArgumentError(argument, tuple((f"{argument}.{field}", why) for field in unknown))
+    return model
 
 
 def _body(model: type[_M], renames: Mapping[str, str], **fields: Any) -> _M:
