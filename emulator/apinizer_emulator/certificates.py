@@ -156,7 +156,7 @@ def create(
         (certificate_id, project, name, description, alias, certificate.der),
     )
     _store_environments(db, certificate_id, environments)
-    return deployment(db, dict.fromkeys(environments))
+    return deployment(db, _environments(db, certificate_id))
 
 
 def update(
@@ -177,7 +177,7 @@ def update(
         (description, alias, certificate.der, row["id"]),
     )
     _store_environments(db, row["id"], environments)
-    return row["id"], deployment(db, dict.fromkeys(environments))
+    return row["id"], deployment(db, _environments(db, row["id"]))
 
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:

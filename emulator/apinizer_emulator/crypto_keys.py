@@ -57,7 +57,11 @@ LIST_FIELD = "cryptoKeyInfoEnvironmentList"
 KIND = "Key"
 
 
-def read_spec(body: Mapping[str, Any]) -> tuple[str, str | None, str, list[dict[str, Any]]]:
+#: What :func:`read_spec` gives: name, description, keyType and the environment items as answered.
+KeySpec = tuple[str, str | None, str, list[dict[str, Any]]]
+
+
+def read_spec(body: Mapping[str, Any]) -> KeySpec:
     """(name, description, keyType, environment items) of a create or update body, every key read
     and checked (type, pair); nothing of the store is needed, so it runs before the write."""
     name, description = read_name(body, BadRequestError("Key name can not be empty!"))
@@ -109,10 +113,8 @@ def _environment_names(items: list[dict[str, Any]]) -> list[str]:
     return [item["environmentName"] for item in items]
 
 
-def create(
-    db: sqlite3.Connection, project: str, name: str, description: str | None, key_type: str,
-    items: list[dict[str, Any]],
-) -> dict[str, Any]:
+def create(db: sqlite3.Connection, project: str, spec: KeySpec) -> dict[str, Any]:
+    name, description, key_type, items = spec
     require_project(db, project)
     if db.execute("SELECT 1 FROM crypto_keys WHERE project = ? AND name = ?", (project, name)).fetchone():
         raise ObjectExistsError(KIND, name)
@@ -125,11 +127,9 @@ def create(
     return deployment(db, _environment_names(items))
 
 
-def update(
-    db: sqlite3.Connection, project: str, current: str, name: str, description: str | None, key_type: str,
-    items: list[dict[str, Any]],
-) -> tuple[str, dict[str, Any]]:
+def update(db: sqlite3.Connection, project: str, current: str, spec: KeySpec) -> tuple[str, dict[str, Any]]:
     """(the key's id, the deployment answer); the caller remakes the JWKs made from it."""
+    name, description, key_type, items = spec
     row = _row(db, project, current)
     if name != current and db.execute(
         "SELECT 1 FROM crypto_keys WHERE project = ? AND name = ?", (project, name)

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import api_proxy_group_routes, credentials, environment_variables, ip_groups
+from . import api_proxy_group_routes, credentials, environment_variables, ip_groups, key_family_routes
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -38,6 +38,7 @@ async def state(request: Request) -> Response:
         for project in body["projects"]:
             project["ipGroups"] = ip_groups.state(db, project["name"])
             project["environmentVariables"] = environment_variables.state(db, project["name"])
+            project.update(key_family_routes.state(db, project["name"]))
         # Credentials with their access, never a password or its hash.
         body["credentials"] = credentials.state(db)
     return r.json_response(body)
