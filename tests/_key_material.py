@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta  # noqa: F401 - timedelta for the tests
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import jks
@@ -104,7 +104,9 @@ def pkcs12_file(issued: Issued, alias: str, password: str) -> bytes:
     encryption = (
         serialization.BestAvailableEncryption(password.encode()) if password else serialization.NoEncryption()
     )
-    return pkcs12.serialize_key_and_certificates(alias.encode(), issued.key, issued.certificate, None, encryption)
+    return pkcs12.serialize_key_and_certificates(
+        alias.encode(), issued.key, issued.certificate, None, encryption
+    )
 
 
 def jks_file(issued: Issued, alias: str, password: str, trusted: dict[str, Issued] | None = None) -> bytes:

@@ -69,7 +69,8 @@ def test_keys_are_read_as_pem_or_base64_der_and_their_type_told(server: km.Issue
     assert key_material.public_der(private) == key_material.public_der(
         key_material.parse_public_key(server.public_b64(), "publicKey")
     )
-    assert key_material.key_type_of(key_material.parse_private_key(server.private_pem(), "privateKey")) == "RSA"
+    from_pem = key_material.parse_private_key(server.private_pem(), "privateKey")
+    assert key_material.key_type_of(from_pem) == "RSA"
     assert key_material.key_type_of(key_material.parse_public_key(km.issue("x").public_b64(), "k")) == "EC"
 
 
@@ -198,19 +199,24 @@ def test_generated_kids_follow_key_id_type() -> None:
         ("OCT", {"keySize": 512}, "oct.keySize (512) is not one of 128, 192, 256"),
         ("OKP", {"curveType": "ED448"}, "okp.curveType (ED448) is not one of ED25519, X25519"),
         ("OKP", {"curveType": "X25519"}, "okp.curveType (X25519) is not for SIGNATURE"),
-        ("EC", {"curveType": "P256", "algorithm": "RS256"}, "ec.algorithm (RS256) does not fit a key of type EC"),
+        ("EC", {"curveType": "P256", "algorithm": "RS256"},
+         "ec.algorithm (RS256) does not fit a key of type EC"),
         ("RSA", {"keySize": 2048, "keyUseType": "SIGN"}, "rsa.keyUseType (SIGN) is not one of SIGNATURE"),
         ("DSA", {}, "type (DSA) is not one of RSA, EC, OCT, OKP"),
-        ("OCT", {"keySize": 256, "notBeforeTime": "yesterday"}, "oct.notBeforeTime (yesterday) is not an ISO"),
+        ("OCT", {"keySize": 256, "notBeforeTime": "yesterday"},
+         "oct.notBeforeTime (yesterday) is not an ISO"),
         (
             "OCT",
-            {"keySize": 256, "notBeforeTime": "2025-01-01T00:00:00Z", "expirationTime": "2024-01-01T00:00:00Z"},
+            {"keySize": 256, "notBeforeTime": "2025-01-01T00:00:00Z",
+             "expirationTime": "2024-01-01T00:00:00Z"},
             "oct.expirationTime must be after notBeforeTime",
         ),
         ("OCT", {"keySize": 256, "keyIdType": "UUID"}, "oct.keyIdType (UUID) is not one of TIMESTAMP"),
     ],
 )
-def test_bad_generate_parameters_are_refused_by_name(kind: str, params: dict[str, object], message: str) -> None:
+def test_bad_generate_parameters_are_refused_by_name(
+    kind: str, params: dict[str, object], message: str
+) -> None:
     with pytest.raises(KeyMaterialError) as caught:
         key_material.generate_jwk(kind, params, None, NOW)
     assert caught.value.description.startswith(message)
@@ -225,7 +231,8 @@ def test_a_jwk_made_from_a_key_has_its_use_alg_and_private_part_only_from_a_priv
     assert "d" not in public and public["kid"] == "k1" and public["n"] == private["n"]
     assert key_material.public_jwk(private) == {k: v for k, v in private.items()
                                                 if k not in {"d", "p", "q", "dp", "dq", "qi"}}
-    with pytest.raises(KeyMaterialError, match=r"algorithm \(ES256\) does not fit a key of type RSA for SIGNATURE"):
+    unfit = r"algorithm \(ES256\) does not fit a key of type RSA for SIGNATURE"
+    with pytest.raises(KeyMaterialError, match=unfit):
         key_material.jwk_from_key(server.key, "SIGNATURE", "ES256")
     with pytest.raises(KeyMaterialError, match=r"useType \(SIGN\) is not one of SIGNATURE, ENCRYPTION"):
         key_material.jwk_from_key(server.key, "SIGN", "RS256")

@@ -45,9 +45,10 @@ def form(
 def send(
     api: Api, method: str, path: str, data: dict[str, str], content: bytes | None, **params: str
 ) -> httpx.Response:
-    files = {"pemEncodedFile": ("certificate.pem", content, "application/x-pem-file")} if content is not None else {}
-    if not files:  # still multipart, with no file part
-        files = {"unused": ("x", b"x")}
+    # Without a file, still multipart, with another part.
+    files = {"pemEncodedFile": ("certificate.pem", content, "application/x-pem-file")}
+    if content is None:
+        files = {"unused": ("x", b"x", "text/plain")}
     return api.client.request(method, path, data=data, files=files, headers=api.headers(), params=params)
 
 
@@ -143,7 +144,9 @@ def test_an_expired_certificate_is_refused(api: Api, authority: km.Issued) -> No
     old = km.expired(authority)
     response = create(api, old)
     assert_error(response, 400, "bad_request")
-    assert response.json()["error_description"].startswith("pemEncodedFile is an expired certificate (valid until ")
+    assert response.json()["error_description"].startswith(
+        "pemEncodedFile is an expired certificate (valid until "
+    )
     assert api.request("GET", CERTIFICATES.format(project="Demo")).json()["resultList"] == []
 
 
@@ -156,7 +159,8 @@ def test_the_emulators_clock_decides_expiry(api: Api, authority: km.Issued) -> N
 
 def test_duplicates_of_name_and_alias_are_refused(api: Api, server: km.Issued, authority: km.Issued) -> None:
     assert create(api, server).status_code == 200
-    assert_error(create(api, server), 400, "bad_request", "Certificate (name: my-certificate) is already exist!")
+    exists = "Certificate (name: my-certificate) is already exist!"
+    assert_error(create(api, server), 400, "bad_request", exists)
     assert_error(
         create(api, authority, name="other"), 400, "bad_request",
         "Alias (my-cert-alias) is already used for another certificate, try changing this value!",
@@ -178,8 +182,10 @@ def test_update_replaces_the_certificate_and_its_environments(
     assert response.json() == deployed("test")
     [certificate] = api.request("GET", path).json()["resultList"]
     assert certificate["description"] == "Updated"
-    assert [(e["environmentName"], e["alias"], e["base64EncodedContent"])
-            for e in certificate["certificateEnvironmentList"]] == [("test", "renewed", km.b64(authority.der))]
+    assert [
+        (e["environmentName"], e["alias"], e["base64EncodedContent"])
+        for e in certificate["certificateEnvironmentList"]
+    ] == [("test", "renewed", km.b64(authority.der))]
     # The name is the path's.
     assert_error(send(api, "PUT", path, form(name="renamed"), authority.pem), 400, "bad_request")
     assert_error(
@@ -201,9 +207,12 @@ def test_the_truststore_is_the_admin_projects_view_of_an_environment(api: Api, s
     }
     assert_error(
         api.request("GET", CERTIFICATES.format(project="admin") + "truststore/nowhere/"),
-        400, "bad_request", "Environment (nowhere) is not found or user does not have privilege to access it!",
+        400,
+        "bad_request",
+        "Environment (nowhere) is not found or user does not have privilege to access it!",
     )
-    assert_error(api.request("GET", CERTIFICATES.format(project="Demo") + "truststore/test/"), 400, "bad_request")
+    not_admin = api.request("GET", CERTIFICATES.format(project="Demo") + "truststore/test/")
+    assert_error(not_admin, 400, "bad_request")
 
 
 def test_roles_and_projects(api: Api, dev_api: Api, server: km.Issued) -> None:
@@ -214,7 +223,8 @@ def test_roles_and_projects(api: Api, dev_api: Api, server: km.Issued) -> None:
         api.request("GET", CERTIFICATES.format(project="Nope")), 404, "not_found",
         "Project(Nope) was not found or user does not have privilege to access it!",
     )
-    assert_error(api.request("GET", CERTIFICATES.format(project="Demo"), token="nope"), 401, "unauthorized_client")
+    unknown = api.request("GET", CERTIFICATES.format(project="Demo"), token="nope")
+    assert_error(unknown, 401, "unauthorized_client")
 
 
 def test_the_state_shows_certificates(api: Api, server: km.Issued) -> None:
