@@ -5,6 +5,8 @@ emulator). Only the settings objects are kept where a page wraps them in an endp
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 #: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/crud/update-rlcl.md
@@ -84,3 +86,35 @@ CURL_2_CACHE: dict[str, Any] = {
 #: The characters of the issue that no name may hold: NEL, RIGHT-TO-LEFT OVERRIDE, LEFT-TO-RIGHT
 #: ISOLATE, LINE SEPARATOR, ZERO WIDTH SPACE, ZERO WIDTH NO-BREAK SPACE (BOM), CSI.
 REFUSED_NAME_CHARACTERS = ["\u0085", "\u202e", "\u2066", "\u2028", "\u200b", "\ufeff", "\u009b"]
+
+#: Every JSON example, cURL body and form of 02-api-reference/08-keys-secrets/crud/ (JWKs, keystores,
+#: crypto keys, certificates), keyed ``<page>#N`` (its Nth JSON block), ``#curl-N`` (its Nth cURL
+#: body) and ``#form-N`` (its Nth multipart cURL example): ``{"model": ..., "body": ...}``, with
+#: ``refused`` where the block is a fragment the model refuses, ``query``, ``path_name`` and ``note``.
+KEYS_EXAMPLES: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "unit" / "data" / "keys_doc_examples.json").read_text(encoding="utf-8")
+)
+
+
+def without_nulls(value: Any) -> Any:
+    """A documented body without its null fields (a model leaves them out of what it sends)."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(v) for v in value]
+    return value
+
+
+def assert_contained(expected: Any, actual: Any, where: str) -> None:
+    """Every documented field came back, by its API name and with its value."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), where
+        for name, value in expected.items():
+            assert name in actual, f"{where}: field {name} was dropped"
+            assert_contained(value, actual[name], f"{where}.{name}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list) and len(actual) == len(expected), where
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            assert_contained(e, a, f"{where}[{i}]")
+    else:
+        assert actual == expected, where

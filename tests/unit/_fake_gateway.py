@@ -4,6 +4,8 @@ test scripts the answers it is about."""
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import json
 import threading
 import time
@@ -107,6 +109,17 @@ class FakeGateway:
         return httpx.Response(
             200, json={"access_token": token, "token_type": "Bearer", "expires_in": self.expires_in}
         )
+
+
+def multipart_parts(request: httpx.Request) -> dict[str, tuple[str | None, str, bytes]]:
+    """The multipart body's parts: name -> (filename, content type, bytes)."""
+    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + request.content)
+    parts = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        parts[str(name)] = (part.get_filename(), part.get_content_type(), part.get_payload(decode=True))
+    return parts
 
 
 def body(request: httpx.Request) -> Any:

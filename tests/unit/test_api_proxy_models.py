@@ -11,6 +11,7 @@ from typing import Any
 import pydantic
 import pytest
 
+from _documented_bodies import assert_contained, without_nulls
 from apinizer_pulumi import models
 from apinizer_pulumi.models import (
     ApiProxy,
@@ -35,14 +36,6 @@ EXAMPLES: dict[str, dict[str, Any]] = json.loads(
 )
 
 
-def _without_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
-
-
 @pytest.mark.parametrize("key", sorted(EXAMPLES))
 def test_every_documented_example_parses_and_round_trips(key: str) -> None:
     example = EXAMPLES[key]
@@ -50,21 +43,7 @@ def test_every_documented_example_parses_and_round_trips(key: str) -> None:
     body = example["body"]
     parsed = model.model_validate(body)
     # Every documented field is a field of the model: what comes in goes back out, by the API's names.
-    _assert_contained(_without_nulls(body), parsed.to_api(), key)
-
-
-def _assert_contained(expected: Any, actual: Any, where: str) -> None:
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), where
-        for name, value in expected.items():
-            assert name in actual, f"{where}: field {name} was dropped"
-            _assert_contained(value, actual[name], f"{where}.{name}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), where
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            _assert_contained(e, a, f"{where}[{i}]")
-    else:
-        assert actual == expected, where
+    assert_contained(without_nulls(body), parsed.to_api(), key)
 
 
 def test_examples_cover_every_page_of_the_family() -> None:

@@ -4,8 +4,6 @@ parsing of every documented answer shape, the errors and what is retried."""
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
 import io
 import json
 import os
@@ -30,7 +28,7 @@ from apinizer_pulumi.client import (
 from apinizer_pulumi.client._constants import UPLOAD_SECONDS_PER_MIB, UPLOAD_TIMEOUT, upload_timeout
 from apinizer_pulumi.models import ApiProxyRequest, ApiProxySpecType, ClientRoute, RoutingInfo
 
-from ._fake_gateway import BASE_URL, STATIC_TOKEN, FakeGateway, body, error
+from ._fake_gateway import BASE_URL, STATIC_TOKEN, FakeGateway, body, error, multipart_parts
 
 DOCS = json.loads(
     (Path(__file__).parent / "data" / "api_proxy_doc_examples.json").read_text(encoding="utf-8")
@@ -45,17 +43,6 @@ OPENAPI = b'{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths"
 
 def _doc(page: str, block: int = 0) -> Any:
     return next(v["body"] for k, v in DOCS.items() if k.endswith(f"/{page}#{block}"))
-
-
-def _parts(request: httpx.Request) -> dict[str, tuple[str | None, str, bytes]]:
-    """The multipart body's parts: name -> (filename, content type, bytes)."""
-    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
-    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + request.content)
-    parts = {}
-    for part in message.iter_parts():
-        name = part.get_param("name", header="content-disposition")
-        parts[str(name)] = (part.get_filename(), part.get_content_type(), part.get_payload(decode=True))
-    return parts
 
 
 def _request(**changes: Any) -> ApiProxyRequest:
@@ -252,7 +239,7 @@ def test_create_from_file_sends_metadata_and_the_spec(
     client.api_proxies.create_from_file("Demo", _request(), spec)
     request = gateway.last
     assert request.headers["content-type"].startswith("multipart/form-data; boundary=")
-    parts = _parts(request)
+    parts = multipart_parts(request)
     assert set(parts) == {"metadata", "specFile"}
     filename, content_type, content = parts["metadata"]
     assert filename is None and content_type == "application/json"
@@ -271,20 +258,20 @@ def test_a_directory_is_sent_as_a_zip_that_does_not_depend_on_file_times(
         api_proxy_name="Calc", api_proxy_creation_type="WSDL", client_route={"relative_path_list": ["/calc"]}
     )
     client.api_proxies.create_from_file("Demo", request, service)
-    first = _parts(gateway.last)["specFile"]
+    first = multipart_parts(gateway.last)["specFile"]
     assert first[0] == "service.zip" and first[1] == "application/zip"
     with zipfile.ZipFile(io.BytesIO(first[2])) as archive:
         assert archive.namelist() == ["service.wsdl", "xsd/types.xsd"]
         assert archive.read("xsd/types.xsd") == b"<schema/>"
     os.utime(service / "service.wsdl", (1_000_000_000, 1_000_000_000))
     client.api_proxies.create_from_file("Demo", request, service)
-    assert _parts(gateway.last)["specFile"] == first
+    assert multipart_parts(gateway.last)["specFile"] == first
 
 
 def test_update_from_file_is_a_put_with_re_parse(gateway: FakeGateway, client: ApinizerClient) -> None:
     client.api_proxies.update_from_file("Demo", _request(), b"openapi: 3.0.3\n", filename="o.yaml")
     assert gateway.last.method == "PUT" and gateway.last.url.path == FILE
-    parts = _parts(gateway.last)
+    parts = multipart_parts(gateway.last)
     assert json.loads(parts["metadata"][2])["reParse"] is True
     assert parts["specFile"] == ("o.yaml", "application/yaml", b"openapi: 3.0.3\n")
 
@@ -293,7 +280,8 @@ def test_a_retried_upload_sends_the_whole_body_again(gateway: FakeGateway, clien
     gateway.script("PUT", FILE, httpx.ConnectError("refused"), httpx.Response(200, json={"success": True}))
     client.api_proxies.update_from_file("Demo", _request(), OPENAPI, filename="o.json")
     first, second = gateway.api_requests
-    assert _parts(first) == _parts(second) and _parts(second)["specFile"][2] == OPENAPI
+    assert multipart_parts(first) == multipart_parts(second)
+    assert multipart_parts(second)["specFile"][2] == OPENAPI
 
 
 @pytest.mark.parametrize("lost", [httpx.ReadTimeout("timed out"), httpx.Response(504)],
@@ -354,9 +342,9 @@ def test_a_spec_given_as_an_open_binary_file_is_sent(
     spec.write_bytes(OPENAPI)
     with spec.open("rb") as opened:
         client.api_proxies.create_from_file("Demo", _request(), opened)
-    assert _parts(gateway.last)["specFile"] == ("orders.json", "application/json", OPENAPI)
+    assert multipart_parts(gateway.last)["specFile"] == ("orders.json", "application/json", OPENAPI)
     client.api_proxies.update_from_file("Demo", _request(), io.BytesIO(OPENAPI), filename="o.json")
-    assert _parts(gateway.last)["specFile"] == ("o.json", "application/json", OPENAPI)
+    assert multipart_parts(gateway.last)["specFile"] == ("o.json", "application/json", OPENAPI)
 
 
 @pytest.mark.parametrize("wrong", ["text file", 42], ids=["text-file", "int"])
@@ -379,7 +367,7 @@ def test_reverse_proxy_upload_needs_no_file_but_others_do(
     client.api_proxies.create_from_file(
         "Demo", ApiProxyRequest(api_proxy_name="R", api_proxy_creation_type="REVERSE_PROXY"), None
     )
-    assert set(_parts(gateway.last)) == {"metadata"}
+    assert set(multipart_parts(gateway.last)) == {"metadata"}
     with pytest.raises(ValueError, match="spec_file is required for an WSDL proxy"):
         client.api_proxies.create_from_file(
             "Demo", ApiProxyRequest(api_proxy_name="W", api_proxy_creation_type="WSDL"), None
@@ -520,18 +508,18 @@ def test_import_sends_the_export_file_part(
 ) -> None:
     gateway.script("POST", PROXIES + "import/", httpx.Response(200, json=_doc("import-api-proxy.md")))
     assert client.api_proxies.import_proxy("Demo", ZIP_BYTES).ok
-    assert _parts(gateway.last) == {
+    assert multipart_parts(gateway.last) == {
         "apiProxyExportFile": ("apiProxyExportFile.zip", "application/zip", ZIP_BYTES)
     }
     saved = tmp_path / "orders-export.zip"
     saved.write_bytes(ZIP_BYTES)
     client.api_proxies.import_proxy("Demo", saved)
-    assert _parts(gateway.last)["apiProxyExportFile"][0] == "orders-export.zip"
+    assert multipart_parts(gateway.last)["apiProxyExportFile"][0] == "orders-export.zip"
     # The gateway refuses a name without .zip; the client sends the documented one instead.
     odd = tmp_path / "export.bin"
     odd.write_bytes(ZIP_BYTES)
     client.api_proxies.import_proxy("Demo", odd)
-    assert _parts(gateway.last)["apiProxyExportFile"][0] == "apiProxyExportFile.zip"
+    assert multipart_parts(gateway.last)["apiProxyExportFile"][0] == "apiProxyExportFile.zip"
 
 
 def test_import_is_not_retried_after_it_may_have_arrived(
@@ -568,7 +556,7 @@ def test_import_and_override_sends_metadata_and_reads_the_deployment(
     assert [(r.environment_name, r.message) for r in result.deployment_result.per_environment()] == [
         ("production", "Deployed successfully")
     ]
-    parts = _parts(gateway.last)
+    parts = multipart_parts(gateway.last)
     assert json.loads(parts["metadata"][2]) == {
         "deploy": True,
         "deployTargetEnvironmentNameList": ["production"],
@@ -578,7 +566,7 @@ def test_import_and_override_sends_metadata_and_reads_the_deployment(
         },
     }
     client.api_proxies.import_and_override("Demo", "Orders", ZIP_BYTES)
-    assert json.loads(_parts(gateway.last)["metadata"][2]) == {"deploy": False}
+    assert json.loads(multipart_parts(gateway.last)["metadata"][2]) == {"deploy": False}
 
 
 # -- the API proxies report --------------------------------------------------------------------------

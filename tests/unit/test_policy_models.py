@@ -13,6 +13,7 @@ import pydantic
 import pytest
 
 import _documented_policies as documented
+from _documented_bodies import assert_contained, without_nulls
 from apinizer_pulumi import models
 from apinizer_pulumi.models import (
     POLICY_TYPES,
@@ -63,35 +64,12 @@ ABBREVIATED_LISTS = {
 }
 
 
-def _without_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
-
-
-def _assert_contained(expected: Any, actual: Any, where: str) -> None:
-    """Every documented field came back, by its API name and with its value."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), where
-        for name, value in expected.items():
-            assert name in actual, f"{where}: field {name} was dropped"
-            _assert_contained(value, actual[name], f"{where}.{name}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), where
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            _assert_contained(e, a, f"{where}[{i}]")
-    else:
-        assert actual == expected, where
-
-
 def _round_trip_policy(data: dict[str, Any], where: str) -> PolicyBase:
     policy = parse_policy(data)
     # Every documented field is a declared field, not an unknown one merely kept.
     assert unknown_fields(policy) == [], f"{where}: undeclared fields {unknown_fields(policy)}"
     dumped = policy.model_dump(by_alias=True, exclude_none=True)
-    _assert_contained(_without_nulls(data), dumped, where)
+    assert_contained(without_nulls(data), dumped, where)
     # And what comes out reads back as the same policy.
     assert parse_policy(dumped) == policy, where
     return policy
@@ -106,16 +84,16 @@ def _replay(page: str, index: int, example: dict[str, Any]) -> set[str]:
     if kind in ("write", "flat-write"):
         metadata, policy = split_write_body(body)
         parsed = PolicyOperationMetadata.model_validate(metadata)
-        _assert_contained(_without_nulls(metadata), parsed.to_api(), where)
+        assert_contained(without_nulls(metadata), parsed.to_api(), where)
         types.add(policy["type"])
         if policy["type"] in POLICY_TYPES:
             _round_trip_policy(policy, where)
     elif kind == "delete":
         parsed = PolicyOperationMetadata.model_validate(body["operationMetadata"])
-        _assert_contained(_without_nulls(body["operationMetadata"]), parsed.to_api(), where)
+        assert_contained(without_nulls(body["operationMetadata"]), parsed.to_api(), where)
     elif kind == "answer":
         answer = models.PolicyDeploymentResult.model_validate(body)
-        _assert_contained(_without_nulls(body), answer.model_dump(by_alias=True, exclude_none=True), where)
+        assert_contained(without_nulls(body), answer.model_dump(by_alias=True, exclude_none=True), where)
     elif kind == "error":
         error = models.ApiErrorBody.model_validate(body)
         assert error.error and error.error_description, where

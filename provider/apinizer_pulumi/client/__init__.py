@@ -40,6 +40,7 @@ from ._exceptions import (
     make_status_error,
 )
 from ._ip_groups import IpGroups
+from ._keys import Certificates, CryptoKeys, Jwks, Keystores, key_object_not_found
 from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import NOT_GIVEN, Endpoints, NotGiven, Reports, Rlcl
@@ -88,3 +89,6 @@ __all__ = [
 
 # Credentials and their access (client/_credentials.py).
 __all__ += ["Credentials"]
+
+# Keys and secrets: JWKs, keystores, crypto keys, certificates (client/_keys.py).
+__all__ += ["Certificates", "CryptoKeys", "Jwks", "Keystores", "key_object_not_found"]

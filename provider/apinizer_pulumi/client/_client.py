@@ -51,6 +51,7 @@ from ._exceptions import (
     redact_secrets,
 )
 from ._ip_groups import IpGroups
+from ._keys import Certificates, CryptoKeys, Jwks, Keystores
 from ._parsing import expect_success, parse_success
 from ._policies import Policies
 from ._projects import Environments, Projects
@@ -252,6 +253,10 @@ class ApinizerClient:
         self.credentials = Credentials(self)
         self.api_proxy_groups = ApiProxyGroups(self)
         self.policies = Policies(self)
+        self.jwks = Jwks(self)
+        self.keystores = Keystores(self)
+        self.crypto_keys = CryptoKeys(self)
+        self.certificates = Certificates(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 

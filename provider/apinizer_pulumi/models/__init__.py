@@ -77,6 +77,14 @@ if TYPE_CHECKING:
     from ._auth import ApiErrorBody, TokenResponse, token_problem
     from ._base import ApiModel, Name, PositiveInt, name_problem
     from ._cache import CacheSettings, EndpointCacheUpdate
+    from ._certificate import (
+        Certificate,
+        CertificateEnvironment,
+        CertificateList,
+        CertificateResponse,
+        CertificateSpec,
+        pem_certificate_problem,
+    )
     from ._credential import (
         AccessType,
         Credential,
@@ -89,6 +97,14 @@ if TYPE_CHECKING:
         CredentialWithAccess,
         credential_ip_problem,
         expire_date_problem,
+    )
+    from ._crypto_key import (
+        CryptoKey,
+        CryptoKeyEnvironment,
+        CryptoKeyList,
+        CryptoKeyResponse,
+        CryptoKeySpec,
+        CryptoKeyType,
     )
     from ._endpoint import (
         Endpoint,
@@ -131,6 +147,48 @@ if TYPE_CHECKING:
         EnvironmentVariableSpec,
     )
     from ._ip_group import IpGroupSpec, IpList, address_problem
+    from ._jwk import (
+        EcCurve,
+        EcJwkMaterial,
+        EcJwkParameters,
+        Jwk,
+        JwkAlgorithm,
+        JwkCreate,
+        JwkFromCertificate,
+        JwkFromClipboard,
+        JwkFromKey,
+        JwkFromKeystore,
+        JwkFromUrl,
+        JwkGenerate,
+        JwkGenerateAlgorithm,
+        JwkKeyIdType,
+        JwkList,
+        JwkResponse,
+        JwkSourceType,
+        JwkType,
+        JwkUpdate,
+        JwkUseType,
+        OctJwkMaterial,
+        OctJwkParameters,
+        OkpCurve,
+        OkpJwkMaterial,
+        OkpJwkParameters,
+        ReferencedJwkUpdate,
+        ReferencedJwkUpdateScope,
+        RsaJwkMaterial,
+        RsaJwkParameters,
+        jwk_algorithm_problem,
+    )
+    from ._keystore import (
+        Keystore,
+        KeystoreEnvironment,
+        KeystoreEnvironmentInfo,
+        KeystoreList,
+        KeystoreResponse,
+        KeystoreSpec,
+        KeystoreType,
+        environment_names_problem,
+    )
 
     # Policies (issue 17).
     from ._policy import (
@@ -299,7 +357,6 @@ if TYPE_CHECKING:
     from ._spec import SpecError, SpecOperation, parse_spec
     from ._variable import CacheKeyVariable, RateLimitVariable, Variable, is_iana_zone
     from ._wsa import EndpointWsaUpdate, WsaSettings, is_absolute_uri
-
 
 __all__ = [
     "POLICY_TYPES",
@@ -532,6 +589,61 @@ __all__ += [
     "CredentialWithAccess",
     "credential_ip_problem",
     "expire_date_problem",
+]
+
+# Keys and secrets: JWKs, keystores, crypto keys, certificates (models/_jwk.py, _keystore.py,
+# _crypto_key.py, _certificate.py).
+__all__ += [
+    "Certificate",
+    "CertificateEnvironment",
+    "CertificateList",
+    "CertificateResponse",
+    "CertificateSpec",
+    "CryptoKey",
+    "CryptoKeyEnvironment",
+    "CryptoKeyList",
+    "CryptoKeyResponse",
+    "CryptoKeySpec",
+    "CryptoKeyType",
+    "EcCurve",
+    "EcJwkMaterial",
+    "EcJwkParameters",
+    "Jwk",
+    "JwkAlgorithm",
+    "JwkCreate",
+    "JwkFromCertificate",
+    "JwkFromClipboard",
+    "JwkFromKey",
+    "JwkFromKeystore",
+    "JwkFromUrl",
+    "JwkGenerate",
+    "JwkGenerateAlgorithm",
+    "JwkKeyIdType",
+    "JwkList",
+    "JwkResponse",
+    "JwkSourceType",
+    "JwkType",
+    "JwkUpdate",
+    "JwkUseType",
+    "Keystore",
+    "KeystoreEnvironment",
+    "KeystoreEnvironmentInfo",
+    "KeystoreList",
+    "KeystoreResponse",
+    "KeystoreSpec",
+    "KeystoreType",
+    "OctJwkMaterial",
+    "OctJwkParameters",
+    "OkpCurve",
+    "OkpJwkMaterial",
+    "OkpJwkParameters",
+    "ReferencedJwkUpdate",
+    "ReferencedJwkUpdateScope",
+    "RsaJwkMaterial",
+    "RsaJwkParameters",
+    "environment_names_problem",
+    "jwk_algorithm_problem",
+    "pem_certificate_problem",
 ]
 
 # The security policy types (models/_policy_security.py).

@@ -132,3 +132,21 @@ def field_errors(title: str, errors: list[tuple[str, str, Any]]) -> ValidationEr
         for field, message, value in errors
     ]
     return ValidationError.from_exception_data(title, details)
+
+
+def SecretField(default: Any = ..., **kwargs: Any) -> Any:  # noqa: N802  (reads as a field declaration)
+    """``pydantic.Field`` for a field that holds a secret: hidden from ``repr`` and marked
+    ``x-secret`` in the JSON schema, which is what :meth:`PolicyBase.secret_fields` collects.
+
+    The value stays a plain ``str`` (never ``SecretStr``) so that the model's JSON round-trips.
+    """
+    extra = dict(kwargs.pop("json_schema_extra", None) or {})
+    extra["x-secret"] = True
+    return Field(default, repr=False, json_schema_extra=extra, **kwargs)
+
+
+class SecretModel(ApiModel):
+    """A model that holds a secret (:func:`SecretField`): pydantic quotes no input in its
+    validation errors, which would show the secret beside the field that failed."""
+
+    model_config = ConfigDict(hide_input_in_errors=True)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 from pydantic import ConfigDict, Field, model_validator
 
 from ._api_proxy import DeploymentResult
-from ._base import ApiModel, field_errors
+from ._base import ApiModel, SecretField, field_errors
 from ._enums import HttpMethod, MessageContentType, ParamType, ScriptType
 
 __all__ = [
@@ -47,17 +47,6 @@ __all__ = [
 ]
 
 _ADD_PAGE = "https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/crud/add-policy.md"
-
-
-def SecretField(default: Any = ..., **kwargs: Any) -> Any:  # noqa: N802  (reads as a field declaration)
-    """``pydantic.Field`` for a field that holds a secret: hidden from ``repr`` and marked
-    ``x-secret`` in the JSON schema, which is what :meth:`PolicyBase.secret_fields` collects.
-
-    The value stays a plain ``str`` (never ``SecretStr``) so that the policy's JSON round-trips.
-    """
-    extra = dict(kwargs.pop("json_schema_extra", None) or {})
-    extra["x-secret"] = True
-    return Field(default, repr=False, json_schema_extra=extra, **kwargs)
 
 
 class PolicyModel(ApiModel):
