@@ -15,6 +15,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from apinizer_pulumi.models import CertificateList, CertificateResponse
+
 from . import certificates, jwks, key_material
 from .api_proxy_routes import Route, _multipart, _project, _read, _write
 from .errors import BadRequestError, FieldRequiredError
@@ -135,12 +137,16 @@ async def truststore(request: Request) -> Response:
 
 
 ROUTES: list[Route] = [
-    ("GET", CERTIFICATES, list_certificates, "List a project's certificates (no content)", None, None),
+    ("GET", CERTIFICATES, list_certificates, "List a project's certificates (no content)", None,
+     CertificateList),
     ("GET", TRUSTSTORE, truststore, "List the certificates of an environment's truststore (admin project)",
-     None, None),
-    ("GET", CERTIFICATE, get_certificate, "Get a certificate", None, None),
-    ("POST", CERTIFICATES, create_certificate, "Create a certificate (multipart) and deploy it", None, None),
-    ("PUT", CERTIFICATE, update_certificate, "Replace a certificate (multipart) and deploy it", None, None),
-    ("DELETE", CERTIFICATE, delete_certificate, "Delete a certificate and undeploy it", None, None),
+     None, CertificateList),
+    ("GET", CERTIFICATE, get_certificate, "Get a certificate", None, CertificateList),
+    ("POST", CERTIFICATES, create_certificate, "Create a certificate (multipart) and deploy it", None,
+     CertificateResponse),
+    ("PUT", CERTIFICATE, update_certificate, "Replace a certificate (multipart) and deploy it", None,
+     CertificateResponse),
+    ("DELETE", CERTIFICATE, delete_certificate, "Delete a certificate and undeploy it", None,
+     CertificateResponse),
     ("GET", EXPORT, export_certificate, "Export a certificate as a ZIP of DER files", None, None),
 ]

@@ -8,6 +8,8 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-ke
 
 from __future__ import annotations
 
+from apinizer_pulumi.models import CryptoKeyList, CryptoKeyResponse, CryptoKeySpec
+
 from . import crypto_keys
 from .api_proxy_routes import Route
 from .key_family_routes import MaterialFamily, material_routes
@@ -17,6 +19,9 @@ KEYS = "/apiops/projects/{projectName}/keys/"
 ROUTES: list[Route] = material_routes(
     MaterialFamily(
         kind="crypto key",
+        spec_model=CryptoKeySpec,
+        list_model=CryptoKeyList,
+        response_model=CryptoKeyResponse,
         collection=KEYS,
         item_parameter="keyName",
         read_spec=crypto_keys.read_spec,

@@ -8,10 +8,10 @@ A key holds, per environment of its ``cryptoKeyInfoEnvironmentList``, a public k
 both, written as PEM or base64 DER and read by :mod:`key_material` before anything is stored. The
 get and list pages answer the material ("key material is included in the response"), so it is
 stored as written; ``/_emulator/state`` never shows a private key. Choices where the pages are
-silent (docs/emulator.md lists them): ``keyType`` is RSA, EC or OKP and must be the type of every
-key given; a public and a private key given together must be one pair; an empty environment list,
-an item with neither key and an unknown environment are 400s; deleting a key that a JWK was made
-from leaves the JWK (a copy of the key) detached from it.
+silent (docs/emulator.md lists them): ``keyType`` is RSA or EC (the values the pages show) and
+must be the type of every key given; a public and a private key given together must be one
+pair; an empty environment list, an item with neither key and an unknown environment are 400s;
+deleting a key that a JWK was made from leaves the JWK (a copy of the key) detached from it.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ CREATE TABLE IF NOT EXISTS crypto_keys (
 #: The family's tables, children first (the order the emulator's reset deletes them in).
 DATA_TABLES = ("crypto_keys",)
 LIST_FIELD = "cryptoKeyInfoEnvironmentList"
+#: The key types the pages show ("e.g., RSA, EC").
+KEY_TYPES = ("RSA", "EC")
 
 
 KIND = "Key"
@@ -66,8 +68,8 @@ def read_spec(body: Mapping[str, Any]) -> KeySpec:
     and checked (type, pair); nothing of the store is needed, so it runs before the write."""
     name, description = read_name(body, BadRequestError("Key name can not be empty!"))
     key_type = body.get("keyType")
-    if key_type not in key_material.KEY_TYPES:
-        raise BadRequestError(f"keyType ({key_type}) is not one of {', '.join(key_material.KEY_TYPES)}!")
+    if key_type not in KEY_TYPES:
+        raise BadRequestError(f"keyType ({key_type}) is not one of {', '.join(KEY_TYPES)}!")
     stored: list[dict[str, Any]] = []
     for where, environment, item in environment_items(body, LIST_FIELD):
         public, private = item.get("publicKey"), item.get("privateKey")

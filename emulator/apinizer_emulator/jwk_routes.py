@@ -13,8 +13,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
+
+from apinizer_pulumi.models import (
+    JwkCreate,
+    JwkFromCertificate,
+    JwkFromClipboard,
+    JwkFromKey,
+    JwkFromKeystore,
+    JwkFromUrl,
+    JwkGenerate,
+    JwkList,
+    JwkResponse,
+    JwkUpdate,
+)
 
 from . import jwks, key_material, specs
 from .api_proxy_routes import Route, _project, _read, _write
@@ -156,27 +170,28 @@ def _parse_from(source_type: str) -> Any:
     return handler
 
 
-#: The five parse-from operations: (path's tail, source type, page).
-_PARSE_FROM = (
-    ("url", "URL"),
-    ("clipboard", "COPY_PASTE"),
-    ("certificate", "CERTIFICATE"),
-    ("key", "PUBLIC_KEY"),
-    ("keystore", "KEYSTORE"),
+#: The five parse-from operations: (path's tail, source type, body).
+_PARSE_FROM: tuple[tuple[str, str, type[BaseModel]], ...] = (
+    ("url", "URL", JwkFromUrl),
+    ("clipboard", "COPY_PASTE", JwkFromClipboard),
+    ("certificate", "CERTIFICATE", JwkFromCertificate),
+    ("key", "PUBLIC_KEY", JwkFromKey),
+    ("keystore", "KEYSTORE", JwkFromKeystore),
 )
 
 ROUTES: list[Route] = [
-    ("GET", JWKS, list_jwks, "List a project's JWKs (no key material)", None, None),
-    ("GET", JWK, get_jwk, "Get a JWK with its key material", None, None),
+    ("GET", JWKS, list_jwks, "List a project's JWKs (no key material)", None, JwkList),
+    ("GET", JWK, get_jwk, "Get a JWK with its key material", None, JwkList),
     ("POST", JWKS, create_jwk, "Create a JWK (URL, COPY_PASTE, CERTIFICATE, key or KEYSTORE) and deploy it",
-     None, None),
+     JwkCreate, JwkResponse),
     ("PUT", JWK, update_jwk, "Rename or describe a JWK (detaching it from its source) and deploy it",
-     None, None),
-    ("DELETE", JWK, delete_jwk, "Delete a JWK and undeploy it", None, None),
-    ("POST", GENERATE, generate_jwk, "Generate a JWK (RSA, EC, OCT or OKP) and deploy it", None, None),
+     JwkUpdate, JwkResponse),
+    ("DELETE", JWK, delete_jwk, "Delete a JWK and undeploy it", None, JwkResponse),
+    ("POST", GENERATE, generate_jwk, "Generate a JWK (RSA, EC, OCT or OKP) and deploy it", JwkGenerate,
+     JwkResponse),
     *[
         ("POST", f"{JWKS}parse-from-{tail}", _parse_from(source_type),
-         f"Create a JWK from a {tail} ({source_type} source) and deploy it", None, None)
-        for tail, source_type in _PARSE_FROM
+         f"Create a JWK from a {tail} ({source_type} source) and deploy it", body, JwkResponse)
+        for tail, source_type, body in _PARSE_FROM
     ],
 ]

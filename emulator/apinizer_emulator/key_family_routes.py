@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -59,6 +60,9 @@ class MaterialFamily:
 
     kind: str
     collection: str
+    spec_model: type[BaseModel]
+    list_model: type[BaseModel]
+    response_model: type[BaseModel]
     item_parameter: str
     read_spec: Callable[[Mapping[str, Any]], Any]
     create: Callable[..., dict[str, Any]]
@@ -119,11 +123,12 @@ def material_routes(family: MaterialFamily) -> list[Route]:
 
     kind = family.kind
     return [
-        ("GET", family.collection, list_all, f"List a project's {kind}s", None, None),
-        ("GET", item, get_one, f"Get a {kind}", None, None),
-        ("POST", family.collection, create, f"Create a {kind} and deploy it", None, None),
-        ("PUT", item, update, f"Update a {kind} and deploy it", None, None),
-        ("DELETE", item, delete, f"Delete a {kind} and undeploy it", None, None),
+        ("GET", family.collection, list_all, f"List a project's {kind}s", None, family.list_model),
+        ("GET", item, get_one, f"Get a {kind}", None, family.list_model),
+        ("POST", family.collection, create, f"Create a {kind} and deploy it", family.spec_model,
+         family.response_model),
+        ("PUT", item, update, f"Update a {kind} and deploy it", family.spec_model, family.response_model),
+        ("DELETE", item, delete, f"Delete a {kind} and undeploy it", None, family.response_model),
     ]
 
 

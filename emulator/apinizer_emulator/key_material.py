@@ -114,10 +114,6 @@ def certificate_public_key(der: bytes) -> PublicKeyTypes:
 
 # -- keys -----------------------------------------------------------------------------------------
 
-#: The crypto key types read (the pages name ``RSA`` and ``EC``; EdDSA keys are read too).
-KEY_TYPES = ("RSA", "EC", "OKP")
-
-
 def _key_bytes(value: str, field: str) -> tuple[bytes, bool]:
     """(bytes, is PEM) of a key written as PEM text or as base64 of DER (the pages' "base64-encoded")."""
     text = value.strip()

@@ -8,6 +8,8 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-ke
 
 from __future__ import annotations
 
+from apinizer_pulumi.models import KeystoreList, KeystoreResponse, KeystoreSpec
+
 from . import keystores
 from .api_proxy_routes import Route
 from .key_family_routes import MaterialFamily, material_routes
@@ -17,6 +19,9 @@ KEYSTORES = "/apiops/projects/{projectName}/keystores/"
 ROUTES: list[Route] = material_routes(
     MaterialFamily(
         kind="keystore",
+        spec_model=KeystoreSpec,
+        list_model=KeystoreList,
+        response_model=KeystoreResponse,
         collection=KEYSTORES,
         item_parameter="keystoreName",
         read_spec=keystores.read_spec,

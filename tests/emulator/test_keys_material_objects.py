@@ -118,7 +118,7 @@ def test_a_key_with_pem_or_only_one_half_is_read(api: Api, ec: km.Issued) -> Non
     ("change", "message"),
     [
         ({"name": ""}, "Key name can not be empty!"),
-        ({"keyType": "DSA"}, "keyType (DSA) is not one of RSA, EC, OKP!"),
+        ({"keyType": "OKP"}, "keyType (OKP) is not one of RSA, EC!"),
         ({"cryptoKeyInfoEnvironmentList": []}, "cryptoKeyInfoEnvironmentList value can not be empty!"),
         ({"keyType": "EC"}, "cryptoKeyInfoEnvironmentList[0].publicKey is an RSA key, not of keyType (EC)!"),
     ],
