@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from . import key_material
+from . import key_material, key_references
 from .errors import BadRequestError
 from .key_families import ObjectNotFoundError, deployment, require_environments, require_project
 from .models import new_id
@@ -183,6 +183,7 @@ def update(
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     """(the certificate's id, the undeployment answer)."""
     row = _row(db, project, name)
+    key_references.refuse_if_named(db, project, KIND, name, row["id"])
     environments = _environments(db, row["id"])
     db.execute("DELETE FROM certificates WHERE id = ?", (row["id"],))
     return row["id"], deployment(db, environments, undeploy=True)

@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import key_material
+from . import key_material, key_references
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
@@ -147,6 +147,7 @@ def update(db: sqlite3.Connection, project: str, current: str, spec: KeySpec) ->
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     row = _row(db, project, name)
+    key_references.refuse_if_named(db, project, KIND, name, row["id"])
     db.execute("DELETE FROM crypto_keys WHERE id = ?", (row["id"],))
     return row["id"], deployment(db, _environment_names(json.loads(row["environments"])), undeploy=True)
 
