@@ -142,3 +142,42 @@ def test_a_certificate_a_policy_names_is_kept_and_a_jwk_may_go(api: Api, rsa: km
     jwk_id = _id(api, "/apiops/projects/Demo/jwks/signer/")
     assert api.request("POST", POLICIES + "jose/", jose_validation(jwk_id)).status_code == 200
     assert api.request("DELETE", "/apiops/projects/Demo/jwks/signer/").status_code == 200
+
+
+def _redeploy_required(api: Api) -> dict[str, bool]:
+    body = api.request("GET", "/apiops/projects/Demo/apiProxies/PetStore/").json()
+    return {d["environmentName"]: d["redeployRequired"] for d in body["deploymentList"] if d["deployed"]}
+
+
+def test_a_changed_key_deploys_itself_and_a_policy_naming_another_needs_the_proxys_redeploy(
+    api: Api, rsa: km.Issued
+) -> None:
+    """A key, certificate or JWK deploys itself on every write (its pages: "automatically deployed
+    after update"), so a deployed proxy whose policy names it needs no redeploy when it changes in
+    place; a policy that names another one is a change of the proxy's, which does."""
+    key_id = _key(api, rsa)
+    assert api.request("POST", POLICIES + "encrypt/", encryption(key_id=key_id)).status_code == 200
+    assert (
+        api.request("POST", "/apiops/projects/Demo/apiProxies/PetStore/environments/test/").status_code == 200
+    )
+    assert _redeploy_required(api) == {"test": False}
+
+    rotated = km.issue("rotated.example.com", key=km.rsa_key())
+    body = {
+        "name": "my-key",
+        "keyType": "RSA",
+        "cryptoKeyInfoEnvironmentList": [
+            {"environmentName": "production", "publicKey": rotated.public_b64()},
+            {"environmentName": "test", "publicKey": rotated.public_b64()},
+        ],
+    }
+    updated = api.request("PUT", "/apiops/projects/Demo/keys/my-key/", body)
+    results = updated.json()["deploymentResult"]["environmentResults"]
+    assert [r["environmentName"] for r in results] == ["production", "test"]
+    assert _redeploy_required(api) == {"test": False}
+
+    other = {**body, "name": "other-key"}
+    assert api.request("POST", "/apiops/projects/Demo/keys/", other).status_code == 200
+    other_id = _id(api, "/apiops/projects/Demo/keys/other-key/")
+    assert api.request("PUT", POLICIES + "encrypt/", encryption(key_id=other_id)).status_code == 200
+    assert _redeploy_required(api) == {"test": True}
