@@ -457,3 +457,23 @@ def test_roles(api: Api, dev_api: Api) -> None:
     assert_error(dev_api.request("GET", JWKS), 403, "forbidden")
     assert_error(dev_api.request("POST", JWKS + "generate", {"name": "g"}), 403, "forbidden")
     assert_error(api.request("GET", "/apiops/projects/Nope/jwks/"), 404, "not_found")
+
+
+def test_a_url_with_credentials_is_never_quoted_with_them(api: Api, served: SpecServer) -> None:
+    """A JWK URL may carry a user and password (``https://user:password@host/...``): every message
+    names the URL without the password."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = f"127.0.0.1:{s.getsockname()[1]}"
+    cases = [
+        f"http://reader:s3cret-pass@{closed}/jwks.json",
+        "ftp://reader:s3cret-pass@example.com/jwks.json",
+        served.url("/missing.json").replace("http://", "http://reader:s3cret-pass@"),
+    ]
+    for url in cases:
+        response = api.request("POST", JWKS + "parse-from-url", {"name": "j", "url": url})
+        assert_error(response, 400, "bad_request")
+        assert "s3cret-pass" not in response.text, response.text
+        assert "reader:***@" in response.text, response.text
