@@ -477,3 +477,38 @@ def test_a_url_with_credentials_is_never_quoted_with_them(api: Api, served: Spec
         assert_error(response, 400, "bad_request")
         assert "s3cret-pass" not in response.text, response.text
         assert "reader:***@" in response.text, response.text
+
+
+def test_a_keystore_update_remakes_its_jwks_only_when_asked_and_only_whole(api: Api, rsa: km.Issued) -> None:
+    _keystore(api, rsa)
+    made = {"name": "ks", "keyStoreName": "my-keystore", "aliasName": "my-alias", **USE}
+    _ok(api.request("POST", JWKS + "parse-from-keystore", made))
+    before = _get(api, "ks")["rsa"]
+    path = "/apiops/projects/Demo/keystores/my-keystore/"
+    renewed = km.issue("renewed.example.com", key=km.rsa_key())
+
+    def body(alias: str) -> dict[str, Any]:
+        file = km.b64(km.jks_file(renewed, alias, "pw"))
+        return {
+            "name": "my-keystore",
+            "keyStoreEnvironmentList": [
+                {"environmentName": "production", "type": "JKS", "file": file, "password": "pw"}
+            ],
+        }
+
+    remake = {"updateReferencedJwks": "true", "updateScope": "SAME_PROJECT"}
+    gone = api.request("PUT", path, body("another-alias"), params=remake)
+    assert_error(
+        gone,
+        400,
+        "bad_request",
+        "JWK (name: ks) cannot be made again: Alias (my-alias) is not found"
+        " in keystore (name: my-keystore) for environment (production)!",
+    )
+    assert _get(api, "ks")["rsa"] == before
+    assert api.request("PUT", path, body("my-alias"), params=remake).status_code == 200
+    after = _get(api, "ks")["rsa"]
+    assert after["n"] != before["n"] and after["d"] != before["d"]
+    assert api.request("DELETE", path).status_code == 200
+    detached = _get(api, "ks")
+    assert (detached["sourceId"], detached["rsa"]) == (None, after)
