@@ -10,7 +10,7 @@ text (a JWK, or the key of a JWK Set named by ``kid``), generated, or made from 
 crypto key or a keystore alias of the project, which are read through their families' public
 functions (:func:`certificates.certificate_der`, :func:`crypto_keys.key_for_jwk`,
 :func:`keystores.key_for_jwk`) and :mod:`key_material`. Every write deploys to every environment.
-``/_emulator/state`` shows the public members only.
+``/_emulator/state`` shows the public members only, and a source URL without its password.
 
 Choices where the pages are silent (docs/emulator.md lists them): an update (name, description)
 detaches the JWK from its source (``sourceId`` and ``sourceUrl`` become null; ``sourceType`` stays);
@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from . import certificates, crypto_keys, key_material, keystores
+from . import certificates, crypto_keys, key_material, keystores, specs
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
@@ -248,6 +248,8 @@ def _answer(row: sqlite3.Row, *, material: bool, private: bool = True) -> dict[s
         "type": kind,
         "kid": jwk.get("kid"),
     }
+    if not private and row["source_url"]:
+        answer["sourceUrl"] = specs.without_password(row["source_url"])
     if material:
         shown = jwk if private else key_material.public_jwk(jwk)
         answer[kind.lower()] = {name: shown[name] for name in _KEY_MEMBERS if name in shown}

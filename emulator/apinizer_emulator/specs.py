@@ -196,13 +196,13 @@ async def fetch_url(
     """:func:`fetch_spec`'s rules for any document (a JWK Set, say), within ``limits``: every
     failure is a :class:`SpecError` (a 400) whose message names ``limits.field`` or ``limits.subject``."""
     field = limits.field
-    url, given = _without_password(url), url
+    url, given = without_password(url), url
     try:
         parts = urlsplit(given)
         target = httpx.URL(given)
         port = parts.port
     except (ValueError, httpx.InvalidURL) as exc:
-        raise SpecError(f"{field} is not a valid URL ({url}): {_without_password(str(exc))}") from None
+        raise SpecError(f"{field} is not a valid URL ({url}): {without_password(str(exc))}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"{field} must be an http:// or https:// URL, got ({url})")
     if port is not None and not 0 < port < 65536:
@@ -224,7 +224,7 @@ async def fetch_url(
     except _RefusedError as exc:
         reason = str(exc)
     except httpx.HTTPError as exc:
-        reason = _without_password(str(exc)) or type(exc).__name__
+        reason = without_password(str(exc)) or type(exc).__name__
         for value in headers.values():
             if value:
                 reason = reason.replace(value, "***")
@@ -242,7 +242,7 @@ async def _fetch(
         for redirects in range(MAX_REDIRECTS + 1):
             # httpx's path is decoded and without dot segments, as the emulator would route it.
             if ("/" + target.path.lstrip("/")).startswith(_EMULATOR_NAMESPACE):
-                where = f"it redirects to ({_without_password(str(target))}), in" if redirects else "it is in"
+                where = f"it redirects to ({without_password(str(target))}), in" if redirects else "it is in"
                 raise _RefusedError(
                     f"{where} the emulator's own /_emulator/ namespace, which it never fetches"
                 )
@@ -259,7 +259,7 @@ async def _fetch(
 _USER_INFO_PASSWORD = re.compile(r"(//[^/?#@:]*:)[^/?#@]*@")
 
 
-def _without_password(text: str) -> str:
+def without_password(text: str) -> str:
     """``text`` with the password of any URL in it (``//user:password@``) shown as ``***``."""
     return _USER_INFO_PASSWORD.sub(r"\1***@", text)
 

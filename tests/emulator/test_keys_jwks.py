@@ -512,3 +512,21 @@ def test_a_keystore_update_remakes_its_jwks_only_when_asked_and_only_whole(api: 
     assert api.request("DELETE", path).status_code == 200
     detached = _get(api, "ks")
     assert (detached["sourceId"], detached["rsa"]) == (None, after)
+
+
+def test_a_urls_credentials_never_follow_a_redirect_to_another_host(api: Api, served: SpecServer) -> None:
+    port = served.base_url.rsplit(":", 1)[1]
+    served.files["/moved.json"] = Served(
+        b"", status=302, headers={"Location": f"http://localhost:{port}/jwks.json"}
+    )
+    url = served.url("/moved.json").replace("http://", "http://reader:s3cret-pass@")
+    before = len(served.seen)
+    _ok(api.request("POST", JWKS + "parse-from-url", {"name": "moved", "url": url, "kid": "one"}))
+    first, second = served.seen[before:]
+    assert first["Authorization"].startswith("Basic ")  # to the URL's own host
+    assert "Authorization" not in second and "authorization" not in second  # not to another
+    assert _get(api, "moved")["sourceUrl"] == url  # the API answers it as given
+    # /_emulator/state never shows the password.
+    [shown] = next(p for p in api.state()["projects"] if p["name"] == "Demo")["jwks"]
+    assert shown["sourceUrl"] == url.replace("s3cret-pass", "***")
+    assert "s3cret-pass" not in json.dumps(api.state())
