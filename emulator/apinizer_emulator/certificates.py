@@ -266,11 +266,6 @@ def certificate_der(db: sqlite3.Connection, project: str, name: str, environment
     return row["id"], bytes(row["der"])
 
 
-def certificate_name(db: sqlite3.Connection, certificate_id: str) -> str | None:
-    row = db.execute("SELECT name FROM certificates WHERE id = ?", (certificate_id,)).fetchone()
-    return None if row is None else str(row["name"])
-
-
 def state(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     """The project's certificates for ``/_emulator/state`` (public material only: answered whole)."""
     return list_certificates(db, project)

@@ -27,7 +27,6 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 from . import certificates, crypto_keys, key_material, keystores, specs
@@ -269,10 +268,6 @@ def get_jwk(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     return _answer(_row(db, project, name), material=True)
 
 
-def jwk_ids(db: sqlite3.Connection, project: str) -> set[str]:
-    return {r["id"] for r in db.execute("SELECT id FROM jwks WHERE project = ?", (project,))}
-
-
 def state(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     """The project's JWKs for ``/_emulator/state``: public members only."""
     require_project(db, project)
@@ -280,9 +275,3 @@ def state(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
         _answer(r, material=True, private=False)
         for r in db.execute("SELECT * FROM jwks WHERE project = ? ORDER BY name", (project,))
     ]
-
-
-def now_of(epoch: float) -> datetime:
-    from datetime import UTC
-
-    return datetime.fromtimestamp(epoch, UTC)

@@ -202,12 +202,6 @@ def load_private_der(der: bytes) -> PrivateKeyTypes:
     return serialization.load_der_private_key(der, password=None)
 
 
-def load_public_der(der: bytes) -> PublicKeyTypes:
-    from cryptography.hazmat.primitives import serialization
-
-    return serialization.load_der_public_key(der)
-
-
 # -- keystores ------------------------------------------------------------------------------------
 
 KEYSTORE_TYPES = ("JKS", "PKCS12")
