@@ -404,6 +404,7 @@ def jwk_from_key(
         pem = loose.public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
     imported = JWKRegistry.import_key(pem, kind)
     jwk: dict[str, Any] = dict(imported.as_dict(private=imported.is_private))
+    _check_curve(kind, str(jwk.get("crv", "")), use_type, alg, "algorithm")
     jwk.update({"use": _USE[use_type], "alg": alg})
     jwk["kid"] = kid or imported.thumbprint()
     return jwk
@@ -421,6 +422,19 @@ _DEFAULT_ALGORITHMS = {
     ("OKP", "SIGNATURE"): "EdDSA", ("OKP", "ENCRYPTION"): "ECDH-ES",
 }
 _EC_SIGNATURE = {"P-256": "ES256", "P-384": "ES384", "P-521": "ES512", "secp256k1": "ES256K"}
+
+
+def _check_curve(kind: str, curve: str, use_type: str, alg: str, field: str) -> None:
+    """An ECDSA algorithm on its own curve (RFC 7518, RFC 8812); an Ed25519 or Ed448 key signs and an
+    X25519 or X448 key agrees keys (RFC 8037)."""
+    if kind == "EC" and use_type == "SIGNATURE" and _EC_SIGNATURE.get(curve, alg) != alg:
+        raise KeyMaterialError(f"{field} ({alg}) is not for curve {curve}: {_EC_SIGNATURE[curve]} is")
+    if kind == "OKP":
+        signs = curve.startswith("Ed")
+        if signs and use_type != "SIGNATURE":
+            raise KeyMaterialError(f"an {curve} key signs: its useType is SIGNATURE")
+        if not signs and use_type != "ENCRYPTION":
+            raise KeyMaterialError(f"an {curve} key agrees keys: its useType is ENCRYPTION")
 
 
 def _when(value: Any, field: str) -> datetime | None:
@@ -483,6 +497,10 @@ def generate_jwk(kind: str, params: Mapping[str, Any], kid: str | None, now: dat
         raise KeyMaterialError(f"type ({kind}) is not one of {', '.join(JWK_TYPES)}")
     algorithm = params.get("algorithm")
     alg = check_algorithm(kind, use_type, algorithm, f"{where}.algorithm") if algorithm else default
+    if kind == "EC" and use_type == "SIGNATURE" and alg != default:
+        raise KeyMaterialError(
+            f"{where}.algorithm ({algorithm}) is not for curve {params.get('curveType')}: {default} is"
+        )
     not_before = _when(params.get("notBeforeTime"), f"{where}.notBeforeTime") or now
     expires = _when(params.get("expirationTime"), f"{where}.expirationTime")
     expires = expires or not_before + timedelta(days=365)

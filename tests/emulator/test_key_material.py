@@ -165,8 +165,12 @@ def test_a_bad_jwk_is_refused_by_name(text: str, message: str) -> None:
         ("EC", {"curveType": "SECP256K1"}, {"crv", "x", "y", "d"}, "ES256K"),
         ("OCT", {"keySize": 192, "keyUseType": "ENCRYPTION", "algorithm": "A192KW"}, {"k"}, "A192KW"),
         ("OKP", {"curveType": "ED25519"}, {"crv", "x", "d"}, "EdDSA"),
-        ("OKP", {"curveType": "X25519", "keyUseType": "ENCRYPTION", "algorithm": "ECDH_ES_A128KW"},
-         {"crv", "x", "d"}, "ECDH-ES+A128KW"),
+        (
+            "OKP",
+            {"curveType": "X25519", "keyUseType": "ENCRYPTION", "algorithm": "ECDH_ES_A128KW"},
+            {"crv", "x", "d"},
+            "ECDH-ES+A128KW",
+        ),
         ("RSA", {"keySize": 2048, "algorithm": "RSA512"}, {"n", "e", "d"}, "RS512"),
     ],
 )
@@ -199,16 +203,25 @@ def test_generated_kids_follow_key_id_type() -> None:
         ("OCT", {"keySize": 512}, "oct.keySize (512) is not one of 128, 192, 256"),
         ("OKP", {"curveType": "ED448"}, "okp.curveType (ED448) is not one of ED25519, X25519"),
         ("OKP", {"curveType": "X25519"}, "okp.curveType (X25519) is not for SIGNATURE"),
-        ("EC", {"curveType": "P256", "algorithm": "RS256"},
-         "ec.algorithm (RS256) does not fit a key of type EC"),
+        (
+            "EC",
+            {"curveType": "P256", "algorithm": "RS256"},
+            "ec.algorithm (RS256) does not fit a key of type EC",
+        ),
         ("RSA", {"keySize": 2048, "keyUseType": "SIGN"}, "rsa.keyUseType (SIGN) is not one of SIGNATURE"),
         ("DSA", {}, "type (DSA) is not one of RSA, EC, OCT, OKP"),
-        ("OCT", {"keySize": 256, "notBeforeTime": "yesterday"},
-         "oct.notBeforeTime (yesterday) is not an ISO"),
         (
             "OCT",
-            {"keySize": 256, "notBeforeTime": "2025-01-01T00:00:00Z",
-             "expirationTime": "2024-01-01T00:00:00Z"},
+            {"keySize": 256, "notBeforeTime": "yesterday"},
+            "oct.notBeforeTime (yesterday) is not an ISO",
+        ),
+        (
+            "OCT",
+            {
+                "keySize": 256,
+                "notBeforeTime": "2025-01-01T00:00:00Z",
+                "expirationTime": "2024-01-01T00:00:00Z",
+            },
             "oct.expirationTime must be after notBeforeTime",
         ),
         ("OCT", {"keySize": 256, "keyIdType": "UUID"}, "oct.keyIdType (UUID) is not one of TIMESTAMP"),
@@ -229,8 +242,9 @@ def test_a_jwk_made_from_a_key_has_its_use_alg_and_private_part_only_from_a_priv
     public = key_material.jwk_from_key(server.key.public_key(), "SIGNATURE", "PS256", kid="k1")
     assert private["use"] == "sig" and private["alg"] == "PS256" and "d" in private
     assert "d" not in public and public["kid"] == "k1" and public["n"] == private["n"]
-    assert key_material.public_jwk(private) == {k: v for k, v in private.items()
-                                                if k not in {"d", "p", "q", "dp", "dq", "qi"}}
+    assert key_material.public_jwk(private) == {
+        k: v for k, v in private.items() if k not in {"d", "p", "q", "dp", "dq", "qi"}
+    }
     unfit = r"algorithm \(ES256\) does not fit a key of type RSA for SIGNATURE"
     with pytest.raises(KeyMaterialError, match=unfit):
         key_material.jwk_from_key(server.key, "SIGNATURE", "ES256")
@@ -247,3 +261,24 @@ def test_the_parsing_libraries_are_not_imported_with_the_emulator() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_an_ecdsa_algorithm_needs_its_own_curve_and_an_okp_key_its_own_use() -> None:
+    """RFC 7518 pairs ES256 with P-256, ES384 with P-384, ES512 with P-521 and RFC 8812 ES256K with
+    secp256k1; Ed25519 signs and X25519 agrees keys (RFC 8037)."""
+    with pytest.raises(KeyMaterialError) as generated:
+        key_material.generate_jwk("EC", {"curveType": "P256", "algorithm": "ES384"}, None, NOW)
+    assert generated.value.description == "ec.algorithm (ES384) is not for curve P256: ES256 is"
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, x25519
+
+    with pytest.raises(KeyMaterialError) as made:
+        key_material.jwk_from_key(ec.generate_private_key(ec.SECP384R1()), "SIGNATURE", "ES256")
+    assert made.value.description == "algorithm (ES256) is not for curve P-384: ES384 is"
+    with pytest.raises(KeyMaterialError, match=r"an X25519 key agrees keys: its useType is ENCRYPTION"):
+        key_material.jwk_from_key(x25519.X25519PrivateKey.generate(), "SIGNATURE", "EdDSA")
+    with pytest.raises(KeyMaterialError, match=r"an Ed25519 key signs: its useType is SIGNATURE"):
+        key_material.jwk_from_key(ed25519.Ed25519PrivateKey.generate(), "ENCRYPTION", "ECDH-ES")
+    assert (
+        key_material.jwk_from_key(ed25519.Ed25519PrivateKey.generate(), "SIGNATURE", "EdDSA")["crv"]
+        == "Ed25519"
+    )
