@@ -621,6 +621,7 @@ def import_policies(
     db: sqlite3.Connection, proxy_id: str, items: Sequence[api_proxies.ExportedPolicy]
 ) -> None:
     """An export's policies into the proxy (its endpoints already in), each checked as an add is."""
+    project = db.execute("SELECT project FROM proxies WHERE id = ?", (proxy_id,)).fetchone()["project"]
     seen: set[str] = set()
     for index, item in enumerate(items):
         where = f"policies[{index}] ({item.name})"
@@ -645,6 +646,10 @@ def import_policies(
                 body = validated_body(model, {**item.body, "type": item.type})
             except ValidationError as exc:
                 raise ImportPolicyError(where, _fields_named(exc)) from None
+            try:
+                key_references.check_policy(db, project, body)
+            except key_references.MissingReferenceError as exc:
+                raise ImportPolicyError(where, exc.description) from None
         insert_summary(
             db,
             proxy_id,

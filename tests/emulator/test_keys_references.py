@@ -181,3 +181,22 @@ def test_a_changed_key_deploys_itself_and_a_policy_naming_another_needs_the_prox
     other_id = _id(api, "/apiops/projects/Demo/keys/other-key/")
     assert api.request("PUT", POLICIES + "encrypt/", encryption(key_id=other_id)).status_code == 200
     assert _redeploy_required(api) == {"test": True}
+
+
+def test_an_imported_policy_naming_a_missing_key_is_refused_and_nothing_is_imported(
+    api: Api, rsa: km.Issued
+) -> None:
+    from apinizer_pulumi.client import ApinizerClient, BadRequestError
+
+    key_id = _key(api, rsa)
+    assert api.request("POST", POLICIES + "encrypt/", encryption(key_id=key_id)).status_code == 200
+    with ApinizerClient(str(api.client.base_url), token=api.token) as client:
+        exported = client.api_proxies.export("Demo", "PetStore")
+        # The same gateway holds the key: the export imports back.
+        client.api_proxies.delete("Demo", "PetStore")
+        assert client.api_proxies.import_proxy("Demo", exported).ok
+        client.api_proxies.delete("Demo", "PetStore")
+        assert api.request("DELETE", "/apiops/projects/Demo/keys/my-key/").status_code == 200
+        with pytest.raises(BadRequestError, match=rf"cryptoKeyInfoId: Key \(id: {key_id}\) is not found"):
+            client.api_proxies.import_proxy("Demo", exported)
+        assert "PetStore" not in [p.name for p in client.api_proxies.list("Demo")]
