@@ -191,10 +191,11 @@ def key_for_jwk(
                 raise BadRequestError(
                     f"Key (name: {name}) has no private key in environment ({environment})!"
                 )
-            return row["id"], key_material.parse_private_key(item["privateKey"], "privateKey")
+            return row["id"], key_material.parse_private_key(item["privateKey"], "privateKey", stored=True)
         if item.get("publicKey"):
             return row["id"], key_material.parse_public_key(item["publicKey"], "publicKey")
-        return row["id"], key_material.parse_private_key(item["privateKey"], "privateKey").public_key()
+        stored = key_material.parse_private_key(item["privateKey"], "privateKey", stored=True)
+        return row["id"], stored.public_key()
     raise BadRequestError(f"Key (name: {name}) has no key material for environment ({environment})!")
 
 

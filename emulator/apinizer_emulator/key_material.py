@@ -161,15 +161,18 @@ def parse_public_key(value: str, field: str) -> PublicKeyTypes:
         raise KeyMaterialError(f"{field} is not a supported public key ({type(exc).__name__})") from None
 
 
-def parse_private_key(value: str, field: str) -> PrivateKeyTypes:
-    """An unencrypted private key: PKCS#8 (or the traditional RSA/EC form) in PEM or base64 DER."""
+def parse_private_key(value: str, field: str, *, stored: bool = False) -> PrivateKeyTypes:
+    """An unencrypted private key: PKCS#8 (or the traditional RSA/EC form) in PEM or base64 DER.
+
+    ``stored``: a key read again from the store, checked whole when it was written; its RSA
+    consistency check (a fifth of a second for a 2048-bit key) is not repeated.
+    """
     from cryptography.hazmat.primitives import serialization
 
     raw, is_pem = _key_bytes(value, field)
+    load = serialization.load_pem_private_key if is_pem else serialization.load_der_private_key
     try:
-        if is_pem:
-            return serialization.load_pem_private_key(raw, password=None)
-        return serialization.load_der_private_key(raw, password=None)
+        return load(raw, password=None, unsafe_skip_rsa_key_validation=stored)
     except TypeError:
         raise KeyMaterialError(f"{field} is encrypted: give it unencrypted (PKCS#8)") from None
     except ValueError:
@@ -197,9 +200,10 @@ def private_der(key: PrivateKeyTypes) -> bytes:
 
 
 def load_private_der(der: bytes) -> PrivateKeyTypes:
+    """A stored PKCS#8 key (read whole when its keystore was uploaded), without the RSA check again."""
     from cryptography.hazmat.primitives import serialization
 
-    return serialization.load_der_private_key(der, password=None)
+    return serialization.load_der_private_key(der, password=None, unsafe_skip_rsa_key_validation=True)
 
 
 # -- keystores ------------------------------------------------------------------------------------
@@ -255,6 +259,7 @@ def _alias(name: bytes | None, fallback: str) -> str:
 
 def _read_jks(content: bytes, password: str, field: str) -> dict[str, KeystoreEntry]:
     import jks
+    from cryptography.hazmat.primitives import serialization
 
     refused = f"{field} cannot be opened: it is not a JKS keystore or the password is wrong"
     try:
@@ -275,7 +280,14 @@ def _read_jks(content: bytes, password: str, field: str) -> dict[str, KeystoreEn
                     f"{field}: the key of alias ({alias}) cannot be opened with the keystore's password"
                 ) from None
         certificate = entry.cert_chain[0][1] if entry.cert_chain else None
-        entries[alias] = KeystoreEntry(private_key=bytes(entry.pkey_pkcs8), certificate=certificate)
+        private_key = bytes(entry.pkey_pkcs8)
+        try:  # read whole once here, as PKCS#12 keys are by cryptography: later reads skip the check
+            serialization.load_der_private_key(private_key, password=None)
+        except Exception:
+            raise KeyMaterialError(
+                f"{field}: the key of alias ({alias}) is not a valid private key"
+            ) from None
+        entries[alias] = KeystoreEntry(private_key=private_key, certificate=certificate)
     for alias, trusted in store.certs.items():
         entries[alias] = KeystoreEntry(private_key=None, certificate=bytes(trusted.cert))
     return entries
@@ -387,22 +399,13 @@ def jwk_from_key(
     key: PublicKeyTypes | PrivateKeyTypes, use_type: str, algorithm: str, kid: str | None = None
 ) -> dict[str, Any]:
     """The JWK of a ``cryptography`` key (a private key's JWK has its private members too)."""
-    from cryptography.hazmat.primitives.serialization import (
-        Encoding,
-        NoEncryption,
-        PrivateFormat,
-        PublicFormat,
-    )
-    from joserfc.jwk import JWKRegistry
+    from joserfc.jwk import ECKey, OKPKey, RSAKey
 
     kind = key_type_of(key)
     alg = check_algorithm(kind, use_type, algorithm)
-    loose: Any = key
-    if hasattr(key, "private_bytes"):
-        pem = loose.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
-    else:
-        pem = loose.public_bytes(Encoding.PEM, PublicFormat.SubjectPublicKeyInfo)
-    imported = JWKRegistry.import_key(pem, kind)
+    # joserfc takes cryptography's key objects as they are (no PEM round trip, no second key check).
+    key_class: Any = {"RSA": RSAKey, "EC": ECKey, "OKP": OKPKey}[kind]
+    imported = key_class.import_key(key)
     jwk: dict[str, Any] = dict(imported.as_dict(private=imported.is_private))
     _check_curve(kind, str(jwk.get("crv", "")), use_type, alg, "algorithm")
     jwk.update({"use": _USE[use_type], "alg": alg})
