@@ -437,6 +437,18 @@ def test_a_jwk_url_is_http_or_https(url: str) -> None:
     assert "is not an http(s) URL" in _problems(JwkFromUrl, {"name": "j", "url": url})["url"]
 
 
+@pytest.mark.parametrize(
+    "url", ["https://user:pa55word@example.com/jwks.json", "https://token@example.com/jwks"]
+)
+def test_a_jwk_url_carries_no_credentials(url: str) -> None:
+    # The URL is kept as the JWK's sourceUrl, shown by every list: a password in it would be in clear.
+    problems = _problems(JwkCreate, {"name": "j", "sourceType": "URL", "url": url})
+    assert problems == {
+        "url": "Value error, must not carry credentials (user:password@): the gateway shows its URL in clear"
+    }
+    assert "pa55word" not in str(_problems(JwkFromUrl, {"name": "j", "url": url}))
+
+
 @pytest.mark.parametrize("field", ["urlOptionConnectTimeout", "urlOptionReadTimeout", "urlOptionSizeLimit"])
 @pytest.mark.parametrize("value", [0, -1, True])
 def test_url_options_are_positive(field: str, value: Any) -> None:

@@ -26,6 +26,7 @@ from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, model_v
 
 from ._api_proxy import DeploymentResponse
 from ._base import ApiModel, Name, PositiveInt, SecretField, SecretModel, field_errors
+from ._credential import expire_date_problem
 from ._project import ResultEnvelope
 
 __all__ = [
@@ -309,20 +310,20 @@ def _generate_algorithm_name(value: Any) -> Any:
 
 def _web_url(value: str) -> str:
     parts = urlsplit(value)
+    # Checked first, and the URL then never quoted: it is kept as the JWK's sourceUrl, which every
+    # list answers in clear, and an error message would show the password too.
+    if "@" in parts.netloc:
+        raise ValueError("must not carry credentials (user:password@): the gateway shows its URL in clear")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"{value!r} is not an http(s) URL")
     return value
 
 
 def _date_time(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(value)
-    except ValueError:
-        raise ValueError(f"{value!r} is not an ISO 8601 date-time such as 2024-01-01T00:00:00Z") from None
-    if parsed.tzinfo is None:
-        raise ValueError(f"{value!r} has no time zone: end it with Z (UTC), as 2024-01-01T00:00:00Z")
+    # The credentials' rule for their expiry: ISO 8601, with a zone, so that two times compare.
+    problem = expire_date_problem(value) if value is not None else None
+    if problem is not None:
+        raise ValueError(problem)
     return value
 
 
