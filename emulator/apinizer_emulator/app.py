@@ -39,12 +39,16 @@ from apinizer_pulumi.models import (
 from . import (
     api_proxy_group_routes,
     api_proxy_routes,
+    certificate_routes,
     connection_routes,
     credential_routes,
+    crypto_key_routes,
     environment_variable_routes,
     geolocation_routes,
     inspection,
     ip_group_routes,
+    jwk_routes,
+    keystore_routes,
     policy_routes,
 )
 from . import responses as r
@@ -179,6 +183,12 @@ API_ROUTES.extend(api_proxy_group_routes.ROUTES)
 _PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
 API_ROUTES.extend([*connection_routes.ROUTES, *geolocation_routes.ROUTES])
 _PROXY_FAMILY_PATHS |= {path for _, path, *_ in (*connection_routes.ROUTES, *geolocation_routes.ROUTES)}
+# JWKs, certificates, crypto keys and keystores; their pages answer 400 for what is missing.
+_KEY_ROUTES = [
+    *jwk_routes.ROUTES, *certificate_routes.ROUTES, *crypto_key_routes.ROUTES, *keystore_routes.ROUTES
+]
+API_ROUTES.extend(_KEY_ROUTES)
+_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in _KEY_ROUTES)
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}

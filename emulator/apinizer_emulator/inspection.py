@@ -9,7 +9,15 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import api_proxy_group_routes, connections, credentials, environment_variables, geolocation, ip_groups
+from . import (
+    api_proxy_group_routes,
+    connections,
+    credentials,
+    environment_variables,
+    geolocation,
+    ip_groups,
+    key_family_routes,
+)
 from . import responses as r
 from .backend import Backend
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
@@ -39,6 +47,7 @@ async def state(request: Request) -> Response:
             project["ipGroups"] = ip_groups.state(db, project["name"])
             project["environmentVariables"] = environment_variables.state(db, project["name"])
             project["connections"] = connections.state(db, project["name"])  # secrets null
+            project.update(key_family_routes.state(db, project["name"]))
         # Credentials with their access, never a password or its hash.
         body["credentials"] = credentials.state(db)
         body["geolocation"] = geolocation.state(db)  # the MMDB file's hash and metadata, not its bytes

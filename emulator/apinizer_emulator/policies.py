@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from apinizer_pulumi.models import POLICY_TYPES
 
-from . import api_proxies, secrets_at_rest
+from . import api_proxies, key_references, secrets_at_rest
 from .errors import BadRequestError, EndpointNotFoundError, ProjectNotFoundError, ProxyNotFoundError
 from .fixtures import Fixture, FixtureError, PolicyFixture
 from .models import stable_id
@@ -362,6 +362,7 @@ def add_policy(
 ) -> dict[str, Any]:
     """The add page: a name new to the proxy; ``order`` null or >= the list's size appends."""
     row = _writable(db, project, proxy_name, name, deployment)
+    key_references.check_policy(db, project, policy.body)
     endpoint_id = _endpoint_id(db, row["id"], placement.endpoint)
     if _instances(db, row["id"], name):
         raise PolicyExistsError(name)
@@ -398,6 +399,7 @@ def update_policy(
     """The update page: the same type; the placement may name another list (the policy moves
     there, at the end unless ``order`` says where); ``order`` null keeps the position."""
     row = _writable(db, project, proxy_name, name, deployment)
+    key_references.check_policy(db, project, policy.body)
     instances = _instances(db, row["id"], name)
     if not instances:
         raise PolicyNotFoundError(name)
@@ -619,6 +621,7 @@ def import_policies(
     db: sqlite3.Connection, proxy_id: str, items: Sequence[api_proxies.ExportedPolicy]
 ) -> None:
     """An export's policies into the proxy (its endpoints already in), each checked as an add is."""
+    project = db.execute("SELECT project FROM proxies WHERE id = ?", (proxy_id,)).fetchone()["project"]
     seen: set[str] = set()
     for index, item in enumerate(items):
         where = f"policies[{index}] ({item.name})"
@@ -643,6 +646,10 @@ def import_policies(
                 body = validated_body(model, {**item.body, "type": item.type})
             except ValidationError as exc:
                 raise ImportPolicyError(where, _fields_named(exc)) from None
+            try:
+                key_references.check_policy(db, project, body)
+            except key_references.MissingReferenceError as exc:
+                raise ImportPolicyError(where, exc.description) from None
         insert_summary(
             db,
             proxy_id,

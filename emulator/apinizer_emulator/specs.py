@@ -166,21 +166,47 @@ class _CheckedTransport(httpx.AsyncHTTPTransport):
         )
 
 
+@dataclass(frozen=True)
+class FetchLimits:
+    """What a fetch is of, for its messages, and its bounds: one deadline for the whole transfer
+    (connections, redirects and every byte) and a size cap."""
+
+    field: str
+    subject: str
+    timeout: float
+    max_bytes: int
+
+    def failure(self, url: str, reason: str) -> SpecError:
+        return SpecError(f"{self.subject} could not be read from URL ({url}): {reason}")
+
+
 async def fetch_spec(
     url: str, headers: Mapping[str, str], rules: FetchRules = FetchRules()
 ) -> tuple[bytes, str]:
     """The bytes at ``url`` and the file name its path ends with: http(s) only, where ``rules``
     allow, capped in size, with one deadline for the whole transfer, redirects included."""
+    # The bounds are read at each call (tests lower them).
+    limits = FetchLimits("specUrl", "Specification", FETCH_TIMEOUT, MAX_SPEC_BYTES)
+    return await fetch_url(url, headers, rules, limits)
+
+
+async def fetch_url(
+    url: str, headers: Mapping[str, str], rules: FetchRules, limits: FetchLimits
+) -> tuple[bytes, str]:
+    """:func:`fetch_spec`'s rules for any document (a JWK Set, say), within ``limits``: every
+    failure is a :class:`SpecError` (a 400) whose message names ``limits.field`` or ``limits.subject``."""
+    field = limits.field
+    url, given = without_password(url), url
     try:
-        parts = urlsplit(url)
-        target = httpx.URL(url)
+        parts = urlsplit(given)
+        target = httpx.URL(given)
         port = parts.port
     except (ValueError, httpx.InvalidURL) as exc:
-        raise SpecError(f"specUrl is not a valid URL ({url}): {exc}") from None
+        raise SpecError(f"{field} is not a valid URL ({url}): {without_password(str(exc))}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SpecError(f"specUrl must be an http:// or https:// URL, got ({url})")
+        raise SpecError(f"{field} must be an http:// or https:// URL, got ({url})")
     if port is not None and not 0 < port < 65536:
-        raise SpecError(f"specUrl is not a valid URL ({url}): its port is not between 1 and 65535")
+        raise SpecError(f"{field} is not a valid URL ({url}): its port is not between 1 and 65535")
     for name, value in headers.items():
         # The values are credentials: a message names the header, never its value.
         if not _HEADER_NAME.fullmatch(name):
@@ -191,38 +217,38 @@ async def fetch_spec(
     try:
         # One deadline for everything: a server that drips a byte at a time never trips a
         # per-read timeout.
-        async with asyncio.timeout(FETCH_TIMEOUT):
-            return await _fetch(url, target, dict(headers), rules)
+        async with asyncio.timeout(limits.timeout):
+            return await _fetch(url, target, dict(headers), rules, limits)
     except (TimeoutError, httpx.TimeoutException):
-        reason = f"it was not read whole within {FETCH_TIMEOUT:g} seconds"
+        reason = f"it was not read whole within {limits.timeout:g} seconds"
     except _RefusedError as exc:
         reason = str(exc)
     except httpx.HTTPError as exc:
-        reason = str(exc) or type(exc).__name__
+        reason = without_password(str(exc)) or type(exc).__name__
         for value in headers.values():
             if value:
                 reason = reason.replace(value, "***")
-    raise SpecError(f"Specification could not be read from URL ({url}): {reason}")
+    raise limits.failure(url, reason)
 
 
 async def _fetch(
-    url: str, target: httpx.URL, headers: dict[str, str], rules: FetchRules
+    url: str, target: httpx.URL, headers: dict[str, str], rules: FetchRules, limits: FetchLimits
 ) -> tuple[bytes, str]:
     """Follows redirects itself: to check each target, and to send the user's headers (credentials,
     often) only to the origin they were given for."""
     async with httpx.AsyncClient(
-        transport=_CheckedTransport(rules), timeout=httpx.Timeout(FETCH_TIMEOUT), trust_env=False
+        transport=_CheckedTransport(rules), timeout=httpx.Timeout(limits.timeout), trust_env=False
     ) as client:
         for redirects in range(MAX_REDIRECTS + 1):
             # httpx's path is decoded and without dot segments, as the emulator would route it.
             if ("/" + target.path.lstrip("/")).startswith(_EMULATOR_NAMESPACE):
-                where = f"it redirects to ({target}), in" if redirects else "it is in"
+                where = f"it redirects to ({without_password(str(target))}), in" if redirects else "it is in"
                 raise _RefusedError(
                     f"{where} the emulator's own /_emulator/ namespace, which it never fetches"
                 )
             async with client.stream("GET", target, headers=headers) as response:
                 if response.next_request is None:
-                    return await _body(url, response), posixpath.basename(target.path)
+                    return await _body(url, response, limits), posixpath.basename(target.path)
                 following = response.next_request.url
             if _origin(following) != _origin(target):
                 headers = {}
@@ -230,30 +256,33 @@ async def _fetch(
     raise _RefusedError(f"it redirects more than {MAX_REDIRECTS} times")
 
 
+_USER_INFO_PASSWORD = re.compile(r"(//[^/?#@:]*:)[^/?#@]*@")
+
+
+def without_password(text: str) -> str:
+    """``text`` with the password of any URL in it (``//user:password@``) shown as ``***``."""
+    return _USER_INFO_PASSWORD.sub(r"\1***@", text)
+
+
 def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
-async def _body(url: str, response: httpx.Response) -> bytes:
+async def _body(url: str, response: httpx.Response, limits: FetchLimits) -> bytes:
     if response.status_code != 200:
-        raise SpecError(
-            f"Specification could not be read from URL ({url}): it answered HTTP {response.status_code}"
-        )
+        raise limits.failure(url, f"it answered HTTP {response.status_code}")
+    too_large = limits.failure(url, f"it is larger than {limits.max_bytes} bytes")
     declared = response.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_SPEC_BYTES:
-        raise SpecError(_too_large(url))
+    if declared is not None and declared.isdigit() and int(declared) > limits.max_bytes:
+        raise too_large
     chunks: list[bytes] = []
     size = 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
-        if size > MAX_SPEC_BYTES:
-            raise SpecError(_too_large(url))
+        if size > limits.max_bytes:
+            raise too_large
         chunks.append(chunk)
     return b"".join(chunks)
-
-
-def _too_large(url: str) -> str:
-    return f"Specification could not be read from URL ({url}): it is larger than {MAX_SPEC_BYTES} bytes"
 
 
 # -- parsing --------------------------------------------------------------------------------------

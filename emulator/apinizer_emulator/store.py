@@ -45,11 +45,15 @@ from typing import Any, TypeVar
 from . import (
     api_proxies,
     api_proxy_groups,
+    certificates,
     connections,
     credentials,
+    crypto_keys,
     environment_variables,
     geolocation,
     ip_groups,
+    jwks,
+    keystores,
     policies,
     secrets_at_rest,
 )
@@ -144,6 +148,7 @@ _SCHEMA += "".join(
 )
 _SCHEMA += api_proxy_groups.SCHEMA
 _SCHEMA += connections.SCHEMA + geolocation.SCHEMA
+_SCHEMA += jwks.SCHEMA + certificates.SCHEMA + crypto_keys.SCHEMA + keystores.SCHEMA
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -155,6 +160,7 @@ CHECKPOINT_EVERY = 200
 
 #: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
 DATA_TABLES = (
+    *jwks.DATA_TABLES, *certificates.DATA_TABLES, *crypto_keys.DATA_TABLES, *keystores.DATA_TABLES,
     *credentials.TABLES,
     *api_proxies.TABLES,
     *ip_groups.TABLES,

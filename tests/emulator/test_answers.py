@@ -33,6 +33,8 @@ PARAMS = {"projectName": "Demo", "apiProxyName": "PetStore", "rlclName": "Standa
 PARAMS["username"] = "partner"
 # Connections.
 PARAMS["connectionName"] = "x"
+# Keys and secrets.
+PARAMS.update(jwkName="x", certificateName="x", keyName="x", keystoreName="x")
 #: The API's paths as the OpenAPI document lists them (parameters filled in).
 API_PATHS = [
     re.sub(r"{(\w+)}", lambda m: PARAMS[m.group(1)], template) for _, template, *_ in app.API_ROUTES

@@ -33,6 +33,7 @@ from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
 from .conftest import assert_error, endpoints_path, new_endpoint, rlcl_path
+from .test_keys_authz import KEY_ROUTES
 from .test_rlcl import entry
 
 TOKEN_PATH = "/apiops/auth/token"
@@ -213,6 +214,8 @@ def test_the_matrix_covers_every_apiops_route() -> None:
     family |= {(method, path) for method, path, *_ in api_proxy_group_routes.ROUTES}
     # Connections and geolocation: test_connections.py and test_geolocation.py test who may call them.
     family |= {(method, path) for method, path, *_ in (*connection_routes.ROUTES, *geolocation_routes.ROUTES)}
+    # The keys and secrets families' routes: test_keys_authz.py.
+    family |= {(method, path) for method, path, *_ in KEY_ROUTES}
     assert {(r.method, r.template) for r in ROUTES} == {
         (method, path) for method, path, *_ in API_ROUTES
     } - family

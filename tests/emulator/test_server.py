@@ -111,6 +111,26 @@ def test_openapi_document_lists_every_operation(emulator_url):
         "/apiops/settings/geolocation/enable": {"put"},
         "/apiops/settings/geolocation/disable": {"put"},
     })
+    # JWKs, certificates, crypto keys and keystores (test_keys_*.py covers their operations).
+    jwks = "/apiops/projects/{projectName}/jwks/"
+    certificates = "/apiops/projects/{projectName}/certificates/"
+    expected.update({
+        jwks: {"get", "post"},
+        f"{jwks}{{jwkName}}/": {"get", "put", "delete"},
+        f"{jwks}generate": {"post"},
+        **{
+            f"{jwks}parse-from-{source}": {"post"}
+            for source in ("url", "clipboard", "certificate", "key", "keystore")
+        },
+        certificates: {"get", "post"},
+        f"{certificates}{{certificateName}}/": {"get", "put", "delete"},
+        f"{certificates}{{certificateName}}/export/": {"get"},
+        f"{certificates}truststore/{{environmentName}}/": {"get"},
+        "/apiops/projects/{projectName}/keys/": {"get", "post"},
+        "/apiops/projects/{projectName}/keys/{keyName}/": {"get", "put", "delete"},
+        "/apiops/projects/{projectName}/keystores/": {"get", "post"},
+        "/apiops/projects/{projectName}/keystores/{keystoreName}/": {"get", "put", "delete"},
+    })
     assert {path: set(ops) for path, ops in paths.items()} == expected
     create = paths[f"{base}/"]["post"]
     assert create["requestBody"]["content"]["application/json"]["schema"] == {

@@ -207,6 +207,8 @@ NOT_OBJECTS = {"hideSpecFile": "true", "name": "x"}
 #: An object of each kind that the default fixture holds, for the parameters that are not the one tested.
 KNOWN = {**REAL_PATH, "environmentName": "test", "apiProxyGroupName": "Payments", "username": "partner",
          "ipGroupName": "x", "policyName": "x"}
+# Keys and secrets: the default fixture holds none, and the path's other object is always the project.
+KNOWN |= {"jwkName": "x", "certificateName": "x", "keyName": "x", "keystoreName": "x"}
 
 
 def test_an_unknown_object_in_the_path_answers_a_declared_status(

@@ -1,0 +1,34 @@
+"""HTTP handlers of crypto keys, and their routes (:func:`key_family_routes.material_routes`):
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/list-keys.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/get-key.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/create-key.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/update-key.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/delete-key.md
+"""
+
+from __future__ import annotations
+
+from apinizer_pulumi.models import CryptoKeyList, CryptoKeyResponse, CryptoKeySpec
+
+from . import crypto_keys
+from .api_proxy_routes import Route
+from .key_family_routes import MaterialFamily, material_routes
+
+KEYS = "/apiops/projects/{projectName}/keys/"
+
+ROUTES: list[Route] = material_routes(
+    MaterialFamily(
+        kind="crypto key",
+        spec_model=CryptoKeySpec,
+        list_model=CryptoKeyList,
+        response_model=CryptoKeyResponse,
+        collection=KEYS,
+        item_parameter="keyName",
+        read_spec=crypto_keys.read_spec,
+        create=crypto_keys.create,
+        update=crypto_keys.update,
+        delete=crypto_keys.delete,
+        list_all=crypto_keys.list_keys,
+        get_one=crypto_keys.get_key,
+    )
+)

@@ -1,0 +1,34 @@
+"""HTTP handlers of keystores, and their routes (:func:`key_family_routes.material_routes`):
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/list-keystores.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/get-keystore.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/create-keystore.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/update-keystore.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/delete-keystore.md
+"""
+
+from __future__ import annotations
+
+from apinizer_pulumi.models import KeystoreList, KeystoreResponse, KeystoreSpec
+
+from . import keystores
+from .api_proxy_routes import Route
+from .key_family_routes import MaterialFamily, material_routes
+
+KEYSTORES = "/apiops/projects/{projectName}/keystores/"
+
+ROUTES: list[Route] = material_routes(
+    MaterialFamily(
+        kind="keystore",
+        spec_model=KeystoreSpec,
+        list_model=KeystoreList,
+        response_model=KeystoreResponse,
+        collection=KEYSTORES,
+        item_parameter="keystoreName",
+        read_spec=keystores.read_spec,
+        create=keystores.create,
+        update=keystores.update,
+        delete=keystores.delete,
+        list_all=keystores.list_keystores,
+        get_one=keystores.get_keystore,
+    )
+)

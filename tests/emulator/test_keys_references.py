@@ -1,0 +1,202 @@
+"""Policies that name JWKs, crypto keys and certificates by id: a missing one is refused, one the
+project holds is taken; deleting a key or certificate that a policy names is refused, deleting a
+JWK is allowed ("may break policies that depend on it").
+
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/05-policies/policies/policy-encryption.md
+https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/delete-jwk.md
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import _key_material as km
+
+from .conftest import Api, assert_error
+
+POLICIES = "/apiops/projects/Demo/apiProxies/PetStore/policies/"
+PLACEMENT = {"targetScope": "ALL", "targetPipeline": "REQUEST", "deploy": False}
+
+
+@pytest.fixture(scope="module")
+def rsa() -> km.Issued:
+    return km.issue("refs.example.com", key=km.rsa_key())
+
+
+def encryption(key_id: str | None = None, certificate_id: str | None = None) -> dict[str, Any]:
+    """The encryption page's example, naming a key (``KEY``) or a certificate (``CERTIFICATE``)."""
+    return {
+        "operationMetadata": PLACEMENT,
+        "policy": {
+            "type": "policy-encryption",
+            "description": "Encrypt sensitive data",
+            "policyEncryptionDefList": [
+                {
+                    "description": "Encrypt request body",
+                    "sourceVar": {"name": "requestBody", "type": "BODY", "messageContentType": "ALL_BODY"},
+                    "targetVar": {"name": "encryptedBody", "type": "BODY", "messageContentType": "ALL_BODY"},
+                    "cipherAlgorithm": "RSA_ECB_PKCS1Padding",
+                    "cryptoKeyInfoId": key_id,
+                    "certificateId": certificate_id,
+                    "enumKeyCertificateType": "KEY" if key_id else "CERTIFICATE",
+                    "outputEncodingType": "BASE64",
+                }
+            ],
+        },
+    }
+
+
+def jose_validation(jwk_id: str) -> dict[str, Any]:
+    return {
+        "operationMetadata": PLACEMENT,
+        "policy": {
+            "type": "policy-jose-validation",
+            "validateSign": True,
+            "validateByIssuer": False,
+            "jwkIdForValidationAndSign": jwk_id,
+        },
+    }
+
+
+def _id(api: Api, path: str) -> str:
+    response = api.request("GET", path)
+    assert response.status_code == 200, response.text
+    object_id: str = response.json()["resultList"][0]["id"]
+    return object_id
+
+
+def _key(api: Api, rsa: km.Issued) -> str:
+    body = {
+        "name": "my-key",
+        "keyType": "RSA",
+        "cryptoKeyInfoEnvironmentList": [{"environmentName": "production", "publicKey": rsa.public_b64()}],
+    }
+    assert api.request("POST", "/apiops/projects/Demo/keys/", body).status_code == 200
+    return _id(api, "/apiops/projects/Demo/keys/my-key/")
+
+
+def _policy_names(api: Api) -> list[str]:
+    lists = api.request("GET", POLICIES).json()["resultList"][0]
+    return [p["name"] for p in lists["requestPolicyList"]]
+
+
+def test_a_policy_naming_a_missing_key_certificate_or_jwk_is_refused(api: Api) -> None:
+    before = _policy_names(api)
+    cases = [
+        (encryption(key_id="encryption-key-id"), "cryptoKeyInfoId: Key (id: encryption-key-id) is not found"),
+        (
+            encryption(certificate_id="rsa-cert-id"),
+            "certificateId: Certificate (id: rsa-cert-id) is not found",
+        ),
+        (jose_validation("my-jwk-id"), "jwkIdForValidationAndSign: JWK (id: my-jwk-id) is not found"),
+    ]
+    for body, message in cases:
+        response = api.request("POST", POLICIES + "refers/", body)
+        assert_error(response, 400, "bad_request", f"{message} in the project!")
+    assert _policy_names(api) == before
+
+
+def test_a_policy_naming_what_the_project_holds_is_taken_and_the_key_then_kept(
+    api: Api, rsa: km.Issued
+) -> None:
+    key_id = _key(api, rsa)
+    assert api.request("POST", POLICIES + "encrypt/", encryption(key_id=key_id)).status_code == 200
+    assert "encrypt" in _policy_names(api)
+    assert_error(
+        api.request("DELETE", "/apiops/projects/Demo/keys/my-key/"),
+        400,
+        "bad_request",
+        "Key (name: my-key) is used by policy (encrypt) of API Proxy (PetStore):"
+        " remove it from the policy before deleting it!",
+    )
+    # Once the policy no longer names it, it goes.
+    delete = {"operationMetadata": {"targetScope": "ALL", "targetPipeline": "REQUEST", "deploy": False}}
+    assert api.request("DELETE", POLICIES + "encrypt/", delete).status_code == 200
+    assert api.request("DELETE", "/apiops/projects/Demo/keys/my-key/").status_code == 200
+
+
+def test_a_certificate_a_policy_names_is_kept_and_a_jwk_may_go(api: Api, rsa: km.Issued) -> None:
+    created = api.client.post(
+        "/apiops/projects/Demo/certificates/",
+        data={
+            "certificateName": "cert",
+            "alias": "a",
+            "certificateDescription": "",
+            "environmentList": "test",
+        },
+        files={"pemEncodedFile": ("c.pem", rsa.pem)},
+        headers=api.headers(),
+    )
+    assert created.status_code == 200, created.text
+    certificate_id = _id(api, "/apiops/projects/Demo/certificates/cert/")
+    assert (
+        api.request("POST", POLICIES + "encrypt/", encryption(certificate_id=certificate_id)).status_code
+        == 200
+    )
+    assert_error(api.request("DELETE", "/apiops/projects/Demo/certificates/cert/"), 400, "bad_request")
+
+    generated = {"name": "signer", "type": "OCT", "oct": {"keySize": 256}}
+    assert api.request("POST", "/apiops/projects/Demo/jwks/generate", generated).status_code == 200
+    jwk_id = _id(api, "/apiops/projects/Demo/jwks/signer/")
+    assert api.request("POST", POLICIES + "jose/", jose_validation(jwk_id)).status_code == 200
+    assert api.request("DELETE", "/apiops/projects/Demo/jwks/signer/").status_code == 200
+
+
+def _redeploy_required(api: Api) -> dict[str, bool]:
+    body = api.request("GET", "/apiops/projects/Demo/apiProxies/PetStore/").json()
+    return {d["environmentName"]: d["redeployRequired"] for d in body["deploymentList"] if d["deployed"]}
+
+
+def test_a_changed_key_deploys_itself_and_a_policy_naming_another_needs_the_proxys_redeploy(
+    api: Api, rsa: km.Issued
+) -> None:
+    """A key, certificate or JWK deploys itself on every write (its pages: "automatically deployed
+    after update"), so a deployed proxy whose policy names it needs no redeploy when it changes in
+    place; a policy that names another one is a change of the proxy's, which does."""
+    key_id = _key(api, rsa)
+    assert api.request("POST", POLICIES + "encrypt/", encryption(key_id=key_id)).status_code == 200
+    assert (
+        api.request("POST", "/apiops/projects/Demo/apiProxies/PetStore/environments/test/").status_code == 200
+    )
+    assert _redeploy_required(api) == {"test": False}
+
+    rotated = km.issue("rotated.example.com", key=km.rsa_key())
+    body = {
+        "name": "my-key",
+        "keyType": "RSA",
+        "cryptoKeyInfoEnvironmentList": [
+            {"environmentName": "production", "publicKey": rotated.public_b64()},
+            {"environmentName": "test", "publicKey": rotated.public_b64()},
+        ],
+    }
+    updated = api.request("PUT", "/apiops/projects/Demo/keys/my-key/", body)
+    results = updated.json()["deploymentResult"]["environmentResults"]
+    assert [r["environmentName"] for r in results] == ["production", "test"]
+    assert _redeploy_required(api) == {"test": False}
+
+    other = {**body, "name": "other-key"}
+    assert api.request("POST", "/apiops/projects/Demo/keys/", other).status_code == 200
+    other_id = _id(api, "/apiops/projects/Demo/keys/other-key/")
+    assert api.request("PUT", POLICIES + "encrypt/", encryption(key_id=other_id)).status_code == 200
+    assert _redeploy_required(api) == {"test": True}
+
+
+def test_an_imported_policy_naming_a_missing_key_is_refused_and_nothing_is_imported(
+    api: Api, rsa: km.Issued
+) -> None:
+    from apinizer_pulumi.client import ApinizerClient, BadRequestError
+
+    key_id = _key(api, rsa)
+    assert api.request("POST", POLICIES + "encrypt/", encryption(key_id=key_id)).status_code == 200
+    with ApinizerClient(str(api.client.base_url), token=api.token) as client:
+        exported = client.api_proxies.export("Demo", "PetStore")
+        # The same gateway holds the key: the export imports back.
+        client.api_proxies.delete("Demo", "PetStore")
+        assert client.api_proxies.import_proxy("Demo", exported).ok
+        client.api_proxies.delete("Demo", "PetStore")
+        assert api.request("DELETE", "/apiops/projects/Demo/keys/my-key/").status_code == 200
+        with pytest.raises(BadRequestError, match=rf"cryptoKeyInfoId: Key \(id: {key_id}\) is not found"):
+            client.api_proxies.import_proxy("Demo", exported)
+        assert "PetStore" not in [p.name for p in client.api_proxies.list("Demo")]
