@@ -114,6 +114,34 @@ def test_a_value_for_an_unknown_environment_fails_at_check_sharing_the_one_read(
     assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1, "one read for every check of the process"
 
 
+def test_a_failed_read_of_the_environments_is_read_again_by_the_next_check(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    """A read that failed (a 500 here) says nothing of the environments: it is not kept, so that one
+    failure does not skip the check for every later preview of the process. A refusal (403: this
+    account may not read the list) is kept: asking again would get the same answer."""
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    gateway.reset_stats()
+    fault(gateway, method="GET", path="/apiops/environments/", status=500)
+
+    first = deployments.check({**TO_TEST, "environment_name": "prod"}, name="a")
+    assert first.failures == {}, "the failed read skips this check only"
+    second = deployments.check({**TO_TEST, "environment_name": "prd"}, name="b")
+    assert list(second.failures) == ["environment_name"]
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 2
+
+
+def test_a_refused_read_of_the_environments_is_kept_for_the_process(
+        previewing: ProviderServer, gateway: Gateway) -> None:
+    deployments = Engine(previewing, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
+    gateway.reset_stats()
+    fault(gateway, method="GET", path="/apiops/environments/", status=403)
+
+    assert deployments.check({**TO_TEST, "environment_name": "prod"}, name="a").failures == {}
+    second = deployments.check({**TO_TEST, "environment_name": "prd"}, name="b")
+    assert second.failures == {}, "the deploy at up decides, as documented"
+    assert gateway.stats()["requests"].get(ENVIRONMENTS) == 1
+
+
 def test_the_environment_check_is_skipped_with_the_connection_check(
         emulator_url: str, gateway: Gateway) -> None:
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
@@ -312,6 +340,51 @@ def test_a_merge_that_would_erase_another_environments_secret_is_refused_changin
     assert values(client) == {"production": (None, False)}
 
 
+@pytest.mark.parametrize("theirs", ["https://elsewhere.example", "https://orders.example"],
+                         ids=["different", "equal"])
+def test_a_value_another_stack_declares_is_refused_without_adopt_and_taken_over_with_it(
+        server: ProviderServer, later: ProviderServer, client: ApinizerClient, theirs: str) -> None:
+    """Two stacks declaring production's value would overwrite each other, and the first destroy would
+    delete what the other declares: a create that finds its environment's entry refuses, saying both ways
+    out, even when the value is the one it declares (it is still someone else's)."""
+    Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue").up(
+        value_of("production", theirs))
+    client.environment_variables.update("Demo", {
+        "name": "BACKEND_URL", "global": False, "environmentValueList": [
+            {"environmentName": "test", "value": "http://orders.test", "visible": True},
+            {"environmentName": "production", "value": theirs, "visible": True}]})
+    ours = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+
+    with pytest.raises(grpc.RpcError) as failed:
+        ours.up(value_of("production", "https://orders.example"), name="production")
+
+    message = str(failed.value.details())
+    assert message == (
+        "apinizer:EnvironmentVariableValue BACKEND_URL in Demo for production: already exists on the gateway "
+        "(variable BACKEND_URL has a value for production); set adopt=True to take it over (it then gets the "
+        "declared value) (a `pulumi up --replace` of this resource needs adopt=True, which replaces it in "
+        "place, or the resource option delete_before_replace=True, which deletes and creates it again); or, "
+        "if another stack manages it (another environment's stack of this program, say), do not declare it "
+        "here but refer to it by its name, with a function or a StackReference (docs/stacks.md)")
+    assert values(client) == {"test": ("http://orders.test", True), "production": (theirs, True)}
+
+    id_, outs = ours.up(value_of("production", "https://orders.example", adopt=True), name="production")
+    assert id_ == "Demo/BACKEND_URL/production" and outs["adopt"] is True and outs["deployed"] is True
+    assert values(client) == {"test": ("http://orders.test", True),
+                              "production": ("https://orders.example", True)}
+
+
+def test_adopt_is_checked_offline_and_changes_nothing_in_a_diff(server: ProviderServer) -> None:
+    values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
+    assert list(values_.check(value_of("test", "http://orders.test", adopt="maybe")).failures) == ["adopt"]
+
+    declared = value_of("test", "http://orders.test")
+    assert values_.checked(declared)["adopt"] is False
+    olds = {**values_.checked(declared), "deployed": True}
+    assert values_.diff("Demo/BACKEND_URL/test", olds,
+                        values_.checked({**declared, "adopt": True})).changes == DIFF_NONE
+
+
 def test_a_refused_recorded_token_says_which_command_uses_the_current_config(
         server: ProviderServer, emulator_url: str, client: ApinizerClient) -> None:
     variable = {"project_name": "Demo", "name": "TIMEOUT", "global_value": "30"}
@@ -348,21 +421,25 @@ def fault(gateway: Gateway, **rule: Any) -> None:
     httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
 
 
-@pytest.mark.parametrize("method", ["POST", "PUT"])
+@pytest.mark.parametrize(("method", "secret"), [("POST", False), ("PUT", False), ("POST", True)],
+                         ids=["POST", "PUT", "POST-secret"])
 def test_a_merge_whose_answer_was_lost_is_made_once(
-        server: ProviderServer, later: Any, client: ApinizerClient, gateway: Gateway, method: str) -> None:
+        server: ProviderServer, later: Any, client: ApinizerClient, gateway: Gateway, method: str,
+        secret: bool) -> None:
     """The write was carried out but its answer dropped (the create of the variable with the first
     value, or the update that merges the second): the merge is read again and done once, and the
-    refresh after it, whose read gets a 500, still finds the value."""
+    refresh after it, whose read gets a 500, still finds the value. After a lost POST (the client
+    repeats a PUT itself), the merge's read again finds the environment's entry, which its own lost
+    write made (the declared value, or a masked one for a secret): the create goes on without adopt."""
     dev = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
     prod = Engine(later, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
     if method == "PUT":
         dev.up(value_of("test", "http://orders.test"))
     fault(gateway, method=method, path="/environmentVariables", drop=True, after=True)
     engine, environment = (dev, "test") if method == "POST" else (prod, "production")
-    id_, outs = engine.up(value_of(environment, "https://orders.example"))
+    id_, outs = engine.up(value_of(environment, "https://orders.example", secret=secret))
 
-    assert values(client)[environment] == ("https://orders.example", True)
+    assert values(client)[environment] == ((None, False) if secret else ("https://orders.example", True))
     assert [v.name for v in client.environment_variables.list("Demo")].count("BACKEND_URL") == 1
     fault(gateway, method="GET", path="/environmentVariables", status=500)
     assert engine.read(id_, outs)[1]["value"] == "https://orders.example"

@@ -60,6 +60,7 @@ class EnvironmentVariableValueInputs(ApiModel):
     environment_name: Name
     value: str
     secret: bool = False
+    adopt: bool = False
 
     def __repr_args__(self) -> Any:
         for key, item in super().__repr_args__():

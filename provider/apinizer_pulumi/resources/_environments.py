@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 ENVIRONMENT_FIELDS = ("environment_name", "promote_from")
 
 #: The environment names each (URL, account, project) can deploy to, read once per process; None
-#: when the gateway would not tell (a role without access to the list: the deploy decides then).
+#: when the gateway refused to tell (403: a role without access to the list; the deploy decides then).
+#: A read that failed otherwise is not kept: it says nothing of the environments, and kept, it would
+#: skip the check for every later preview of the process.
 _ENVIRONMENTS: dict[tuple[str, str, str], frozenset[str] | None] = {}
 _ENVIRONMENTS_LOCK = threading.Lock()
 
@@ -41,18 +43,20 @@ def _account(client: ApinizerClient) -> str:
 
 
 def known_environments(client: ApinizerClient, project: str) -> frozenset[str] | None:
-    """The names of the environments ``project`` can deploy to, one read per process and project."""
-    from apinizer_pulumi.client import ApinizerError
+    """The names of the environments ``project`` can deploy to, one read per process and project;
+    None when the gateway refuses or fails to tell (the check is then skipped)."""
+    from apinizer_pulumi.client import ApinizerError, PermissionDeniedError
 
     key = (client.base_url, _account(client), project)
     with _ENVIRONMENTS_LOCK:  # held across the one read: the checks waiting for it need its answer
         if key not in _ENVIRONMENTS:
             try:
-                names: frozenset[str] | None = frozenset(
+                _ENVIRONMENTS[key] = frozenset(
                     item.name for item in client.environments.list_for_project(project))
+            except PermissionDeniedError:
+                _ENVIRONMENTS[key] = None  # this account's answer: asking again gets the same
             except ApinizerError:
-                names = None
-            _ENVIRONMENTS[key] = names
+                return None  # not kept: the next check reads again
         return _ENVIRONMENTS[key]
 
 

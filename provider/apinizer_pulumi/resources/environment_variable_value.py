@@ -9,6 +9,12 @@ visible) cannot be written back, so a write that would have to is refused, namin
 and nothing is lost. The variable is created with the first value and deleted with the last.
 https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/update-environment-variable.md
 
+A create that finds its environment's entry already there refuses, as every kind's create of an
+object that exists does, unless ``adopt`` takes it over: the entry is someone's (the console's,
+another stack's), and a silent merge would have two stacks overwrite each other, and the first
+destroy delete what the other declares. The one exception is this create's own earlier attempt
+(:class:`_Attempts`).
+
 The provider's module path and class name
 (``apinizer_pulumi.resources.environment_variable_value.EnvironmentVariableValueProvider``) are
 recorded by reference in every stack's state: they never move without an alias.
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pulumi
@@ -27,10 +34,11 @@ from . import api_proxy_deployment
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, translated
+from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.models import EnvironmentValue
 
 KEYS = ("project_name", "variable_name", "environment_name")
 
@@ -62,6 +70,35 @@ def _merging(client: ApinizerClient, project: str, name: str) -> threading.Lock:
         return _MERGES.setdefault((str(client.base_url), project, name.casefold()), threading.Lock())
 
 
+@dataclass
+class _Attempts:
+    """What the attempts of one merge know of each other.
+
+    A create whose write may have been carried out with its answer lost (``sent``) tries again from
+    a fresh read, and may find its environment's entry: that attempt's, when the entry is what this
+    declaration writes (the same visibility, and the same value, or a masked one), as the look-ups
+    after a lost create answer judge (``_create``); anyone else's otherwise. An entry that was there
+    before anything was sent is someone else's, even with the declared value.
+    """
+
+    creating: bool
+    sent: bool = False
+
+
+def _written_by(entry: EnvironmentValue, props: Mapping[str, Any]) -> bool:
+    """Whether ``entry`` is what a write of ``props`` makes (a masked value counts as equal)."""
+    return entry.visible != bool(props.get("secret")) and entry.value in (None, str(props["value"]))
+
+
+def _already_exists(props: Mapping[str, Any], id_: str) -> ApinizerResourceError:
+    from .endpoint import FORCED
+
+    _, name, environment = identity(id_, props)
+    return ApinizerResourceError(
+        f"{subject(props, id_)}: already exists on the gateway (variable {name} has a value for "
+        f"{environment}); {TAKE_OVER} (it then gets the declared value){FORCED}{MANAGED_ELSEWHERE}")
+
+
 class EnvironmentVariableValueProvider(ApinizerProvider):
     """Merge one environment's value into a variable; refresh from the project's list; remove it on delete."""
 
@@ -69,21 +106,25 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
     inputs_model = lazy_model("apinizer_pulumi.resources._environment_variable_inputs",
                               "EnvironmentVariableValueInputs")
     replace_fields = KEYS
+    ignored_fields = (CONNECTION, "adopt")
 
     def _merge(self, client: ApinizerClient, props: Mapping[str, Any], id_: str = "", *,
-               remove: bool = False) -> bool:
+               remove: bool = False, creating: bool = False) -> bool:
         """Merge this environment's value in (or out), exactly once under lost answers; return
         whether the variable's deployment reached this environment (:meth:`_deployed`).
 
         Each attempt starts from a fresh read, so an attempt after one whose answer was lost finds
         what that one did (the variable created, the entry merged) and writes the same list again, or
         nothing: repeating a merge is safe where repeating a create or a blind write would not be.
+        A create (``creating``) takes over an entry of its environment only with ``adopt``, or when
+        its own earlier attempt wrote it (:class:`_Attempts`).
         """
         from ._create import sent_until_answered
 
         project, name, _ = identity(id_, props)
+        attempts = _Attempts(creating=creating)
         with _merging(client, project, name):
-            return sent_until_answered(lambda: self._merge_once(client, props, id_, remove=remove))
+            return sent_until_answered(lambda: self._merge_once(client, props, id_, attempts, remove=remove))
 
     @staticmethod
     def _deployed(props: Mapping[str, Any], id_: str, write: Callable[[], object]) -> bool:
@@ -109,8 +150,8 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
             return not here
         return True
 
-    def _merge_once(self, client: ApinizerClient, props: Mapping[str, Any], id_: str, *,
-                    remove: bool) -> bool:
+    def _merge_once(self, client: ApinizerClient, props: Mapping[str, Any], id_: str, attempts: _Attempts,
+                    *, remove: bool) -> bool:
         from apinizer_pulumi.models import EnvironmentValue, EnvironmentVariableSpec
 
         from ._reads import environment_variable_now, variables_writing
@@ -124,8 +165,12 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
                     f"{subject(props, id_)}: the variable has one global value for every environment, so it "
                     "has no per-environment values to merge into; declare it with EnvironmentVariable "
                     "environment_values in one stack instead (docs/stacks.md)")
-            others = [item for item in (live.environment_value_list if live is not None else None) or []
-                      if item.environment_name != environment]
+            entries = (live.environment_value_list if live is not None else None) or []
+            mine = next((item for item in entries if item.environment_name == environment), None)
+            if attempts.creating and mine is not None and not props.get("adopt") \
+                    and not (attempts.sent and _written_by(mine, props)):
+                raise _already_exists(props, id_)
+            others = [item for item in entries if item.environment_name != environment]
             masked = sorted(item.environment_name for item in others if item.value is None)
             if masked:
                 raise ApinizerResourceError(
@@ -136,9 +181,10 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
             if not remove:
                 others.append(EnvironmentValue(environment_name=environment, value=str(props["value"]),
                                                visible=not props.get("secret")))
+            if live is None and remove:
+                return True
+            attempts.sent = True  # from here on, a failure may come after the gateway wrote
             if live is None:
-                if remove:
-                    return True
                 first = EnvironmentVariableSpec(name=name, global_=False, environment_value_list=others)
                 return self._deployed(props, id_, lambda: client.environment_variables.create(project, first))
             if not others:
@@ -165,7 +211,7 @@ class EnvironmentVariableValueProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        deployed = self._merge(self.client(props), props)
+        deployed = self._merge(self.client(props), props, creating=True)
         self.created(props)
         return dyn.CreateResult("/".join(identity("", props)), self.outputs(props, deployed=deployed))
 
@@ -215,8 +261,9 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
     environments (docs/stacks.md): each stack declares its own environment's value, and every write
     merges it into the variable, leaving the other environments' values as they are. The variable is
     created with the first value and deleted with the last. A write refuses, changing nothing, when
-    another environment's value is secret (the API masks it and writes the variable whole). Refresh
-    reads the project's list; a secret value's drift cannot be seen.
+    another environment's value is secret (the API masks it and writes the variable whole). A create
+    that finds its environment's value already there refuses, unless ``adopt``. Refresh reads the
+    project's list; a secret value's drift cannot be seen.
     """
 
     project_name: pulumi.Output[str]
@@ -232,6 +279,8 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
     deployed: pulumi.Output[bool]
     """Whether the last write's deployment reached this environment; when false, the next
     ``pulumi up`` writes the value again."""
+    adopt: pulumi.Output[bool]
+    """The adopt input: whether create may take over a value of this environment that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
     """The connection input, stored as a secret."""
 
@@ -244,6 +293,7 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
         environment_name: pulumi.Input[str],
         value: pulumi.Input[str],
         secret: bool = False,
+        adopt: pulumi.Input[bool] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
@@ -255,6 +305,8 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
         :param environment_name: The environment, e.g. ``production``.
         :param value: The value there.
         :param secret: Send the value as not visible (masked by the gateway) and store it as a secret.
+        :param adopt: Take over this environment's value of the variable when it already exists
+            (default false); it then gets the declared value.
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
@@ -262,7 +314,7 @@ class EnvironmentVariableValue(dyn.Resource, module="apinizer", name="Environmen
         props = resource_props(project_name=project_name, variable_name=variable_name,
                                environment_name=environment_name,
                                value=pulumi.Output.secret(value) if secret else value, secret=secret,
-                               deployed=None)
+                               adopt=adopt, deployed=None)
         props[CONNECTION] = connection_props(connection)
         options = resource_options(opts)
         if secret:
