@@ -23,12 +23,15 @@ from ._keepalive import KeepAliveTransport, environment_proxy_for
 
 __all__ = ["SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies", "pool_size"]
 
-#: Connections kept per gateway. Pulumi runs up to 10 resource operations in parallel by default.
-#: As many kept alive as open: with more threads than connections, httpcore's sync pool (1.0.9) can
-#: close a "surplus" keep-alive connection it has already handed to a waiting request, whose read
-#: then fails with EBADF (encode/httpcore#1110; seen destroying 2,000 endpoints at --parallel 64).
-#: One origin per pool and no surplus leave it nothing to close.
-_MAX_CONNECTIONS = 20
+#: Connections kept per gateway: as many as the provider server runs calls at once
+#: (``resources._server.WORKERS``), so that none of the engine's creates and deletes waits for a
+#: connection (at 20, 44 of 64 deletes waited on the pool's semaphore, each release waking one:
+#: 0.54 against 0.62 ms of the provider's CPU a delete, docs/performance.md). They are opened only
+#: as calls need them. As many kept alive as open: with more threads than connections, httpcore's
+#: sync pool (1.0.9) can close a "surplus" keep-alive connection it has already handed to a
+#: waiting request, whose read then fails with EBADF (encode/httpcore#1110; seen destroying 2,000
+#: endpoints at --parallel 64). One origin per pool and no surplus leave it nothing to close.
+_MAX_CONNECTIONS = 64
 _KEEPALIVE_EXPIRY = 30.0
 _LIMITS = httpx.Limits(max_connections=_MAX_CONNECTIONS, max_keepalive_connections=_MAX_CONNECTIONS,
                        keepalive_expiry=_KEEPALIVE_EXPIRY)
