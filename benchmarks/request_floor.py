@@ -88,10 +88,11 @@ class Measured:
         return statistics.median(p[0] for p in pairs), statistics.median(p[1] for p in pairs)
 
 
-def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
+def measure(count: int, proxies: int, rounds: int, parallel: int,
+            sides: tuple[str, ...] = SIDES) -> Measured:
     binary = ready_cli()
     sources = {side: (OURS if side == "ours" else FLOOR if side == "floor" else WIRE).format(
-        count=count, proxies=proxies) for side in SIDES}
+        count=count, proxies=proxies) for side in sides}
     measured = Measured()
     with tempfile.TemporaryDirectory(prefix="apinizer-request-floor-") as tmp:
         for number in range(rounds):
@@ -100,12 +101,12 @@ def measure(count: int, proxies: int, rounds: int, parallel: int) -> Measured:
                 emulator, url = servers_of_round.enter_context(
                     emulator_process(proxies_fixture(Path(tmp), proxies)))
                 started = {side: servers_of_round.enter_context(answering_server(*mode))
-                           for side, mode in ANSWERING.items()}
+                           for side, mode in ANSWERING.items() if side in sides}
                 servers: dict[str, int | None] = {side: pid for side, (pid, _) in started.items()}
                 servers.update(ours=emulator.pid, floor=None)
                 folders = init_stacks(binary, Path(tmp), number, sources, url)
                 # Each side goes first in turn.
-                order = SIDES[number % len(SIDES):] + SIDES[:number % len(SIDES)]
+                order = sides[number % len(sides):] + sides[:number % len(sides)]
                 for label, command in COMMANDS:
                     for side in order:
                         os.environ["WIRE_URL"] = started[side][1] if side in started else ""
@@ -145,16 +146,17 @@ def rows(count: int, proxies: int, rounds: int, parallel: int) -> list[Row]:
     return out
 
 
-def markdown(measured: Measured, title: str) -> str:
-    lines = [f"| {title} | " + " | ".join(REPORTED) + " | "
-             + " | ".join(f"{side} / floor" for side in REPORTED[1:])
-             + " | CPU s: CLI's processes + server, " + " / ".join(REPORTED) + " |",
-             "|---|" + "---:|" * (2 * len(REPORTED) - 1) + "---|"]
+def markdown(measured: Measured, title: str, sides: tuple[str, ...] = SIDES) -> str:
+    reported = tuple(side for side in REPORTED if side in sides)
+    lines = [f"| {title} | " + " | ".join(reported) + " | "
+             + " | ".join(f"{side} / floor" for side in reported[1:])
+             + " | CPU s: CLI's processes + server, " + " / ".join(reported) + " |",
+             "|---|" + "---:|" * (2 * len(reported) - 1) + "---|"]
     for label, _ in COMMANDS:
-        median = {side: measured.median(side, label) for side in REPORTED}
-        used = " / ".join("{:.1f} + {:.1f}".format(*measured.median_cpu(side, label)) for side in REPORTED)
-        lines.append(f"| {label} | " + " | ".join(f"{median[side]:.2f} s" for side in REPORTED)
-                     + " | " + " | ".join(f"{median[side] / median['floor']:.2f}" for side in REPORTED[1:])
+        median = {side: measured.median(side, label) for side in reported}
+        used = " / ".join("{:.1f} + {:.1f}".format(*measured.median_cpu(side, label)) for side in reported)
+        lines.append(f"| {label} | " + " | ".join(f"{median[side]:.2f} s" for side in reported)
+                     + " | " + " | ".join(f"{median[side] / median['floor']:.2f}" for side in reported[1:])
                      + f" | {used} |")
     return "\n".join(lines)
 
@@ -165,11 +167,18 @@ def main() -> None:
     parser.add_argument("--proxies", type=int, default=0, help="default: one per 100 endpoints")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--parallel", type=int, default=64)
+    parser.add_argument("--sides", default=",".join(SIDES),
+                        help=f"the sides to run, of {', '.join(SIDES)} (floor always runs)")
     args = parser.parse_args()
     proxies = args.proxies or max(1, args.count // 100)
-    measured = measure(args.count, proxies, args.rounds, args.parallel)
+    chosen = [side for side in args.sides.split(",") if side]
+    unknown = sorted(set(chosen) - set(SIDES))
+    if unknown:
+        parser.error(f"--sides: unknown {', '.join(unknown)}; the sides are {', '.join(SIDES)}")
+    sides = tuple(side for side in SIDES if side in chosen or side == "floor")
+    measured = measure(args.count, proxies, args.rounds, args.parallel, sides)
     print(markdown(measured, f"command, N={args.count} on {proxies} proxies, --parallel {args.parallel}, "
-                             f"median of {args.rounds}"))
+                             f"median of {args.rounds}", sides))
 
 
 if __name__ == "__main__":

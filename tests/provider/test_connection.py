@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
-from apinizer_pulumi.resources._connection import resolve
+from apinizer_pulumi.resources._connection import resolve, resolved
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
 
 from .conftest import Gateway
@@ -223,3 +223,43 @@ def test_the_timeout_of_the_stack_config_reaches_the_client_and_the_input_wins(
             assert gateway.stats()["requests"].get(read) == reads
         assert engine.diff(id_, outs, engine.checked({**USERS, "connection": {"timeout": 5}})).changes \
             == DIFF_NONE
+
+
+def test_resolved_settings_are_kept_apart_by_connection_config_and_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The provider process keeps what it resolved: never across another connection input, stack
+    config or environment, nor across values that are equal but not the same setting."""
+    for name in ("APINIZER_USERNAME", "APINIZER_PASSWORD", "APINIZER_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("APINIZER_URL", "http://env-one")
+    monkeypatch.setenv("APINIZER_TOKEN", "t-one")
+    first = resolved(None, None)
+    assert resolved({}, {}) is first
+    assert (first.url, first.token) == ("http://env-one", "t-one")
+    assert resolved({"url": "http://input"}, None).url == "http://input"
+    assert resolved(None, {"url": "http://config"}).url == "http://config"
+    assert resolved({"url": "http://input", "token": "t-input"}, None).token == "t-input"
+    assert resolved({"url": "http://input"}, None).token == "t-one"
+
+    monkeypatch.setenv("APINIZER_URL", "http://env-two")
+    monkeypatch.setenv("APINIZER_TOKEN", "t-two")
+    assert (resolved(None, None).url, resolved(None, None).token) == ("http://env-two", "t-two")
+    assert resolved({"url": "http://input"}, None).token == "t-two"
+
+    assert resolved({"timeout": 1}, None).timeout == 1.0
+    with pytest.raises(ApinizerResourceError, match=r"connection\.timeout must be a positive number"):
+        resolved({"timeout": True}, None)
+
+
+def test_a_delete_uses_each_resource_s_own_connection(bare_server: ProviderServer, emulator_url: str,
+                                                       gateway: Gateway) -> None:
+    """Resources of one provider process with other credentials each send theirs: what was resolved
+    for one (at its create) never serves the other, whose refused token fails its own delete."""
+    engine = Engine(bare_server, EndpointProvider(), "Endpoint")
+    admin = {"url": emulator_url, "token": "dev-admin-token"}
+    id_, outs = engine.up({**USERS, "connection": admin})
+    with pytest.raises(grpc.RpcError, match="401"):
+        engine.delete(id_, {**outs, "connection": {**admin, "token": "no-such-token"}})
+    engine.delete(id_, outs)
+    assert gateway.stats()["requests"].get(
+        "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/delete/") == 2

@@ -1046,3 +1046,22 @@ def test_rlcl_spec_target_variable_follows_the_rate_limit_rules() -> None:
     assert {e["loc"] for e in info.value.errors()} == {
         ("target_variable", "script_language"), ("target_variable", "script_body")
     }
+
+
+@pytest.mark.parametrize("name", ["/a", "/api/users/{id}", "/ünïcode/路径", " /spaced ", "/a?b#c"])
+@pytest.mark.parametrize("method", ["GET", "ALL", HttpMethod.DELETE])
+def test_the_endpoint_identifier_body_is_the_model_s(name: str, method: HttpMethod | str) -> None:
+    """Deletes send the identifier built without the model when it accepts the name: the same body."""
+    from apinizer_pulumi.client._resources import Endpoints
+
+    assert Endpoints._identifier(name, method) == EndpointIdentifier(name=name, http_method=method).to_api()
+
+
+@pytest.mark.parametrize("name", ["", "/a\nb", "/zero\u200bwidth", 7])
+def test_a_refused_endpoint_identifier_names_its_argument(name: Any) -> None:
+    from apinizer_pulumi.client import InvalidArgumentError
+    from apinizer_pulumi.client._resources import Endpoints
+
+    with pytest.raises(InvalidArgumentError) as refused:
+        Endpoints._identifier(name, "GET")
+    assert refused.value.argument == "name"

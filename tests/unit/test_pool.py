@@ -104,3 +104,38 @@ def test_existing_clients_survive_close_all() -> None:
     old = client._http
     close_pooled_clients()
     assert client._http is not old and not client._http.is_closed
+
+
+def test_a_cookie_the_gateway_sets_is_still_sent_back() -> None:
+    """Responses are handed to the cookie jar only when they set a cookie: one that something in
+    front of the gateway sets (a sticky session) still comes back on the next request."""
+    seen: list[str | None] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request.headers.get("cookie"))
+        headers = {"set-cookie": "route=b2; Path=/"} if len(seen) == 1 else {}
+        return httpx.Response(200, json={"success": True, "resultList": [], "resultCount": 0},
+                              headers=headers)
+
+    client = ApinizerClient("http://cookies.test", token="t", transport=httpx.MockTransport(answer))
+    for _ in range(3):
+        client.endpoints.list("Demo", "PetStore")
+    assert seen == [None, "route=b2", "route=b2"]
+    assert dict(client._http.cookies) == {"route": "b2"}
+
+
+def test_the_request_built_once_per_client_is_httpx_s_own() -> None:
+    from apinizer_pulumi.client._transport_pool import build_request
+
+    http = get_client("http://built.test")
+    url = httpx.URL("http://built.test/apiops/x")
+    ours = build_request(http, "POST", url, content=b"{}", headers=(("Accept", "application/json"),),
+                         timeout=7.0)
+    theirs = http.build_request("POST", url, content=b"{}", headers={"Accept": "application/json"},
+                                timeout=7.0)
+    assert ours.headers.multi_items() == theirs.headers.multi_items()
+    assert (ours.method, ours.url, ours.read(), ours.extensions) == (
+        theirs.method, theirs.url, theirs.read(), theirs.extensions)
+    http.cookies.set("route", "b2")
+    with_cookie = build_request(http, "GET", url, content=None, headers=(), timeout=7.0)
+    assert with_cookie.headers["cookie"] == "route=b2"

@@ -59,7 +59,7 @@ from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl, _segment
 from ._retry import NEVER_SENT_ERRORS, _seconds, parse_retry_after, send_with_retries
-from ._transport_pool import get_client
+from ._transport_pool import build_request, get_client, lean_cookies
 
 __all__ = ["ApinizerClient"]
 
@@ -74,6 +74,9 @@ def _user_agent() -> str:
 
 
 _USER_AGENT = _user_agent()
+#: The headers of every request, and of one with a JSON body.
+_JSON_HEADERS = (("Accept", "application/json"), ("User-Agent", _USER_AGENT))
+_JSON_BODY_HEADERS = (*_JSON_HEADERS, ("Content-Type", "application/json"))
 #: Parsed request URLs kept per client: a few per proxy, so this bound is never reached in a run.
 _MAX_CACHED_URLS = 1024
 _M = TypeVar("_M", bound=pydantic.BaseModel)
@@ -236,9 +239,9 @@ class ApinizerClient:
             )
         self._private_http: httpx.Client | None = None
         if transport is not None:
-            self._private_http = httpx.Client(
+            self._private_http = lean_cookies(httpx.Client(
                 base_url=self.base_url, transport=transport, follow_redirects=False
-            )
+            ))
         self._closed = False
         self._urls: dict[str, httpx.URL] = {}
         #: Seams for tests: how to wait between attempts and where jitter comes from.
@@ -394,18 +397,17 @@ class ApinizerClient:
         authenticate: bool = True,
     ) -> httpx.Response:
         """Send ``method path`` with an optional JSON ``body``; a 2xx response or an exception."""
-        headers = {"Accept": "application/json", "User-Agent": _USER_AGENT}
+        headers: tuple[tuple[str, str], ...] = _JSON_HEADERS
         content: bytes | None = None
         if body is not None:
             content = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
-            headers["Content-Type"] = "application/json"
+            headers = _JSON_BODY_HEADERS
 
         url = self._url(path)
 
         def build() -> httpx.Request:
-            return self._http.build_request(
-                method, url, content=content, headers=headers, timeout=self.timeout
-            )
+            return build_request(self._http, method, url, content=content, headers=headers,
+                                 timeout=self.timeout)
 
         return self._send(
             build, method, path, idempotent=idempotent, auth=self._auth if authenticate else None

@@ -13,20 +13,25 @@ its keep-alive expiry; :func:`close_all` (also run at interpreter exit) closes e
 from __future__ import annotations
 
 import atexit
+import functools
 import threading
+from typing import Any
 
 import httpx
 
 from ._keepalive import KeepAliveTransport, environment_proxy_for
 
-__all__ = ["close_all", "get_client", "pool_size"]
+__all__ = ["SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies", "pool_size"]
 
-#: Connections kept per gateway. Pulumi runs up to 10 resource operations in parallel by default.
-#: As many kept alive as open: with more threads than connections, httpcore's sync pool (1.0.9) can
-#: close a "surplus" keep-alive connection it has already handed to a waiting request, whose read
-#: then fails with EBADF (encode/httpcore#1110; seen destroying 2,000 endpoints at --parallel 64).
-#: One origin per pool and no surplus leave it nothing to close.
-_MAX_CONNECTIONS = 20
+#: Connections kept per gateway: as many as the provider server runs calls at once
+#: (``resources._server.WORKERS``), so that none of the engine's creates and deletes waits for a
+#: connection (at 20, 44 of 64 deletes waited on the pool's semaphore, each release waking one:
+#: 0.54 against 0.62 ms of the provider's CPU a delete, docs/performance.md). They are opened only
+#: as calls need them. As many kept alive as open: with more threads than connections, httpcore's
+#: sync pool (1.0.9) can close a "surplus" keep-alive connection it has already handed to a
+#: waiting request, whose read then fails with EBADF (encode/httpcore#1110; seen destroying 2,000
+#: endpoints at --parallel 64). One origin per pool and no surplus leave it nothing to close.
+_MAX_CONNECTIONS = 64
 _KEEPALIVE_EXPIRY = 30.0
 _LIMITS = httpx.Limits(max_connections=_MAX_CONNECTIONS, max_keepalive_connections=_MAX_CONNECTIONS,
                        keepalive_expiry=_KEEPALIVE_EXPIRY)
@@ -57,10 +62,60 @@ def get_client(base_url: str) -> httpx.Client:
             # httpx honours those only with its own transport.
             transport = None if environment_proxy_for(key) else KeepAliveTransport(
                 max_connections=_MAX_CONNECTIONS, keepalive_expiry=_KEEPALIVE_EXPIRY)
-            client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False, transport=transport)
+            client = lean_cookies(httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False,
+                                               transport=transport))
             _clients[key] = client
         _by_given[base_url] = client
         return client
+
+
+class SetCookiesOnly(httpx.Cookies):
+    """A client's cookies that look at a response only when it sets one.
+
+    httpx hands every response to ``http.cookiejar`` (a urllib request and response made for it,
+    then the jar's policy), whether or not it sets a cookie: a sixth of the provider's CPU per
+    delete (docs/performance.md). The management API sets none; a cookie that something in front
+    of it sets (a load balancer's sticky session) is still kept and sent back as before.
+    """
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        # The raw list: ``in response.headers`` would first work out the headers' text encoding.
+        if any(name.lower() == b"set-cookie" for name, _ in response.headers.raw):
+            super().extract_cookies(response)
+
+
+def lean_cookies(client: httpx.Client) -> httpx.Client:
+    """``client``, its cookies made :class:`SetCookiesOnly` (where httpx keeps them as this one does)."""
+    jar = getattr(client, "_cookies", None)
+    if type(jar) is httpx.Cookies:
+        client._cookies = SetCookiesOnly(jar)
+    return client
+
+
+@functools.lru_cache(maxsize=64)
+def _defaults(client: httpx.Client, headers: tuple[tuple[str, str], ...]) -> httpx.Headers:
+    merged = httpx.Headers(client.headers)
+    merged.update(dict(headers))
+    return merged
+
+
+@functools.lru_cache(maxsize=64)
+def _timeout(seconds: float) -> dict[str, Any]:
+    return httpx.Timeout(seconds).as_dict()
+
+
+def build_request(client: httpx.Client, method: str, url: httpx.URL, *, content: bytes | None,
+                  headers: tuple[tuple[str, str], ...], timeout: float) -> httpx.Request:
+    """``client.build_request(method, url, content=..., headers=..., timeout=...)`` for an absolute URL.
+
+    The same request, with the client's default headers merged with ``headers`` once per client
+    rather than for every request (a tenth of the provider's CPU per delete). A client that holds
+    cookies or query parameters gets them merged by httpx itself.
+    """
+    if client.cookies or client.params:
+        return client.build_request(method, url, content=content, headers=dict(headers), timeout=timeout)
+    return httpx.Request(method, url, content=content, headers=_defaults(client, headers),
+                         extensions={"timeout": _timeout(timeout)})
 
 
 def pool_size() -> int:

@@ -27,6 +27,7 @@ from ._connection import (
     prove_connection,
     provider_stack_config,
     resolve,
+    resolved,
     setting_names,
     unwrap_secret,
     url_problem,
@@ -357,7 +358,7 @@ class ApinizerProvider(dyn.ResourceProvider):
         given = dict(connection) if isinstance(connection, Mapping) else {}
         if not recorded_credentials:
             given = {key: value for key, value in given.items() if key == "url"}
-        return resolve(given, getattr(self, "_stack_config", None))
+        return resolved(given, getattr(self, "_stack_config", None))
 
     def with_recorded_client(self, props: Mapping[str, Any], operation: Callable[[ApinizerClient], R]) -> R:
         """Run ``operation`` (a read or a delete) with the connection recorded in the state.
