@@ -18,18 +18,19 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    """(project, name) from the props, or else from an id ``{project}/{name}``."""
-    if props.get("project_name") and props.get("name"):
-        return str(props["project_name"]), str(props["name"])
+def identity(id_: str, props: Mapping[str, Any], *, name_key: str = "name") -> tuple[str, str]:
+    """(project, name) from the props (the name under ``name_key``), or else from an id
+    ``{project}/{name}``."""
+    if props.get("project_name") and props.get(name_key):
+        return str(props["project_name"]), str(props[name_key])
     project, name = id_.split("/", 1)
     return project, name
 
 
-def subject(kind: str, props: Mapping[str, Any], id_: str = "") -> str:
+def subject(kind: str, props: Mapping[str, Any], id_: str = "", *, name_key: str = "name") -> str:
     """``apinizer:<kind> <name> in <project>`` for messages."""
     try:
-        project, name = identity(id_, props)
+        project, name = identity(id_, props, name_key=name_key)
     except ValueError:
         return f"apinizer:{kind}"
     return f"apinizer:{kind} {name} in {project}"

@@ -20,6 +20,7 @@ import pulumi.dynamic as dyn
 from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError, NotFoundError
 from apinizer_pulumi.models import Name, RlclSpec
 
+from . import _named
 from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, ApinizerProvider
 from ._connection import ConnectionArgs
@@ -57,18 +58,12 @@ class RlclInputs(RlclSpec):
 
 def rlcl_subject(kind: str, props: Mapping[str, Any], id_: str = "", *, name_key: str = "name") -> str:
     """``apinizer:<kind> <rlcl> in <project>`` for messages, from the props or else the id."""
-    project, name = props.get("project_name"), props.get(name_key)
-    if not (project and name) and "/" in id_:
-        project, name = id_.split("/", 1)
-    return f"apinizer:{kind} {name} in {project}" if project and name else f"apinizer:{kind}"
+    return _named.subject(kind, props, id_, name_key=name_key)
 
 
 def rlcl_identity(id_: str, props: Mapping[str, Any], *, name_key: str = "name") -> tuple[str, str]:
     """(project, RLCL name) from the props, or else from an id ``{project}/{rlcl}``."""
-    if props.get("project_name") and props.get(name_key):
-        return str(props["project_name"]), str(props[name_key])
-    project, name = id_.split("/", 1)
-    return project, name
+    return _named.identity(id_, props, name_key=name_key)
 
 
 def _subject(props: Mapping[str, Any], id_: str = "") -> str:
