@@ -23,24 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 import pulumi.dynamic as dyn
 
-from ._base import ApinizerProvider
 from ._errors import translated
-from ._named import identity, subject
+from ._named import ProjectScoped
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError
 
 
-class OwnedList(ApinizerProvider):
+class OwnedList(ProjectScoped):
     """Replace a parent's list whole on create and update; keep it on refresh; remove it on delete."""
-
-    def identity(self, id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-        """(project, parent) of ``props``, or of the id."""
-        return identity(id_, props, name_key=self.replace_fields[1])
-
-    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
-        """``apinizer:<kind> <parent> in <project>`` for messages."""
-        return subject(self.kind, props, id_, name_key=self.replace_fields[1])
 
     # --- what a kind supplies ---------------------------------------------------------------
 

@@ -25,7 +25,8 @@ from ._args import connection_props, one_line_arguments, resource_options, resou
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create, read_retried
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, translated
+from ._named import already_exist, create_or_adopt
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -517,8 +518,6 @@ class ApiProxyProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
-
         props = plain(props)
         from ._reads import proxy_writing
 
@@ -543,23 +542,16 @@ class ApiProxyProvider(ApinizerProvider):
                     f"{who}: adopt=True found no proxy of this name, and without spec_file or spec_url "
                     "there is nothing to create it from")
             else:
-                try:
-                    ExactlyOnce(
-                        send=lambda: _send_spec(client, props, update=False),
-                        look_up=lambda: client.api_proxies.find(project, name),
-                        made_by=lambda live: _made_by(live, props),
-                        already_exists=lambda error: "already exist" in (error.error_description or ""),
-                        noun="API proxy",
-                        namesake="an API proxy with this name",
-                    ).run()
-                except BadRequestError as error:
-                    if "already exist" not in (error.error_description or ""):
-                        raise
-                    raise ApinizerResourceError(
-                        f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                        f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
-                except ApinizerResourceError as error:
-                    raise ApinizerResourceError(f"{who}: {error.message}") from None
+                create = ExactlyOnce(
+                    send=lambda: _send_spec(client, props, update=False),
+                    look_up=lambda: client.api_proxies.find(project, name),
+                    made_by=lambda live: _made_by(live, props),
+                    already_exists=already_exist,
+                    noun="API proxy",
+                    namesake="an API proxy with this name",
+                )
+                # adopt looked the name up and found it free: taken since, it is someone else's.
+                create_or_adopt(create, already_exist, props, who, None, forced=False)
                 failed = self._write_settings(client, props, None, who, spec_sent=True)
         outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})

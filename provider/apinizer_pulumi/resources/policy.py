@@ -41,7 +41,8 @@ from ._base import (
 )
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, translated
+from ._named import already_exist, create_or_adopt
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -566,8 +567,6 @@ class PolicyProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
-
         props = plain(props)
         project, proxy, name = identity("", props)
         who = subject(props)
@@ -598,23 +597,16 @@ class PolicyProvider(ApinizerProvider):
                 return (str(getattr(live.policy, "type", "")) == props.get("policy_type")
                         and live.target == target_of(props) and live.pipeline == props.get("pipeline"))
 
-            try:
-                ExactlyOnce(
-                    send=send,
-                    look_up=lambda: find_policy(client.policies.list(project, proxy), name),
-                    made_by=made_by,
-                    already_exists=lambda error: "already exist" in (error.error_description or ""),
-                    noun="policy",
-                    namesake="a policy with this name",
-                ).run()
-            except BadRequestError as error:
-                if "already exist" not in (error.error_description or ""):
-                    raise
-                raise ApinizerResourceError(
-                    f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                    f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
-            except ApinizerResourceError as error:
-                raise ApinizerResourceError(f"{who}: {error.message}") from None
+            create = ExactlyOnce(
+                send=send,
+                look_up=lambda: find_policy(client.policies.list(project, proxy), name),
+                made_by=made_by,
+                already_exists=already_exist,
+                noun="policy",
+                namesake="a policy with this name",
+            )
+            # adopt looked the name up and found it free: taken since, it is someone else's.
+            create_or_adopt(create, already_exist, props, who, None, forced=False)
         self.created(props)
         if placed[0] == NOT_MOVED:
             # Not at its declared order: recorded without one, which the next diff shows as a change.

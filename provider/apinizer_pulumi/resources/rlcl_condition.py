@@ -18,8 +18,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._owned_list import OwnedList
-from .rlcl import rlcl_not_found
+from .rlcl import RlclList
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -31,12 +30,11 @@ def _body(props: Mapping[str, Any]) -> Any:
     return Condition(condition_rule_list=list(props.get("rules") or []))
 
 
-class RlclConditionProvider(OwnedList):
+class RlclConditionProvider(RlclList):
     """Set an RLCL's condition on create and update; delete restores the default (always applies)."""
 
     kind = "RlclCondition"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclConditionInputs")
-    replace_fields = ("project_name", "rlcl_name")
 
     def replace(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any], *,
                 created: bool) -> None:
@@ -46,8 +44,6 @@ class RlclConditionProvider(OwnedList):
 
     def remove(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any]) -> None:
         client.rlcl.delete_condition(project, parent)
-
-    parent_gone = staticmethod(rlcl_not_found)
 
 
 class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):

@@ -18,8 +18,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._owned_list import OwnedList
-from .rlcl import rlcl_not_found
+from .rlcl import RlclList
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -29,12 +28,11 @@ def _names(props: Mapping[str, Any]) -> list[str]:
     return [str(name) for name in props.get("credential_names") or []]
 
 
-class RlclCredentialsProvider(OwnedList):
+class RlclCredentialsProvider(RlclList):
     """Own the credential list of an RLCL: create and update replace it whole, delete removes its names."""
 
     kind = "RlclCredentials"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclCredentialsInputs")
-    replace_fields = ("project_name", "rlcl_name")
 
     def replace(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any], *,
                 created: bool) -> None:
@@ -46,8 +44,6 @@ class RlclCredentialsProvider(OwnedList):
 
     def declares_any(self, props: Mapping[str, Any]) -> bool:
         return bool(_names(props))
-
-    parent_gone = staticmethod(rlcl_not_found)
 
 
 class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):

@@ -26,14 +26,13 @@ from ._args import (
     typed_statically,
 )
 from ._connection import ConnectionArgs
-from ._owned_list import OwnedList
 from ._types import (
     CacheErrorHandlingTypeValue,
     HttpMethodValue,
     IntervalWindowTypeValue,
     RateLimitTimeIntervalValue,
 )
-from .rlcl import rlcl_not_found
+from .rlcl import RlclList, rlcl_not_found
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -71,12 +70,11 @@ def _entries(props: Mapping[str, Any]) -> list[EndpointRateLimit]:
     return [EndpointRateLimit.model_validate(entry) for entry in props.get("endpoints") or []]
 
 
-class RlclEndpointsProvider(OwnedList):
+class RlclEndpointsProvider(RlclList):
     """Own the endpoint list of an RLCL: create and update replace it whole, delete removes its entries."""
 
     kind = "RlclEndpoints"
     inputs_model = RlclEndpointsInputs
-    replace_fields = ("project_name", "rlcl_name")
 
     def extra_failures(self, model: Any) -> list[dyn.CheckFailure]:
         seen: dict[tuple[str, str, str], int] = {}
@@ -113,8 +111,6 @@ class RlclEndpointsProvider(OwnedList):
 
     def declares_any(self, props: Mapping[str, Any]) -> bool:
         return bool(_entries(props))
-
-    parent_gone = staticmethod(rlcl_not_found)
 
 
 @typed_statically
