@@ -28,6 +28,7 @@ import pulumi.dynamic as dyn
 from ._base import inputs_of
 from ._environments import DeploymentProvider
 from ._errors import ApinizerResourceError, translated
+from ._named import HandedOver
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, BadRequestError
@@ -54,7 +55,7 @@ def subject(kind: str, props: Mapping[str, Any], id_: str, keys: tuple[str, ...]
     return f"apinizer:{kind} {deployed} in {project} to {environment}"
 
 
-class DeploymentLifecycle(DeploymentProvider):
+class DeploymentLifecycle(DeploymentProvider, HandedOver):
     """Deploy on create and update, read the deployment on refresh, undeploy on delete."""
 
     #: The computed outputs that a successful deploy records, e.g. ``{"deployed": True}``.
@@ -129,17 +130,12 @@ class DeploymentLifecycle(DeploymentProvider):
         inputs.update(zip(self.replace_fields, target, strict=True))
         return self.refreshed(id_, props, self.outputs(inputs, **live), inputs)
 
-    @translated(lambda self, id_, props: self.subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        self.with_recorded_client(props, lambda client: self._undeploy(client, self.identity(id_, props)))
-
-    def _undeploy(self, client: ApinizerClient, target: Target) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         from ._errors import container_gone
 
+        target = self.identity(id_, props)
         with self.writing(client, target[0], target[1]):
             try:
                 self.send_undeploy(client, target)

@@ -8,7 +8,8 @@ group, an RLCL, a proxy group, a credential, an environment variable), made exac
   when the name is taken, takes the object over if the resource says ``adopt``, or fails saying how
   to (the same message for every kind).
 * :class:`NamedObject` deletes: the object is left to a create of the same operation that took it
-  over (``_replace``), and one already gone is taken as deleted.
+  over (``_replace``, by :class:`HandedOver`, which ``Endpoint``, ``Policy`` and the deployments use
+  as well), and one already gone is taken as deleted.
 
 A kind's module holds what is its own: its create (the spec it sends, how to look it up after a lost
 answer, what taking it over writes), its update and read, and for delete :meth:`NamedObject.remove`
@@ -103,6 +104,26 @@ def create_or_adopt(
     return False
 
 
+class HandedOver(ApinizerProvider):
+    """A delete that leaves the object to a create of this operation that made or took over the same
+    one (a forced replace, see ``_replace``), and otherwise runs :meth:`delete_from` with the
+    connection the state recorded. A kind supplies ``subject`` and ``delete_from``."""
+
+    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
+        """The resource named in messages."""
+        raise NotImplementedError
+
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+        """Delete the object of ``props`` (or of the id); one already gone is no failure."""
+        raise NotImplementedError
+
+    @translated(lambda self, id_, props: self.subject(props, id_))
+    def delete(self, id_: str, props: dict[str, Any]) -> None:
+        if self.held_by_new(props):
+            return  # replaced in place: the object is the new resource's now
+        self.with_recorded_client(props, lambda client: self.delete_from(client, id_, props))
+
+
 class ProjectScoped(ApinizerProvider):
     """A provider whose resource is named by (project, name): ``replace_fields`` are those two inputs,
     and its id is ``{project}/{name}``."""
@@ -116,7 +137,7 @@ class ProjectScoped(ApinizerProvider):
         return subject(self.kind, props, id_, name_key=self.replace_fields[1])
 
 
-class NamedObject(ProjectScoped):
+class NamedObject(ProjectScoped, HandedOver):
     """Delete a named object: left to a create of this operation that took it over, gone already is done."""
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
@@ -127,13 +148,7 @@ class NamedObject(ProjectScoped):
         """Whether the gateway's answer to a delete says the object (or its project) does not exist."""
         raise NotImplementedError
 
-    @translated(lambda self, id_, props: self.subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return  # replaced in place: the object is the new resource's now
-        self.with_recorded_client(props, lambda client: self._remove(client, id_, props))
-
-    def _remove(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import APIStatusError
 
         try:

@@ -22,11 +22,11 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
+from ._base import CONNECTION, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import ApinizerResourceError, translated
-from ._named import already_exist, create_or_adopt
+from ._named import HandedOver, already_exist, create_or_adopt, identity
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -401,7 +401,7 @@ def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
             for line in live.deployment_list}
 
 
-class ApiProxyProvider(ApinizerProvider):
+class ApiProxyProvider(HandedOver):
     """Create (from a file, a URL or as a reverse proxy), re-parse, configure, read and delete a proxy."""
 
     kind = "ApiProxy"
@@ -582,8 +582,7 @@ class ApiProxyProvider(ApinizerProvider):
         from ._reads import live_proxy
 
         props = plain(props)
-        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
-            else tuple(id_.split("/", 1))
+        project, name = identity(id_, props)
         live = self.read_recorded(props, lambda client: live_proxy(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
@@ -604,20 +603,15 @@ class ApiProxyProvider(ApinizerProvider):
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
         return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
-            else tuple(id_.split("/", 1))
-        self.with_recorded_client(props, lambda client: self._delete(client, project, name))
+    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
+        return subject(props, id_)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, project: str, name: str) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         from ._reads import live_proxy, proxy_writing
 
+        project, name = identity(id_, props)
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first

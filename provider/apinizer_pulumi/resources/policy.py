@@ -28,7 +28,6 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, to_props
 from ._base import (
     CONNECTION,
-    ApinizerProvider,
     Path,
     _under,
     inputs_of,
@@ -42,7 +41,7 @@ from ._base import (
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
-from ._named import already_exist, create_or_adopt
+from ._named import HandedOver, already_exist, create_or_adopt
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -354,7 +353,7 @@ def revision(props: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
-class PolicyProvider(ApinizerProvider):
+class PolicyProvider(HandedOver):
     """Add, update (in place, moved to its declared order), read and delete one policy of a proxy."""
 
     kind = "Policy"
@@ -663,20 +662,16 @@ class PolicyProvider(ApinizerProvider):
 
     # -- delete ------------------------------------------------------------------------------
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        props = plain(props)
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
+        return subject(props, id_)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         from ._errors import container_gone
         from ._reads import policy_writing
 
+        props = plain(props)
         project, proxy, name = identity(id_, props)
         try:
             addable = policy_model(str(props.get("policy_type"))).addable
