@@ -27,6 +27,7 @@ from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt, identity
+from ._replace import unchangeable
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -432,15 +433,9 @@ class ApiProxyProvider(HandedOver):
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         olds, news = plain(olds), plain(news)
-        result = super().diff(id_, olds, news)
-        if same(olds.get("spec_type"), news.get("spec_type")) or olds.get("spec_type") is None:
-            # A proxy adopted without a spec that now declares one is re-parsed in place.
-            return result
-        # The creation type cannot change in place. The new proxy has the old one's name (when
-        # project and name stay), so the old one must go first.
-        keeps_name = not result.replaces
-        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "spec_type"], stables=[],
-                              delete_before_replace=keeps_name)
+        # The creation type cannot change in place; a proxy adopted without a spec that now declares
+        # one is re-parsed in place.
+        return unchangeable(super().diff(id_, olds, news), "spec_type", olds, news)
 
     # -- writes ------------------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ from ._connection import ConnectionArgs, gateway_url, unwrap_secret
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt
+from ._replace import unchangeable
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -484,14 +485,8 @@ class PolicyProvider(HandedOver):
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         olds, news = plain(olds), plain(news)
-        result = super().diff(id_, olds, news)
-        if same(olds.get("policy_type"), news.get("policy_type")) or olds.get("policy_type") is None:
-            return result
-        # The API cannot change a policy's type: a new policy replaces it. With the same name it
-        # must be deleted first (names are unique in a proxy); a new name is created first.
-        keeps_name = not result.replaces
-        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "policy_type"], stables=[],
-                              delete_before_replace=keeps_name)
+        # The API cannot change a policy's type: a new policy replaces it (names are unique in a proxy).
+        return unchangeable(super().diff(id_, olds, news), "policy_type", olds, news)
 
     # -- writes ------------------------------------------------------------------------------
 
