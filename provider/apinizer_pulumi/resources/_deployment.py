@@ -8,9 +8,9 @@ preview come from :class:`~._environments.DeploymentProvider`. A kind's module h
   the parts of the id ``{project}/{object}/{environment}``; ``deployed_field`` names the middle one;
 * :meth:`DeploymentLifecycle.writing`: the context of ``_reads`` around a write to the object (its
   shared reads sent before are stale after it);
-* :meth:`~DeploymentLifecycle.send_deploy` and :meth:`~DeploymentLifecycle.send_undeploy`: the
-  client's calls, and :meth:`~DeploymentLifecycle.nothing_to_undeploy`: the gateway's answers that
-  say an undeploy has nothing to do (the object or the environment is gone);
+* :meth:`~DeploymentLifecycle.deployables`: the client's part whose ``deploy`` and ``undeploy`` take
+  (project, object, environment), and :meth:`~DeploymentLifecycle.nothing_to_undeploy`: the
+  gateway's answers that say an undeploy has nothing to do (the object or the environment is gone);
 * :meth:`~DeploymentLifecycle.live_outputs`: the computed outputs as the gateway shows them (None
   when the object is gone), and :attr:`~DeploymentLifecycle.deployed_outputs`, those a deploy gives;
 * :meth:`~._environments.DeploymentProvider.promotion_problem`, and a ``diff`` where the kind sees
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import pulumi.dynamic as dyn
 
@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 
 Target = tuple[str, str, str]
 """(project, the deployed object, environment)."""
+
+
+class Deployables(Protocol):
+    """The client's part for one deployable kind (``client.api_proxies``, ``client.api_proxy_groups``)."""
+
+    def deploy(self, project: str, name: str, environment: str, /) -> object: ...
+
+    def undeploy(self, project: str, name: str, environment: str, /) -> object: ...
 
 
 def identity(id_: str, props: Mapping[str, Any], keys: tuple[str, ...]) -> Target:
@@ -76,12 +84,9 @@ class DeploymentLifecycle(DeploymentProvider, HandedOver):
         """Around a deploy or an undeploy: the object's shared reads sent before are stale after it."""
         raise NotImplementedError
 
-    def send_deploy(self, client: ApinizerClient, target: Target) -> None:
-        """Deploy the object to the environment (raises ``DeploymentFailedError`` per environment)."""
-        raise NotImplementedError
-
-    def send_undeploy(self, client: ApinizerClient, target: Target) -> None:
-        """Undeploy the object from the environment."""
+    def deployables(self, client: ApinizerClient) -> Deployables:
+        """The client's part that deploys (raising ``DeploymentFailedError`` per environment) and
+        undeploys."""
         raise NotImplementedError
 
     def nothing_to_undeploy(self, error: BadRequestError, target: Target) -> bool:
@@ -102,7 +107,7 @@ class DeploymentLifecycle(DeploymentProvider, HandedOver):
         self.ensure_promotable(client, props)
         with self.writing(client, target[0], target[1]):
             try:
-                self.send_deploy(client, target)
+                self.deployables(client).deploy(*target)
             except DeploymentFailedError as error:
                 reasons = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
                 raise ApinizerResourceError(
@@ -138,7 +143,7 @@ class DeploymentLifecycle(DeploymentProvider, HandedOver):
         target = self.identity(id_, props)
         with self.writing(client, target[0], target[1]):
             try:
-                self.send_undeploy(client, target)
+                self.deployables(client).undeploy(*target)
             except NotFoundError as error:
                 if not container_gone(error):
                     raise

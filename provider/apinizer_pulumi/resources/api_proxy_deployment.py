@@ -19,7 +19,7 @@ from . import _deployment
 from ._args import connection_props, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._deployment import DeploymentLifecycle, Target
+from ._deployment import Deployables, DeploymentLifecycle, Target
 from ._environments import not_promotable
 from ._errors import translated
 
@@ -100,11 +100,8 @@ class ApiProxyDeploymentProvider(DeploymentLifecycle):
 
         return proxy_writing(client, project, deployed)
 
-    def send_deploy(self, client: ApinizerClient, target: Target) -> None:
-        client.api_proxies.deploy(*target)
-
-    def send_undeploy(self, client: ApinizerClient, target: Target) -> None:
-        client.api_proxies.undeploy(*target)
+    def deployables(self, client: ApinizerClient) -> Deployables:
+        return client.api_proxies
 
     def nothing_to_undeploy(self, error: BadRequestError, target: Target) -> bool:
         return any(text in (error.error_description or "") for text in _NOTHING_TO_UNDEPLOY)

@@ -19,7 +19,7 @@ from . import _deployment
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._deployment import DeploymentLifecycle, Target
+from ._deployment import Deployables, DeploymentLifecycle, Target
 from ._environments import not_promotable
 from ._errors import translated
 
@@ -88,11 +88,8 @@ class ApiProxyGroupDeploymentProvider(DeploymentLifecycle):
 
         return group_writing(client, project, deployed)
 
-    def send_deploy(self, client: ApinizerClient, target: Target) -> None:
-        client.api_proxy_groups.deploy(*target)
-
-    def send_undeploy(self, client: ApinizerClient, target: Target) -> None:
-        client.api_proxy_groups.undeploy(*target)
+    def deployables(self, client: ApinizerClient) -> Deployables:
+        return client.api_proxy_groups
 
     def nothing_to_undeploy(self, error: BadRequestError, target: Target) -> bool:
         from apinizer_pulumi.client import group_not_found
