@@ -598,8 +598,7 @@ class ApiProxyProvider(HandedOver):
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
         return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
-    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
-        return subject(props, id_)
+    subject = staticmethod(subject)
 
     def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError

@@ -657,8 +657,7 @@ class PolicyProvider(HandedOver):
 
     # -- delete ------------------------------------------------------------------------------
 
-    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
-        return subject(props, id_)
+    subject = staticmethod(subject)
 
     def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
