@@ -153,6 +153,14 @@ class ExactlyOnce(Generic[T]):
     sleep: Callable[[float], None] = time.sleep
     _pauses: int = field(default=0, init=False)
 
+    @staticmethod
+    def blind(send: Callable[[], None], already_exists: Callable[[BadRequestError], bool], noun: str,
+              namesake: str) -> ExactlyOnce[None]:
+        """The create of a kind the API cannot read (an IP group, an RLCL): with no look-up, "already
+        exists" after an unknown attempt is taken as this create's."""
+        return ExactlyOnce[None](send=send, look_up=None, made_by=lambda _: False,
+                                 already_exists=already_exists, noun=noun, namesake=namesake)
+
     def _pause(self) -> None:
         self.sleep(self.backoff.delay(self._pauses))
         self._pauses += 1

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pulumi.dynamic as dyn
 
 Key = tuple[str, ...]
 
@@ -53,3 +56,20 @@ def claimed(kind: str, fields: Sequence[str], props: Mapping[str, Any]) -> bool:
     key = identity_key(fields, props)
     with _lock:
         return key is not None and (kind, key) in _claimed
+
+
+def unchangeable(result: dyn.DiffResult, field: str, olds: Mapping[str, Any],
+                 news: Mapping[str, Any]) -> dyn.DiffResult:
+    """``result``, made a replace when ``field`` changed, a field the API cannot change in place (a
+    proxy's creation type, a policy's type). One recorded without it (adopted as it was) takes it in
+    place. The new object keeps the old one's name when no identifier changes, so the old one is
+    deleted first; with a new name the new one is created first."""
+    import pulumi.dynamic as dyn
+
+    from ._base import same
+
+    if same(olds.get(field), news.get(field)) or olds.get(field) is None:
+        return result
+    keeps_name = not result.replaces
+    return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), field], stables=[],
+                          delete_before_replace=keeps_name)

@@ -22,10 +22,12 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
+from ._base import CONNECTION, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, after_create, read_retried
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, translated
+from ._named import HandedOver, already_exist, create_or_adopt, identity
+from ._replace import unchangeable
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -400,7 +402,7 @@ def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
             for line in live.deployment_list}
 
 
-class ApiProxyProvider(ApinizerProvider):
+class ApiProxyProvider(HandedOver):
     """Create (from a file, a URL or as a reverse proxy), re-parse, configure, read and delete a proxy."""
 
     kind = "ApiProxy"
@@ -431,15 +433,9 @@ class ApiProxyProvider(ApinizerProvider):
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         olds, news = plain(olds), plain(news)
-        result = super().diff(id_, olds, news)
-        if same(olds.get("spec_type"), news.get("spec_type")) or olds.get("spec_type") is None:
-            # A proxy adopted without a spec that now declares one is re-parsed in place.
-            return result
-        # The creation type cannot change in place. The new proxy has the old one's name (when
-        # project and name stay), so the old one must go first.
-        keeps_name = not result.replaces
-        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "spec_type"], stables=[],
-                              delete_before_replace=keeps_name)
+        # The creation type cannot change in place; a proxy adopted without a spec that now declares
+        # one is re-parsed in place.
+        return unchangeable(super().diff(id_, olds, news), "spec_type", olds, news)
 
     # -- writes ------------------------------------------------------------------------------
 
@@ -517,8 +513,6 @@ class ApiProxyProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
-
         props = plain(props)
         from ._reads import proxy_writing
 
@@ -543,23 +537,16 @@ class ApiProxyProvider(ApinizerProvider):
                     f"{who}: adopt=True found no proxy of this name, and without spec_file or spec_url "
                     "there is nothing to create it from")
             else:
-                try:
-                    ExactlyOnce(
-                        send=lambda: _send_spec(client, props, update=False),
-                        look_up=lambda: client.api_proxies.find(project, name),
-                        made_by=lambda live: _made_by(live, props),
-                        already_exists=lambda error: "already exist" in (error.error_description or ""),
-                        noun="API proxy",
-                        namesake="an API proxy with this name",
-                    ).run()
-                except BadRequestError as error:
-                    if "already exist" not in (error.error_description or ""):
-                        raise
-                    raise ApinizerResourceError(
-                        f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                        f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
-                except ApinizerResourceError as error:
-                    raise ApinizerResourceError(f"{who}: {error.message}") from None
+                create = ExactlyOnce(
+                    send=lambda: _send_spec(client, props, update=False),
+                    look_up=lambda: client.api_proxies.find(project, name),
+                    made_by=lambda live: _made_by(live, props),
+                    already_exists=already_exist,
+                    noun="API proxy",
+                    namesake="an API proxy with this name",
+                )
+                # adopt looked the name up and found it free: taken since, it is someone else's.
+                create_or_adopt(create, already_exist, props, who, None, forced=False)
                 failed = self._write_settings(client, props, None, who, spec_sent=True)
         outs: dict[str, Any] = self.outputs({k: v for k, v in props.items() if k != "spec_content"},
                                             endpoints=[], deployments={})
@@ -590,8 +577,7 @@ class ApiProxyProvider(ApinizerProvider):
         from ._reads import live_proxy
 
         props = plain(props)
-        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
-            else tuple(id_.split("/", 1))
+        project, name = identity(id_, props)
         live = self.read_recorded(props, lambda client: live_proxy(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
@@ -612,20 +598,14 @@ class ApiProxyProvider(ApinizerProvider):
                             endpoints=props.get("endpoints") or [], deployments=deployments(live))
         return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        project, name = (str(props["project_name"]), str(props["name"])) if props.get("name") \
-            else tuple(id_.split("/", 1))
-        self.with_recorded_client(props, lambda client: self._delete(client, project, name))
+    subject = staticmethod(subject)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, project: str, name: str) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         from ._reads import live_proxy, proxy_writing
 
+        project, name = identity(id_, props)
         with proxy_writing(client, project, name):
             try:
                 client.api_proxies.delete(project, name)  # undeploys from every environment first

@@ -10,19 +10,23 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pulumi
 import pulumi.dynamic as dyn
 
+from . import _deployment
 from ._args import connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, inputs_of, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._environments import DeploymentProvider, not_promotable
-from ._errors import ApinizerResourceError, translated
+from ._deployment import Deployables, DeploymentLifecycle, Target
+from ._environments import not_promotable
+from ._errors import translated
 
 if TYPE_CHECKING:
-    from apinizer_pulumi.client import ApinizerClient
+    from contextlib import AbstractContextManager
+
+    from apinizer_pulumi.client import ApinizerClient, BadRequestError
 
 KEYS = ("project_name", "api_proxy_name", "environment_name")
 #: The gateway's answers to an undeploy that has nothing to do: not deployed there, or the proxy
@@ -33,30 +37,22 @@ _NOTHING_TO_UNDEPLOY = ("is not deployed", "because it is not exist")
 def identity(id_: str, props: Mapping[str, Any], keys: tuple[str, str, str] = KEYS) -> tuple[str, str, str]:
     """(project, proxy or group, environment) from the state's ``keys``, or from the id when the
     state lacks them."""
-    if all(props.get(key) for key in keys):
-        project, deployed, environment = (str(props[key]) for key in keys)
-        return project, deployed, environment
-    project, deployed, environment = id_.split("/", 2)
-    return project, deployed, environment
+    return _deployment.identity(id_, props, keys)
 
 
-def subject(props: Mapping[str, Any], id_: str = "", *, kind: str = "ApiProxyDeployment",
-            keys: tuple[str, str, str] = KEYS) -> str:
+def subject(props: Mapping[str, Any], id_: str = "") -> str:
     """``apinizer:ApiProxyDeployment Orders in Demo to test`` for messages."""
-    try:
-        project, deployed, environment = identity(id_, props, keys)
-    except ValueError:
-        return f"apinizer:{kind}"
-    return f"apinizer:{kind} {deployed} in {project} to {environment}"
+    return _deployment.subject("ApiProxyDeployment", props, id_, KEYS)
 
 
-class ApiProxyDeploymentProvider(DeploymentProvider):
+class ApiProxyDeploymentProvider(DeploymentLifecycle):
     """Deploy a proxy to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
 
     kind = "ApiProxyDeployment"
     inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyDeploymentInputs")
     replace_fields = KEYS
     deployed_field = "api_proxy_name"
+    deployed_outputs: ClassVar[Mapping[str, Any]] = {"deployed": True, "redeploy_required": False}
 
     @translated(lambda self, id_, olds, news: subject(news, id_))
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
@@ -99,73 +95,27 @@ class ApiProxyDeploymentProvider(DeploymentProvider):
                                  stale=bool(line and line.redeploy_required), what=f"API proxy {proxy!r}")
         return None if problem is None else f"{subject(props)}: {problem}"
 
-    def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
-        from apinizer_pulumi.client import DeploymentFailedError
-
+    def writing(self, client: ApinizerClient, project: str, deployed: str) -> AbstractContextManager[None]:
         from ._reads import proxy_writing
 
-        project, proxy, environment = identity(id_, props)
-        client = self.client(props)
-        self.ensure_promotable(client, props)
-        with proxy_writing(client, project, proxy):
-            try:
-                client.api_proxies.deploy(project, proxy, environment)
-            except DeploymentFailedError as error:
-                reasons = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
-                raise ApinizerResourceError(
-                    f"{subject(props, id_)}: deployment failed in {reasons or environment}") from None
-        return self.outputs(props, deployed=True, redeploy_required=False)
+        return proxy_writing(client, project, deployed)
 
-    @translated(lambda self, props: subject(props))
-    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        outs = self._deploy(props)
-        self.created(props)
-        return dyn.CreateResult("/".join(identity("", props)), outs)
+    def deployables(self, client: ApinizerClient) -> Deployables:
+        return client.api_proxies
 
-    @translated(lambda self, id_, olds, news: subject(news, id_))
-    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        # A changed trigger, or drift that refresh found: either way, deploy again.
-        return dyn.UpdateResult(self._deploy(news, id_))
+    def nothing_to_undeploy(self, error: BadRequestError, target: Target) -> bool:
+        return any(text in (error.error_description or "") for text in _NOTHING_TO_UNDEPLOY)
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+    def live_outputs(self, client: ApinizerClient, target: Target) -> dict[str, Any] | None:
         from ._reads import live_proxy
 
-        project, proxy, environment = identity(id_, props)
-        live = self.read_recorded(props, lambda client: live_proxy(client, project, proxy))
+        project, proxy, environment = target
+        live = live_proxy(client, project, proxy)
         if live is None:
-            return dyn.ReadResult(None, {})  # the proxy is gone, and its deployments with it
+            return None
         line = live.deployment(environment)
-        inputs = {key: value for key, value in inputs_of(props).items()
-                  if key not in ("deployed", "redeploy_required")}
-        inputs.update(zip(KEYS, (project, proxy, environment), strict=True))
-        outs = self.outputs(inputs, deployed=bool(line and line.deployed),
-                            redeploy_required=bool(line and line.redeploy_required))
-        return dyn.ReadResult(id_, outs, inputs if self.drifted(props, outs) else None)
-
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        self.with_recorded_client(props, lambda client: self._undeploy(client, id_, props))
-
-    @staticmethod
-    def _undeploy(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import BadRequestError, NotFoundError
-
-        from ._errors import container_gone
-        from ._reads import proxy_writing
-
-        project, proxy, environment = identity(id_, props)
-        with proxy_writing(client, project, proxy):
-            try:
-                client.api_proxies.undeploy(project, proxy, environment)
-            except NotFoundError as error:
-                if not container_gone(error):
-                    raise
-            except BadRequestError as error:
-                if not any(text in (error.error_description or "") for text in _NOTHING_TO_UNDEPLOY):
-                    raise
+        return {"deployed": bool(line and line.deployed),
+                "redeploy_required": bool(line and line.redeploy_required)}
 
 
 @typed_statically

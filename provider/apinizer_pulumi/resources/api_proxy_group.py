@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
+from . import _named
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
+from ._base import CONNECTION, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, translated
+from ._named import NamedObject, create_or_adopt
 from .api_proxy import ClientRouteArgs
 
 if TYPE_CHECKING:
@@ -34,19 +36,12 @@ _COMPUTED = ("api_proxy_group_id",)
 
 def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
     """(project, group) from the state, or from the id ``{project}/{group}``."""
-    if all(props.get(key) for key in KEYS):
-        return str(props["project_name"]), str(props["name"])
-    project, name = id_.split("/", 1)
-    return project, name
+    return _named.identity(id_, props)
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
     """``apinizer:ApiProxyGroup Payments in Demo`` for messages."""
-    try:
-        project, name = identity(id_, props)
-    except ValueError:
-        return "apinizer:ApiProxyGroup"
-    return f"apinizer:ApiProxyGroup {name} in {project}"
+    return _named.subject("ApiProxyGroup", props, id_)
 
 
 def _spec(props: Mapping[str, Any]) -> Any:
@@ -59,7 +54,7 @@ def _already_created(error: APIStatusError) -> bool:
     return _ALREADY_CREATED in (error.error_description or "")
 
 
-class ApiProxyGroupProvider(ApinizerProvider):
+class ApiProxyGroupProvider(NamedObject):
     """Create, update and delete a group; its member list is written by adding and removing members."""
 
     kind = "ApiProxyGroup"
@@ -91,32 +86,21 @@ class ApiProxyGroupProvider(ApinizerProvider):
 
     def _create(self, client: ApinizerClient, props: Mapping[str, Any], spec: Any, who: str) -> None:
         """The create, exactly once; with ``adopt``, a group of this name is taken over instead."""
-        from apinizer_pulumi.client import BadRequestError
-
         project, name = identity("", props)
-        try:
-            ExactlyOnce(
-                send=lambda: client.api_proxy_groups.create(project, spec),
-                # The list answers name and description: a group of this name and description
-                # found after a lost answer is taken as this create's.
-                look_up=lambda: client.api_proxy_groups.find(project, name),
-                made_by=lambda live: (live.description or None) == (spec.description or None),
-                already_exists=_already_created,
-                noun="API proxy group",
-                namesake="an API proxy group with this name",
-            ).run()
-        except ApinizerResourceError as error:
-            raise ApinizerResourceError(f"{who}: {error.message}") from None
-        except BadRequestError as error:
-            if not _already_created(error):
-                raise
-            if not props.get("adopt"):
-                raise ApinizerResourceError(
-                    f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                    f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
-            # Taken over: the API cannot read a group's route or members, so every declared
-            # field is written, and every declared member added.
-            client.api_proxy_groups.update(project, spec)
+        create = ExactlyOnce(
+            send=lambda: client.api_proxy_groups.create(project, spec),
+            # The list answers name and description: a group of this name and description
+            # found after a lost answer is taken as this create's.
+            look_up=lambda: client.api_proxy_groups.find(project, name),
+            made_by=lambda live: (live.description or None) == (spec.description or None),
+            already_exists=_already_created,
+            noun="API proxy group",
+            namesake="an API proxy group with this name",
+        )
+        # Taken over: the API cannot read a group's route or members, so every declared
+        # field is written, and every declared member added.
+        if create_or_adopt(create, _already_created, props, who,
+                           lambda: client.api_proxy_groups.update(project, spec), forced=False):
             self.created(props)
 
     @translated(lambda self, props: subject(props))
@@ -186,29 +170,21 @@ class ApiProxyGroupProvider(ApinizerProvider):
         inputs.setdefault("api_proxy_names", [])
         return self.refreshed(id_, props, self.outputs(inputs, api_proxy_group_id=live.id), inputs)
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return  # replaced in place: the group is the new resource's now
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    def remove(self, client: ApinizerClient, project: str, name: str) -> None:
+        from ._reads import group_writing
+
+        with group_writing(client, project, name):
+            client.api_proxy_groups.delete(project, name)
 
     @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+    def gone(error: APIStatusError) -> bool:
         from apinizer_pulumi.client import BadRequestError, NotFoundError, group_not_found
 
         from ._errors import container_gone
-        from ._reads import group_writing
 
-        project, name = identity(id_, props)
-        with group_writing(client, project, name):
-            try:
-                client.api_proxy_groups.delete(project, name)
-            except NotFoundError as error:
-                if not container_gone(error):
-                    raise
-            except BadRequestError as error:
-                if not group_not_found(error):  # gone already: deleted outside Pulumi
-                    raise
+        if isinstance(error, NotFoundError):
+            return container_gone(error)
+        return isinstance(error, BadRequestError) and group_not_found(error)
 
 
 class ApiProxyGroup(dyn.Resource, module="apinizer", name="ApiProxyGroup"):

@@ -10,41 +10,45 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pulumi
 import pulumi.dynamic as dyn
 
-from . import api_proxy_deployment as deployment
+from . import _deployment
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, inputs_of, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._environments import DeploymentProvider, not_promotable
-from ._errors import ApinizerResourceError, translated
+from ._deployment import Deployables, DeploymentLifecycle, Target
+from ._environments import not_promotable
+from ._errors import translated
 
 if TYPE_CHECKING:
-    from apinizer_pulumi.client import ApinizerClient
+    from contextlib import AbstractContextManager
+
+    from apinizer_pulumi.client import ApinizerClient, BadRequestError
 
 KEYS = ("project_name", "api_proxy_group_name", "environment_name")
 
 
 def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str, str]:
     """(project, group, environment) from the state, or from the id when the state lacks them."""
-    return deployment.identity(id_, props, KEYS)
+    return _deployment.identity(id_, props, KEYS)
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
     """``apinizer:ApiProxyGroupDeployment Payments in Demo to test`` for messages."""
-    return deployment.subject(props, id_, kind="ApiProxyGroupDeployment", keys=KEYS)
+    return _deployment.subject("ApiProxyGroupDeployment", props, id_, KEYS)
 
 
-class ApiProxyGroupDeploymentProvider(DeploymentProvider):
+class ApiProxyGroupDeploymentProvider(DeploymentLifecycle):
     """Deploy a group to an environment, redeploy on drift or a changed trigger, undeploy on delete."""
 
     kind = "ApiProxyGroupDeployment"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "ApiProxyGroupDeploymentInputs")
     replace_fields = KEYS
     deployed_field = "api_proxy_group_name"
+    deployed_outputs: ClassVar[Mapping[str, Any]] = {"deployed": True}
 
     @translated(lambda self, id_, olds, news: subject(news, id_))
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
@@ -79,71 +83,27 @@ class ApiProxyGroupDeploymentProvider(DeploymentProvider):
                                  what=f"API proxy group {group!r}")
         return None if problem is None else f"{subject(props)}: {problem}"
 
-    def _deploy(self, props: Mapping[str, Any], id_: str = "") -> dict[str, Any]:
-        from apinizer_pulumi.client import DeploymentFailedError
-
+    def writing(self, client: ApinizerClient, project: str, deployed: str) -> AbstractContextManager[None]:
         from ._reads import group_writing
 
-        project, group, environment = identity(id_, props)
-        client = self.client(props)
-        self.ensure_promotable(client, props)
-        with group_writing(client, project, group):
-            try:
-                client.api_proxy_groups.deploy(project, group, environment)
-            except DeploymentFailedError as error:
-                reasons = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
-                raise ApinizerResourceError(
-                    f"{subject(props, id_)}: deployment failed in {reasons or environment}") from None
-        return self.outputs(props, deployed=True)
+        return group_writing(client, project, deployed)
 
-    @translated(lambda self, props: subject(props))
-    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        outs = self._deploy(props)
-        self.created(props)
-        return dyn.CreateResult("/".join(identity("", props)), outs)
+    def deployables(self, client: ApinizerClient) -> Deployables:
+        return client.api_proxy_groups
 
-    @translated(lambda self, id_, olds, news: subject(news, id_))
-    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        # A changed trigger, or drift that refresh found: either way, deploy again.
-        return dyn.UpdateResult(self._deploy(news, id_))
+    def nothing_to_undeploy(self, error: BadRequestError, target: Target) -> bool:
+        from apinizer_pulumi.client import group_not_found
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        # The group (or the environment) is gone.
+        environment_gone = (error.error_description or "").startswith(f"Environment ({target[2]})")
+        return group_not_found(error) or environment_gone
+
+    def live_outputs(self, client: ApinizerClient, target: Target) -> dict[str, Any] | None:
         from ._reads import group_deployed_to
 
-        project, group, environment = identity(id_, props)
-        deployed = self.read_recorded(props, lambda client: group_deployed_to(client, project, group))
-        if deployed is None:
-            return dyn.ReadResult(None, {})  # the group is gone, and its deployments with it
-        inputs = {key: value for key, value in inputs_of(props).items() if key != "deployed"}
-        inputs.update(zip(KEYS, (project, group, environment), strict=True))
-        return self.refreshed(id_, props, self.outputs(inputs, deployed=environment in deployed), inputs)
-
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        self.with_recorded_client(props, lambda client: self._undeploy(client, id_, props))
-
-    @staticmethod
-    def _undeploy(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import BadRequestError, NotFoundError, group_not_found
-
-        from ._errors import container_gone
-        from ._reads import group_writing
-
-        project, group, environment = identity(id_, props)
-        with group_writing(client, project, group):
-            try:
-                client.api_proxy_groups.undeploy(project, group, environment)
-            except NotFoundError as error:
-                if not container_gone(error):
-                    raise
-            except BadRequestError as error:
-                # Nothing to undeploy: the group (or the environment) is gone.
-                if not (group_not_found(error)
-                        or (error.error_description or "").startswith(f"Environment ({environment})")):
-                    raise
+        project, group, environment = target
+        deployed = group_deployed_to(client, project, group)
+        return None if deployed is None else {"deployed": environment in deployed}
 
 
 class ApiProxyGroupDeployment(dyn.Resource, module="apinizer", name="ApiProxyGroupDeployment"):

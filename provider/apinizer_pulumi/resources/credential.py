@@ -23,11 +23,13 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
+from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model, same
+from ._base import CONNECTION, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secret
 from ._create import ExactlyOnce, confirmed
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import translated
+from ._named import NamedObject, create_or_adopt
 from ._types import AccessTypeName, AccessTypeValue
 
 if TYPE_CHECKING:
@@ -61,18 +63,12 @@ def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
     """``apinizer:Credential <username> in <project>`` for messages, from the props or else the id."""
-    project, username = props.get("project_name"), props.get("username")
-    if not (project and username) and "/" in id_:
-        project, username = id_.split("/", 1)
-    return f"apinizer:Credential {username} in {project}" if project and username else "apinizer:Credential"
+    return _named.subject("Credential", props, id_, name_key="username")
 
 
 def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
     """(project, username) from the props, or else from an id ``{project}/{username}``."""
-    if props.get("project_name") and props.get("username"):
-        return str(props["project_name"]), str(props["username"])
-    project, username = id_.split("/", 1)
-    return project, username
+    return _named.identity(id_, props, name_key="username")
 
 
 def accesses(value: Any) -> list[Access]:
@@ -113,7 +109,7 @@ def _missing(error: APIStatusError) -> bool:
     return credential_not_found(error)
 
 
-class CredentialProvider(ApinizerProvider):
+class CredentialProvider(NamedObject):
     """Create (exactly once), update (change password apart), refresh and delete one credential and
     the access it declares; with ``adopt``, create takes over a credential of that username."""
 
@@ -154,31 +150,22 @@ class CredentialProvider(ApinizerProvider):
         client = self.client(props)
         spec = _spec(props)
         declared = accesses(props.get("access"))
-        adopted = False
+        create = ExactlyOnce[Any](
+            send=lambda: _discard(client.credentials.create(project, spec)),
+            look_up=lambda: client.credentials.find(project, username),
+            made_by=lambda live: _as_declared(live, spec),
+            already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
+            noun="credential",
+            namesake="a credential with this username",
+        )
         with credentials_writing(client, project):
-            try:
-                ExactlyOnce[Any](
-                    send=lambda: _discard(client.credentials.create(project, spec)),
-                    look_up=lambda: client.credentials.find(project, username),
-                    made_by=lambda live: _as_declared(live, spec),
-                    already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
-                    noun="credential",
-                    namesake="a credential with this username",
-                ).run()
-            except ApinizerResourceError as error:
-                raise ApinizerResourceError(f"{subject(props)}: {error.message}") from None
-            except Exception as error:
-                if not self._taken(error):
-                    raise
-                if not props.get("adopt"):
-                    raise ApinizerResourceError(
-                        f"{subject(props)}: already exists on the gateway ({error}); {TAKE_OVER} (it then "
-                        f"gets every declared field and the declared password){MANAGED_ELSEWHERE}"
-                    ) from None
-                # Taken over: every declared field, the password too, as the documented update writes them.
-                client.credentials.update(project, spec)
-                self.created(props)
-                adopted = True
+            # Taken over: every declared field, the password too, as the documented update writes them.
+            adopted = create_or_adopt(
+                create, _ALREADY_EXISTS, props, subject(props),
+                lambda: client.credentials.update(project, spec), forced=False,
+                adopted_gets=" (it then gets every declared field and the declared password)")
+        if adopted:
+            self.created(props)
         granted: Sequence[Access] = []
         if declared:
             # A new credential has no access; one taken over keeps what it had beside the declared.
@@ -188,12 +175,6 @@ class CredentialProvider(ApinizerProvider):
                 client, project, username, [], declared, read_live=adopted), [])
         return dyn.CreateResult(f"{project}/{username}",
                                 self._outputs({**props, "access": access_props(granted)}))
-
-    @staticmethod
-    def _taken(error: Exception) -> bool:
-        from apinizer_pulumi.client import BadRequestError
-
-        return isinstance(error, BadRequestError) and bool(_ALREADY_EXISTS.search(error.error_description))
 
     # -- update --------------------------------------------------------------------------------
 
@@ -270,28 +251,14 @@ class CredentialProvider(ApinizerProvider):
 
     # -- delete --------------------------------------------------------------------------------
 
-    @translated(lambda self, id_, props: subject(plain(props), id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        props = plain(props)
-        if self.held_by_new(props):
-            return  # replaced in place: the credential is the new resource's now
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
-
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import APIStatusError
-
+    def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         from ._reads import credentials_writing
 
-        project, username = identity(id_, props)
-        try:
-            with credentials_writing(client, project):
-                # The documented delete takes every access of the credential with it.
-                client.credentials.delete(project, username)
-        except APIStatusError as error:
-            # Gone already (deleted outside Pulumi, or a repeated delete whose answer was lost).
-            if not _missing(error):
-                raise
+        with credentials_writing(client, project):
+            # The documented delete takes every access of the credential with it.
+            client.credentials.delete(project, name)
+
+    gone = staticmethod(_missing)
 
     def _outputs(self, inputs: Mapping[str, Any]) -> dict[str, Any]:
         return self.outputs(inputs)

@@ -14,10 +14,11 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, container_gone, translated
+from ._named import HandedOver
 from ._types import HttpMethodName, HttpMethodValue
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def create_exactly_once(client: ApinizerClient, project: str, proxy: str, spec: 
     ).run()
 
 
-class EndpointProvider(ApinizerProvider):
+class EndpointProvider(HandedOver):
     """Create, update, read and delete one endpoint through the management API."""
 
     kind = "Endpoint"
@@ -255,14 +256,10 @@ class EndpointProvider(ApinizerProvider):
             inputs[CONNECTION] = props[CONNECTION]
         return self.refreshed(id_, props, self.outputs(inputs, endpoint_id=live.id), inputs)
 
-    @translated(lambda self, id_, props: subject("Endpoint", props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return  # replaced in place: the endpoint is the new resource's now
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
+        return subject("Endpoint", props, id_)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         project, proxy, method, name = identity(id_, props)

@@ -19,13 +19,13 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import translated
-from ._named import create_or_adopt, identity, subject
+from ._named import NamedObject, create_or_adopt, identity, subject
 
 if TYPE_CHECKING:
-    from apinizer_pulumi.client import ApinizerClient, APIStatusError
+    from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
 
 # The documented answers: "An IP Group with same name (X) already exists in project!" (create),
 # "IP Group (X) is not found!" (update, delete, addresses) and "ipList value can not be empty!".
@@ -35,6 +35,10 @@ _EMPTY_LIST = re.compile(r"\bipList\b.*\bempty\b", re.IGNORECASE)
 #: An address of TEST-NET-1 (RFC 5737), never routed: the stepping stone to an empty group where
 #: the gateway refuses to replace the list with an empty one (see :func:`set_addresses`).
 STEPPING_STONE = "192.0.2.1"
+
+
+def _taken(error: BadRequestError) -> bool:
+    return bool(_ALREADY_EXISTS.search(error.error_description or ""))
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
@@ -78,7 +82,7 @@ def set_addresses(client: ApinizerClient, project: str, name: str, addresses: Se
         client.ip_groups.delete_ips(project, name, [STEPPING_STONE])
 
 
-class IpGroupProvider(ApinizerProvider):
+class IpGroupProvider(NamedObject):
     """Create a group and set its addresses; update either in place; delete the group."""
 
     kind = "IpGroup"
@@ -100,16 +104,9 @@ class IpGroupProvider(ApinizerProvider):
             client.ip_groups.update(project, spec)
             set_addresses(client, project, name, addresses)
 
-        create = ExactlyOnce[None](
-            send=lambda: client.ip_groups.create(project, spec),
-            # The API cannot read a group: "already exists" after an unknown attempt is this create's.
-            look_up=None,
-            made_by=lambda _: False,
-            already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
-            noun="IP group",
-            namesake="an IP group with this name",
-        )
-        if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
+        create = ExactlyOnce.blind(lambda: client.ip_groups.create(project, spec), _taken,
+                                   noun="IP group", namesake="an IP group with this name")
+        if create_or_adopt(create, _taken, props, _subject(props), take_over):
             self.created(props)  # taken over: a delete of the same group in this operation leaves it
         else:
             def write_addresses() -> list[str]:
@@ -137,23 +134,10 @@ class IpGroupProvider(ApinizerProvider):
         # The API has no read operation for an IP group: what was last written is what is known.
         return dyn.ReadResult(id_, self.outputs(props))
 
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return  # replaced in place: the group is the new resource's now
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    def remove(self, client: ApinizerClient, project: str, name: str) -> None:
+        client.ip_groups.delete(project, name)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import APIStatusError
-
-        project, name = _identity(id_, props)
-        try:
-            client.ip_groups.delete(project, name)
-        except APIStatusError as error:
-            # Gone already (deleted outside Pulumi, or a repeated delete whose answer was lost).
-            if not group_not_found(error):
-                raise
+    gone = staticmethod(group_not_found)
 
 
 class IpGroup(dyn.Resource, module="apinizer", name="IpGroup"):

@@ -28,7 +28,6 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, to_props
 from ._base import (
     CONNECTION,
-    ApinizerProvider,
     Path,
     _under,
     inputs_of,
@@ -41,7 +40,9 @@ from ._base import (
 )
 from ._connection import ConnectionArgs, gateway_url, unwrap_secret
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, translated
+from ._named import HandedOver, already_exist, create_or_adopt
+from ._replace import unchangeable
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def revision(props: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
-class PolicyProvider(ApinizerProvider):
+class PolicyProvider(HandedOver):
     """Add, update (in place, moved to its declared order), read and delete one policy of a proxy."""
 
     kind = "Policy"
@@ -484,14 +485,8 @@ class PolicyProvider(ApinizerProvider):
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         olds, news = plain(olds), plain(news)
-        result = super().diff(id_, olds, news)
-        if same(olds.get("policy_type"), news.get("policy_type")) or olds.get("policy_type") is None:
-            return result
-        # The API cannot change a policy's type: a new policy replaces it. With the same name it
-        # must be deleted first (names are unique in a proxy); a new name is created first.
-        keeps_name = not result.replaces
-        return dyn.DiffResult(changes=True, replaces=[*(result.replaces or []), "policy_type"], stables=[],
-                              delete_before_replace=keeps_name)
+        # The API cannot change a policy's type: a new policy replaces it (names are unique in a proxy).
+        return unchangeable(super().diff(id_, olds, news), "policy_type", olds, news)
 
     # -- writes ------------------------------------------------------------------------------
 
@@ -566,8 +561,6 @@ class PolicyProvider(ApinizerProvider):
 
     @translated(lambda self, props: subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from apinizer_pulumi.client import BadRequestError
-
         props = plain(props)
         project, proxy, name = identity("", props)
         who = subject(props)
@@ -598,23 +591,16 @@ class PolicyProvider(ApinizerProvider):
                 return (str(getattr(live.policy, "type", "")) == props.get("policy_type")
                         and live.target == target_of(props) and live.pipeline == props.get("pipeline"))
 
-            try:
-                ExactlyOnce(
-                    send=send,
-                    look_up=lambda: find_policy(client.policies.list(project, proxy), name),
-                    made_by=made_by,
-                    already_exists=lambda error: "already exist" in (error.error_description or ""),
-                    noun="policy",
-                    namesake="a policy with this name",
-                ).run()
-            except BadRequestError as error:
-                if "already exist" not in (error.error_description or ""):
-                    raise
-                raise ApinizerResourceError(
-                    f"{who}: already exists on the gateway ({error.status_code} {error.error}: "
-                    f"{error.error_description}); {TAKE_OVER}{MANAGED_ELSEWHERE}") from None
-            except ApinizerResourceError as error:
-                raise ApinizerResourceError(f"{who}: {error.message}") from None
+            create = ExactlyOnce(
+                send=send,
+                look_up=lambda: find_policy(client.policies.list(project, proxy), name),
+                made_by=made_by,
+                already_exists=already_exist,
+                noun="policy",
+                namesake="a policy with this name",
+            )
+            # adopt looked the name up and found it free: taken since, it is someone else's.
+            create_or_adopt(create, already_exist, props, who, None, forced=False)
         self.created(props)
         if placed[0] == NOT_MOVED:
             # Not at its declared order: recorded without one, which the next diff shows as a change.
@@ -671,20 +657,15 @@ class PolicyProvider(ApinizerProvider):
 
     # -- delete ------------------------------------------------------------------------------
 
-    @translated(lambda self, id_, props: subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        props = plain(props)
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    subject = staticmethod(subject)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
+    def delete_from(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
         from apinizer_pulumi.client import BadRequestError, NotFoundError
 
         from ._errors import container_gone
         from ._reads import policy_writing
 
+        props = plain(props)
         project, proxy, name = identity(id_, props)
         try:
             addable = policy_model(str(props.get("policy_type"))).addable

@@ -20,11 +20,14 @@ import pulumi.dynamic as dyn
 from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError, NotFoundError
 from apinizer_pulumi.models import Name, RlclSpec
 
+from . import _named
 from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION, ApinizerProvider
+from ._base import CONNECTION
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
-from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, container_gone, translated
+from ._errors import container_gone, translated
+from ._named import NamedObject, create_or_adopt
+from ._owned_list import OwnedList
 from ._types import (
     CacheErrorHandlingTypeName,
     CacheErrorHandlingTypeValue,
@@ -33,12 +36,15 @@ from ._types import (
     IntervalWindowTypeName,
     IntervalWindowTypeValue,
 )
-from .endpoint import FORCED
 
 # The documented answers: "An RLCL with same name (X) already exists in project!" (create) and
 # "RLCL (X) is not found!" (update, delete).
 _ALREADY_EXISTS = re.compile(r"\bRLCL\b.*\balready exists\b", re.IGNORECASE | re.DOTALL)
 _NOT_FOUND = re.compile(r"^RLCL \(.*\) is not found!?$", re.DOTALL)
+
+
+def _taken(error: BadRequestError) -> bool:
+    return bool(_ALREADY_EXISTS.search(error.error_description or ""))
 
 
 def rlcl_not_found(error: APIStatusError) -> bool:
@@ -57,25 +63,27 @@ class RlclInputs(RlclSpec):
 
 def rlcl_subject(kind: str, props: Mapping[str, Any], id_: str = "", *, name_key: str = "name") -> str:
     """``apinizer:<kind> <rlcl> in <project>`` for messages, from the props or else the id."""
-    project, name = props.get("project_name"), props.get(name_key)
-    if not (project and name) and "/" in id_:
-        project, name = id_.split("/", 1)
-    return f"apinizer:{kind} {name} in {project}" if project and name else f"apinizer:{kind}"
+    return _named.subject(kind, props, id_, name_key=name_key)
 
 
 def rlcl_identity(id_: str, props: Mapping[str, Any], *, name_key: str = "name") -> tuple[str, str]:
     """(project, RLCL name) from the props, or else from an id ``{project}/{rlcl}``."""
-    if props.get("project_name") and props.get(name_key):
-        return str(props["project_name"]), str(props[name_key])
-    project, name = id_.split("/", 1)
-    return project, name
+    return _named.identity(id_, props, name_key=name_key)
 
 
 def _subject(props: Mapping[str, Any], id_: str = "") -> str:
     return rlcl_subject("Rlcl", props, id_)
 
 
-class RlclProvider(ApinizerProvider):
+class RlclList(OwnedList):
+    """A list of an RLCL owned whole (``RlclEndpoints``, ``RlclCredentials``, ``RlclCondition``):
+    named by ``project_name`` and ``rlcl_name``, gone with its RLCL."""
+
+    replace_fields = ("project_name", "rlcl_name")
+    parent_gone = staticmethod(rlcl_not_found)
+
+
+class RlclProvider(NamedObject):
     """Create, update and delete one RLCL; with ``adopt``, create takes over an RLCL of that name."""
 
     kind = "Rlcl"
@@ -88,28 +96,11 @@ class RlclProvider(ApinizerProvider):
         project, name = rlcl_identity("", props)
         client = self.client(props)
         spec = RlclSpec.model_validate(props)
-        try:
-            ExactlyOnce[None](
-                send=lambda: client.rlcl.create(project, spec),
-                # The API cannot read an RLCL: "already exists" after an unknown attempt is this create's.
-                look_up=None,
-                made_by=lambda _: False,
-                already_exists=lambda error: bool(_ALREADY_EXISTS.search(error.error_description)),
-                noun="RLCL",
-                namesake="an RLCL with this name",
-            ).run()
-        except ApinizerResourceError as error:
-            raise ApinizerResourceError(f"{_subject(props)}: {error.message}") from None
-        except BadRequestError as error:
-            if not _ALREADY_EXISTS.search(error.error_description):
-                raise
-            if not props.get("adopt"):
-                raise ApinizerResourceError(
-                    f"{_subject(props)}: already exists on the gateway ({error.status_code} "
-                    f"{error.error}: {error.error_description}); {TAKE_OVER}{FORCED}{MANAGED_ELSEWHERE}"
-                ) from None
-            # The API cannot read an RLCL back: taking it over means writing every declared field.
-            client.rlcl.update(project, spec)
+        create = ExactlyOnce.blind(lambda: client.rlcl.create(project, spec), _taken,
+                                   noun="RLCL", namesake="an RLCL with this name")
+        # The API cannot read an RLCL back: taking it over means writing every declared field.
+        if create_or_adopt(create, _taken, props, _subject(props),
+                           lambda: client.rlcl.update(project, spec)):
             self.created(props)  # taken over: a delete of the same RLCL in this operation leaves it
         return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
 
@@ -123,21 +114,10 @@ class RlclProvider(ApinizerProvider):
         # The API has no read operation for an RLCL: what was last written is what is known.
         return dyn.ReadResult(id_, self.outputs(props))
 
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return  # replaced in place: the RLCL is the new resource's now
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
+    def remove(self, client: ApinizerClient, project: str, name: str) -> None:
+        client.rlcl.delete(project, name)
 
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        project, name = rlcl_identity(id_, props)
-        try:
-            client.rlcl.delete(project, name)
-        except APIStatusError as error:
-            # Gone already (deleted outside Pulumi, or a repeated delete whose answer was lost).
-            if not rlcl_not_found(error):
-                raise
+    gone = staticmethod(rlcl_not_found)
 
 
 @typed_statically

@@ -16,10 +16,9 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import translated
-from .rlcl import rlcl_identity, rlcl_subject
+from .rlcl import RlclList
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -31,57 +30,20 @@ def _body(props: Mapping[str, Any]) -> Any:
     return Condition(condition_rule_list=list(props.get("rules") or []))
 
 
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return rlcl_subject("RlclCondition", props, id_, name_key="rlcl_name")
-
-
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    return rlcl_identity(id_, props, name_key="rlcl_name")
-
-
-class RlclConditionProvider(ApinizerProvider):
+class RlclConditionProvider(RlclList):
     """Set an RLCL's condition on create and update; delete restores the default (always applies)."""
 
     kind = "RlclCondition"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclConditionInputs")
-    replace_fields = ("project_name", "rlcl_name")
 
-    @translated(lambda self, props: _subject(props))
-    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from ._create import sent_until_answered
+    def replace(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any], *,
+                created: bool) -> None:
+        # Add, like update, replaces the condition whole.
+        write = client.rlcl.add_condition if created else client.rlcl.update_condition
+        write(project, parent, _body(props))
 
-        # Add replaces the condition whole: repeating it after a lost answer leaves the same condition.
-        project, rlcl = _identity("", props)
-        client = self.client(props)
-        sent_until_answered(lambda: client.rlcl.add_condition(project, rlcl, _body(props)))
-        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
-
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
-    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, rlcl = _identity(id_, news)
-        self.client(news).rlcl.update_condition(project, rlcl, _body(news))
-        return dyn.UpdateResult(self.outputs(news))
-
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        # The API cannot read an RLCL's condition: what was last written is what is known.
-        return dyn.ReadResult(id_, self.outputs(props))
-
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
-
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import APIStatusError
-
-        from .rlcl import rlcl_not_found
-
-        project, rlcl = _identity(id_, props)
-        try:
-            client.rlcl.delete_condition(project, rlcl)
-        except APIStatusError as error:
-            if not rlcl_not_found(error):  # the RLCL is gone, and its condition with it
-                raise
+    def remove(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any]) -> None:
+        client.rlcl.delete_condition(project, parent)
 
 
 class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):

@@ -16,10 +16,9 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, ApinizerProvider, lazy_model
+from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import translated
-from .rlcl import rlcl_identity, rlcl_subject
+from .rlcl import RlclList
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -29,59 +28,22 @@ def _names(props: Mapping[str, Any]) -> list[str]:
     return [str(name) for name in props.get("credential_names") or []]
 
 
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return rlcl_subject("RlclCredentials", props, id_, name_key="rlcl_name")
-
-
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    return rlcl_identity(id_, props, name_key="rlcl_name")
-
-
-class RlclCredentialsProvider(ApinizerProvider):
+class RlclCredentialsProvider(RlclList):
     """Own the credential list of an RLCL: create and update replace it whole, delete removes its names."""
 
     kind = "RlclCredentials"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "RlclCredentialsInputs")
-    replace_fields = ("project_name", "rlcl_name")
 
-    @translated(lambda self, props: _subject(props))
-    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from ._create import sent_until_answered
+    def replace(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any], *,
+                created: bool) -> None:
+        client.rlcl.replace_credentials(project, parent, _names(props))
 
-        # A replace of the whole list: repeating it after a lost answer leaves the same list.
-        project, rlcl = _identity("", props)
-        client = self.client(props)
-        sent_until_answered(lambda: client.rlcl.replace_credentials(project, rlcl, _names(props)))
-        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
+    def remove(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any]) -> None:
+        # Names no longer in the RLCL are ignored by the gateway (documented).
+        client.rlcl.delete_credentials(project, parent, _names(props))
 
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
-    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, rlcl = _identity(id_, news)
-        self.client(news).rlcl.replace_credentials(project, rlcl, _names(news))
-        return dyn.UpdateResult(self.outputs(news))
-
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        # The API cannot read an RLCL's credentials: what was last written is what is known.
-        return dyn.ReadResult(id_, self.outputs(props))
-
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if _names(props):
-            self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
-
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import APIStatusError
-
-        from .rlcl import rlcl_not_found
-
-        project, rlcl = _identity(id_, props)
-        try:
-            # Names no longer in the RLCL are ignored by the gateway (documented).
-            client.rlcl.delete_credentials(project, rlcl, _names(props))
-        except APIStatusError as error:
-            if not rlcl_not_found(error):  # the RLCL is gone, and its list with it
-                raise
+    def declares_any(self, props: Mapping[str, Any]) -> bool:
+        return bool(_names(props))
 
 
 class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):

@@ -14,7 +14,7 @@ import pulumi
 import pulumi.dynamic as dyn
 from pydantic import Field
 
-from apinizer_pulumi.client import ApinizerClient, BadRequestError, NotFoundError
+from apinizer_pulumi.client import ApinizerClient, BadRequestError
 from apinizer_pulumi.models import ApiModel, EndpointRateLimit, Name
 
 from ._args import (
@@ -25,16 +25,14 @@ from ._args import (
     resource_props,
     typed_statically,
 )
-from ._base import ApinizerProvider
 from ._connection import ConnectionArgs
-from ._errors import container_gone, translated
 from ._types import (
     CacheErrorHandlingTypeValue,
     HttpMethodValue,
     IntervalWindowTypeValue,
     RateLimitTimeIntervalValue,
 )
-from .rlcl import rlcl_identity, rlcl_not_found, rlcl_subject
+from .rlcl import RlclList, rlcl_not_found
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -72,20 +70,11 @@ def _entries(props: Mapping[str, Any]) -> list[EndpointRateLimit]:
     return [EndpointRateLimit.model_validate(entry) for entry in props.get("endpoints") or []]
 
 
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return rlcl_subject("RlclEndpoints", props, id_, name_key="rlcl_name")
-
-
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    return rlcl_identity(id_, props, name_key="rlcl_name")
-
-
-class RlclEndpointsProvider(ApinizerProvider):
+class RlclEndpointsProvider(RlclList):
     """Own the endpoint list of an RLCL: create and update replace it whole, delete removes its entries."""
 
     kind = "RlclEndpoints"
     inputs_model = RlclEndpointsInputs
-    replace_fields = ("project_name", "rlcl_name")
 
     def extra_failures(self, model: Any) -> list[dyn.CheckFailure]:
         seen: dict[tuple[str, str, str], int] = {}
@@ -101,51 +90,27 @@ class RlclEndpointsProvider(ApinizerProvider):
                 seen[key] = index
         return failures
 
-    @translated(lambda self, props: _subject(props))
-    def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from ._create import sent_until_answered
+    def replace(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any], *,
+                created: bool) -> None:
+        client.rlcl.replace_endpoints(project, parent, _entries(props))
 
-        project, rlcl = _identity("", props)
-        client = self.client(props)
-        sent_until_answered(lambda: client.rlcl.replace_endpoints(project, rlcl, _entries(props)))
-        return dyn.CreateResult(f"{project}/{rlcl}", self.outputs(props))
-
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
-    def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, rlcl = _identity(id_, news)
-        self.client(news).rlcl.replace_endpoints(project, rlcl, _entries(news))
-        return dyn.UpdateResult(self.outputs(news))
-
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        # The API cannot read an RLCL's list: what was last written is what is known.
-        return dyn.ReadResult(id_, self.outputs(props))
-
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
+    def remove(self, client: ApinizerClient, project: str, parent: str, props: Mapping[str, Any]) -> None:
         entries = _entries(props)
-        if entries:
-            self.with_recorded_client(props, lambda client: self._delete(client, id_, props, entries))
-
-    @staticmethod
-    def _delete(client: ApinizerClient, id_: str, props: Mapping[str, Any],
-                entries: list[EndpointRateLimit]) -> None:
-        project, rlcl = _identity(id_, props)
         try:
-            client.rlcl.delete_endpoints(project, rlcl, entries)
-        except NotFoundError as error:
-            if container_gone(error):
-                return  # the RLCL is gone, and its list with it
-            raise
+            client.rlcl.delete_endpoints(project, parent, entries)
         except BadRequestError as error:
             if rlcl_not_found(error):
-                return  # the documented 400 for an unknown RLCL: its list went with it
+                raise  # the documented 400 for an unknown RLCL: its list went with it (parent_gone)
             # One entry names an endpoint or proxy deleted since; its entry went with it. Remove
             # the others one by one so that exactly the managed entries that still exist go.
             for entry in entries:
                 try:
-                    client.rlcl.delete_endpoints(project, rlcl, [entry])
+                    client.rlcl.delete_endpoints(project, parent, [entry])
                 except BadRequestError:
                     continue
+
+    def declares_any(self, props: Mapping[str, Any]) -> bool:
+        return bool(_entries(props))
 
 
 @typed_statically
