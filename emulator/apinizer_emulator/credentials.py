@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS credential_access (
 );
 """
 #: The family's tables, children first (the order a wipe deletes them in).
-TABLES = ("credential_access", "credentials")
+DATA_TABLES = ("credential_access", "credentials")
 #: Where the proxy groups live once they exist (built beside this family).
 GROUPS_TABLE = "api_proxy_groups"
 

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from apinizer_emulator import api_proxy_group_routes, api_proxy_routes
+from apinizer_emulator import api_proxy_group_routes, api_proxy_routes, project_routes, report_routes
 from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
@@ -208,7 +208,14 @@ ROUTES += (
 
 def test_the_matrix_covers_every_apiops_route() -> None:
     # The API proxy family's routes have their matrix in test_api_proxies_authz.py.
-    family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
+    family = {
+        (method, path)
+        for method, path, *_ in (
+            *api_proxy_routes.ROUTES,
+            *project_routes.ROUTES,
+            *report_routes.API_PROXY_ROUTES,
+        )
+    }
     # The API proxy groups' and RLCL credentials' routes: test_api_proxy_groups_authz.py.
     family |= {(method, path) for method, path, *_ in api_proxy_group_routes.ROUTES}
     assert {(r.method, r.template) for r in ROUTES} == {
