@@ -31,7 +31,7 @@ from . import (
 )
 from .auth_routes import HEALTH_PATH, HELLO_PATH, TOKEN_PATH
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
-from .families import ROUTES, Backend
+from .families import Backend, routes
 from .faults import FaultInjector, FaultRule
 from .guard import RequestGuard
 from .report_routes import API_PROXIES_REPORT
@@ -52,7 +52,7 @@ _MAX_TEMPLATES = 4096
 OPENAPI_PATH = "/apiops/openapi"
 
 #: (method, path template, handler, summary, request body model, response model): every family's.
-API_ROUTES = ROUTES
+API_ROUTES = routes()
 #: The pages that answer 400 for a missing object even without a body: projects, environments and
 #: API proxies (with the API proxies report), IP groups, environment variables, credentials, groups.
 _PROXY_FAMILY_PATHS = frozenset(

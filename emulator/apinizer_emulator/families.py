@@ -15,36 +15,27 @@ import sqlite3
 import time
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import (
     api_proxies,
-    api_proxy_group_routes,
     api_proxy_groups,
-    api_proxy_routes,
     auth,
-    auth_routes,
-    credential_routes,
     credentials,
-    endpoint_routes,
     endpoints,
-    environment_variable_routes,
     environment_variables,
-    ip_group_routes,
     ip_groups,
     policies,
-    policy_routes,
-    project_routes,
     projects,
-    report_routes,
     reports,
-    rlcl_routes,
     rlcls,
     secrets_at_rest,
 )
 from .fixtures import Fixture, FixtureError
 from .store import Family, Store, register
-from .web import Route
+
+if TYPE_CHECKING:
+    from .web import Route
 
 
 def family(module: ModuleType, **migrations: Any) -> Family:
@@ -71,22 +62,42 @@ FAMILIES: tuple[Family, ...] = (
 )
 register(*FAMILIES)
 
-#: Every route of the API, family by family. Of the templates a path fits, the one with the
-#: fewest parameters is matched (``app.EmulatorApp.route_of``), whatever the order here.
-ROUTES: list[Route] = [
-    *auth_routes.TOKEN_ROUTES,
-    *report_routes.ROUTES,
-    *endpoint_routes.ROUTES,
-    *rlcl_routes.ROUTES,
-    *auth_routes.TEST_ROUTES,
-    *project_routes.ROUTES,
-    *api_proxy_routes.ROUTES,
-    *ip_group_routes.ROUTES,
-    *environment_variable_routes.ROUTES,
-    *credential_routes.ROUTES,
-    *policy_routes.ROUTES,
-    *api_proxy_group_routes.ROUTES,
-]
+
+def routes() -> list[Route]:
+    """Every route of the API, family by family. Of the templates a path fits, the one with the
+    fewest parameters is matched (``app.EmulatorApp.route_of``), whatever the order here.
+
+    Imported here, when the app is built, not with this module: the CLI's token commands use the
+    families' state without the emulator's server libraries (the ``emulator`` extra)."""
+    from . import (
+        api_proxy_group_routes,
+        api_proxy_routes,
+        auth_routes,
+        credential_routes,
+        endpoint_routes,
+        environment_variable_routes,
+        ip_group_routes,
+        policy_routes,
+        project_routes,
+        report_routes,
+        rlcl_routes,
+    )
+
+    return [
+        *auth_routes.TOKEN_ROUTES,
+        *report_routes.ROUTES,
+        *endpoint_routes.ROUTES,
+        *rlcl_routes.ROUTES,
+        *auth_routes.TEST_ROUTES,
+        *project_routes.ROUTES,
+        *api_proxy_routes.ROUTES,
+        *ip_group_routes.ROUTES,
+        *environment_variable_routes.ROUTES,
+        *credential_routes.ROUTES,
+        *policy_routes.ROUTES,
+        *api_proxy_group_routes.ROUTES,
+    ]
+
 
 #: The fixture's objects, family by family, each after what it refers to. Deployments come once
 #: the proxies have their endpoints (a deployment's fingerprint covers them) and before policies.

@@ -1,10 +1,11 @@
 """SQLite storage: WAL, one writer connection, one reader connection per thread.
 
-The store knows tables, not rules. Writes run inside :meth:`Store.write`, which holds a lock
-for in-process callers and ``BEGIN IMMEDIATE`` for other processes on the same file (the CLI's
-token commands), and commits before it returns, so a handler answers only after the write is
-in the database. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line
-of defence under concurrent creates.
+The store knows tables, not rules, and no family: each family hands it its tables and migrations
+(:class:`Family`), and the composition root (:mod:`families`) lists them. Writes run inside
+:meth:`Store.write`, which holds a lock for in-process callers and ``BEGIN IMMEDIATE`` for other
+processes on the same file (the CLI's token commands), and commits before it returns, so a handler
+answers only after the write is in the database. The (proxy, name, httpMethod) uniqueness is also a
+UNIQUE index, the last line of defence under concurrent creates.
 
 Reads run on a connection of their thread's own, so in WAL mode they never wait for a write in
 progress (nor for each other): each read is one snapshot. A ``:memory:`` database exists only on
