@@ -1,4 +1,4 @@
-"""HTTP handlers of projects, environments, API proxies and their deployment, and their routes.
+"""HTTP handlers of API proxies, their settings, deployment, export and import, and their routes.
 
 Parse and authorize (:mod:`web`), call :mod:`api_proxies` (writes on the app's writer
 thread, each one transaction), serialize what each page documents. A spec is fetched and parsed
@@ -7,8 +7,8 @@ cannot be read leaves nothing behind.
 
 Roles: the list page names ROLE_MANAGE_PROXIES, and it is asked of every proxy operation; delete,
 deploy and undeploy also need ROLE_DEPLOY_UNDEPLOY_PROXIES, as does a create or update with
-``deploy: true``. Listing every environment is for administrators (others get 401, as
-documented); projects and a project's environments need a valid token only.
+``deploy: true``. Projects and environments are :mod:`project_routes`'s, the API proxies report
+:mod:`report_routes`'s.
 """
 
 from __future__ import annotations
