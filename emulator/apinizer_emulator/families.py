@@ -64,8 +64,9 @@ register(*FAMILIES)
 
 
 def routes() -> list[Route]:
-    """Every route of the API, family by family. Of the templates a path fits, the one with the
-    fewest parameters is matched (``app.EmulatorApp.route_of``), whatever the order here.
+    """Every route of the API, family by family, in the order of the OpenAPI document's paths. Of the
+    templates a path fits, the one with the fewest parameters is matched (``app.EmulatorApp.route_of``),
+    whatever the order here.
 
     Imported here, when the app is built, not with this module: the CLI's token commands use the
     families' state without the emulator's server libraries (the ``emulator`` extra)."""
@@ -85,11 +86,13 @@ def routes() -> list[Route]:
 
     return [
         *auth_routes.TOKEN_ROUTES,
-        *report_routes.ROUTES,
+        *report_routes.ORGANIZATION_ROUTES,
         *endpoint_routes.ROUTES,
         *rlcl_routes.ROUTES,
         *auth_routes.TEST_ROUTES,
-        *project_routes.ROUTES,
+        *project_routes.PROJECT_ROUTES,
+        *report_routes.API_PROXY_ROUTES,
+        *project_routes.ENVIRONMENT_ROUTES,
         *api_proxy_routes.ROUTES,
         *ip_group_routes.ROUTES,
         *environment_variable_routes.ROUTES,

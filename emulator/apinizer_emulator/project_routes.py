@@ -45,8 +45,8 @@ def _environments(items: list[dict[str, Any]]) -> Response:
 
 
 # (method, path template, handler, summary, request body model, response model)
-ROUTES: list[Route] = [
-    ("GET", PROJECTS, list_projects, "List projects", None, ProjectList),
+PROJECT_ROUTES: list[Route] = [("GET", PROJECTS, list_projects, "List projects", None, ProjectList)]
+ENVIRONMENT_ROUTES: list[Route] = [
     (
         "GET",
         ENVIRONMENTS,
@@ -64,3 +64,4 @@ ROUTES: list[Route] = [
         EnvironmentList,
     ),
 ]
+ROUTES = PROJECT_ROUTES + ENVIRONMENT_ROUTES

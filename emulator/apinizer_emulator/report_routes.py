@@ -19,7 +19,6 @@ API_PROXIES_REPORT = "/apiops/reports/api-proxies"
 
 
 async def organization_report(request: Request) -> Response:
-    """Spec 4.2."""
     principal(request).require_report_access()
     return json_response(read(request, reports.organization_access).model_dump(mode="json", by_alias=True))
 
