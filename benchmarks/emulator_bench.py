@@ -24,7 +24,8 @@ from pathlib import Path
 import httpx
 from _common import AUTH, TOKEN, Row, emulator, endpoints_path, stop, table
 
-from apinizer_emulator.backend import Backend
+from apinizer_emulator import endpoints
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import load_fixture
 from apinizer_emulator.models import endpoint_json, new_id
 from apinizer_emulator.store import Store
@@ -184,12 +185,14 @@ def list_serialization(count: int) -> Row:
             return best
 
         def per_row() -> bytes:
-            items = backend.list_endpoints("Demo", "PetStore")
+            with backend.store.read() as db:
+                items = endpoints.list_endpoints(db, "Demo", "PetStore")
             return json.dumps({"success": True, "resultList": [endpoint_json(e) for e in items],
                                "resultCount": len(items)}, separators=(",", ":")).encode()
 
         def by_sqlite() -> bytes:
-            n, items = backend.list_endpoints_json("Demo", "PetStore")
+            with backend.store.read(snapshot=False) as db:
+                n, items = endpoints.list_endpoints_json(db, "Demo", "PetStore")
             return f'{{"success":true,"resultList":{items},"resultCount":{n}}}'.encode()
 
         assert json.loads(per_row()) == json.loads(by_sqlite())

@@ -1,22 +1,19 @@
-"""API proxies themselves, their projects, environments and deployments: state and rules.
+"""The API proxies family: proxies themselves, their details and deployments; state and rules.
 
-The family's part of the emulator, beside the endpoint operations of :mod:`backend`. Functions
-take a store connection inside the caller's transaction (writes run on the app's writer thread,
-each one transaction, so a create with its endpoints and deployments is all or nothing) and
+Functions take a store connection inside the caller's transaction (writes run on the app's writer
+thread, each one transaction, so a create with its endpoints and deployments is all or nothing) and
 raise the typed errors below. Messages are the product documentation's where it shows one:
 https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/crud/index.md
 
 State beyond the ``proxies`` table: ``proxy_details`` (the proxy's description, creation type,
-client route, routing and the other documented fields, as JSON), ``environments``,
-``project_details`` (a project's description) and ``deployments`` (per proxy and environment:
-deployed or not, and the fingerprint of the configuration that was deployed). A deployed proxy
-whose configuration (details, endpoints, their settings and policies) no longer has that
-fingerprint answers ``redeployRequired: true``, however the change was made.
+client route, routing and the other documented fields, as JSON) and ``deployments`` (per proxy and
+environment: deployed or not, and the fingerprint of the configuration that was deployed; see
+:mod:`deployments`, shared with the other families that deploy). An export carries the proxy's
+policies, so this family reads and writes them through :mod:`policies`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -36,26 +33,36 @@ from apinizer_pulumi.models import (
 )
 
 from . import policies
-from .errors import BadRequestError, NotFoundError, UnauthorizedError
+from .deployments import (
+    DeploymentTargetError,
+    deploy_all,
+    details_of,
+    environment_row,
+    fingerprint,
+    project_exists,
+    proxy_row,
+    record_deployment,
+    require_project,
+)
+from .errors import BadRequestError, NotFoundError
 from .fixtures import Fixture, FixtureError
-from .models import new_id, stable_id
+from .models import Proxy, new_id, stable_id
+from .policies import ExportedPolicy
 
 if TYPE_CHECKING:
     # The spec parsers are imported by the routes, when a spec is read, not by the store.
     from .specs import SpecEndpoint
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS environments (
+CREATE TABLE IF NOT EXISTS proxies (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL UNIQUE,
-    description TEXT,
-    type TEXT,
-    status TEXT NOT NULL,
-    access_url TEXT
-);
-CREATE TABLE IF NOT EXISTS project_details (
-    project TEXT PRIMARY KEY REFERENCES projects(name) ON DELETE CASCADE,
-    description TEXT
+    id TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL REFERENCES projects(name) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('REST', 'SOAP')),
+    sharing_type TEXT NOT NULL,
+    access_list TEXT NOT NULL,
+    UNIQUE (project, name)
 );
 CREATE TABLE IF NOT EXISTS proxy_details (
     proxy_id TEXT PRIMARY KEY REFERENCES proxies(id) ON DELETE CASCADE,
@@ -70,36 +77,13 @@ CREATE TABLE IF NOT EXISTS deployments (
 );
 """
 #: The family's tables, children first (the order a wipe deletes them in).
-TABLES = ("deployments", "proxy_details", "project_details", "environments")
+DATA_TABLES = ("deployments", "proxy_details", "proxies")
 
 #: The get page's sharingType values for the report's (the pages use two sets; see docs-disagreements).
 SHARING_ON_GET = {"EXTERNAL": "PUBLIC", "BOTH": "PUBLIC", "INTERNAL": "ORGANIZATION", "NONE": "PROJECT"}
-#: What the gateway is said to need for a deployment to go through.
-PUBLISHED = "PUBLISHED"
 
 
 # -- errors -----------------------------------------------------------------------------------------
-
-
-class ProjectAccessError(NotFoundError):
-    """The API proxy pages' unknown project."""
-
-    def __init__(self, project: str) -> None:
-        super().__init__(f"Project ({project}) is not found or user does not have privilege to access it!")
-
-
-class EnvironmentProjectError(BadRequestError):
-    """The environments-by-project page's unknown project (a 400 there)."""
-
-    def __init__(self, project: str) -> None:
-        super().__init__(f"Project not found for name: ({project}) or user has not privilege to access it!")
-
-
-class AdminOnlyError(UnauthorizedError):
-    """The list of every environment, asked by someone who is not an administrator."""
-
-    def __init__(self) -> None:
-        super().__init__("Invalid token or insufficient permissions")
 
 
 class ApiProxyExistsError(BadRequestError):
@@ -121,16 +105,6 @@ class ReparseNotFoundError(BadRequestError):
     def __init__(self, name: str) -> None:
         super().__init__(
             f"ApiProxy (name: {name}) can not be reparsed because it is not exist. First create it!"
-        )
-
-
-class DeploymentTargetError(BadRequestError):
-    """An unknown proxy or environment in deploy and undeploy (the one message both pages show)."""
-
-    def __init__(self, name: str, environment: str) -> None:
-        super().__init__(
-            f"ApiProxy with name ({name}) can not be deployed to Environment({environment})"
-            " because it is not exist!"
         )
 
 
@@ -166,25 +140,15 @@ class ClientRouteError(BadRequestError):
 
 
 def load_fixture(db: sqlite3.Connection, fixture: Fixture) -> None:
-    """Environments, project descriptions, and the details and deployments of the fixture's proxies."""
-    for env in fixture.environments:
-        db.execute(
-            "INSERT INTO environments (name, description, type, status, access_url) VALUES (?, ?, ?, ?, ?)",
-            (
-                env.name,
-                env.description,
-                env.type.value if env.type else None,
-                env.status.value,
-                env.access_url,
-            ),
-        )
+    """The fixture's proxies with their details (their deployments: :func:`load_deployments`)."""
     for project in fixture.projects:
-        db.execute(
-            "INSERT INTO project_details (project, description) VALUES (?, ?)",
-            (project.name, project.description),
-        )
         for px in project.api_proxies:
             proxy_id = stable_id(project.name, px.name)
+            db.execute(
+                "INSERT INTO proxies (id, project, name, type, sharing_type, access_list)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (proxy_id, project.name, px.name, px.type, px.sharing_type.value, json.dumps(px.access_list)),
+            )
             details = {
                 "description": px.description,
                 "creationType": "WSDL" if px.type == "SOAP" else "OPEN_API",
@@ -195,39 +159,21 @@ def load_fixture(db: sqlite3.Connection, fixture: Fixture) -> None:
             db.execute(
                 "INSERT INTO proxy_details (proxy_id, body) VALUES (?, ?)", (proxy_id, json.dumps(details))
             )
-            for environment in px.deployed_to:
-                if _environment(db, environment) is None:
-                    raise FixtureError(
-                        f"proxy {px.name!r} is deployed to unknown environment {environment!r}"
-                    )
-                _record_deployment(db, proxy_id, environment, deployed=True)
+
+
+def load_deployments(db: sqlite3.Connection, fixture: Fixture) -> None:
+    """The fixture's deployments, once its proxies have their endpoints (a deployment's fingerprint
+    covers them) and before their policies are loaded (as the fixture always recorded them)."""
+    for project in fixture.projects:
+        for px in project.api_proxies:
+            proxy_id = stable_id(project.name, px.name)
+            for name in px.deployed_to:
+                if environment_row(db, name) is None:
+                    raise FixtureError(f"proxy {px.name!r} is deployed to unknown environment {name!r}")
+                record_deployment(db, proxy_id, name, deployed=True)
 
 
 # -- reads --------------------------------------------------------------------------------------------
-
-
-def list_projects(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    rows = db.execute(
-        "SELECT p.name, d.description FROM projects p"
-        " LEFT JOIN project_details d ON d.project = p.name ORDER BY p.seq"
-    )
-    return [{"name": r["name"], "description": r["description"]} for r in rows]
-
-
-def list_environments(db: sqlite3.Connection) -> list[dict[str, Any]]:
-    return [_environment_json(r) for r in db.execute("SELECT * FROM environments ORDER BY seq")]
-
-
-def environments_for_project(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
-    """Every environment is reachable from every project in the emulator (it has no associations)."""
-    if not _project_exists(db, project):
-        raise EnvironmentProjectError(project)
-    return list_environments(db)
-
-
-def require_project(db: sqlite3.Connection, project: str) -> None:
-    if not _project_exists(db, project):
-        raise ProjectAccessError(project)
 
 
 def list_proxies(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
@@ -239,7 +185,7 @@ def list_proxies(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     ).fetchall()
     result = []
     for row in rows:
-        details = _details_of(row)
+        details = details_of(row)
         paths = details.get("clientRoute", {}).get("relativePathList") or [None]
         result.append(
             {
@@ -256,10 +202,10 @@ def list_proxies(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
 def get_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     """The get page's shape: hosts as ``virtualHostList``, sharingType in the get page's values."""
     require_project(db, project)
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         raise ApiProxyGetNotFoundError(name)
-    details = _details_of(row)
+    details = details_of(row)
     route = details.get("clientRoute", {})
     routing = details.get("routing", {})
     current = fingerprint(db, row["id"])
@@ -301,7 +247,7 @@ def get_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]
 
 
 def proxy_exists(db: sqlite3.Connection, project: str, name: str) -> bool:
-    return _proxy_row(db, project, name) is not None
+    return proxy_row(db, project, name) is not None
 
 
 # -- writes -------------------------------------------------------------------------------------------
@@ -321,14 +267,14 @@ def save_proxy(
     """
     require_project(db, project)
     name = request.api_proxy_name
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None and method == "PUT":
         raise ReparseNotFoundError(name)
     if row is not None and method == "POST" and not request.re_parse:
         raise ApiProxyExistsError(name)
     targets = list(dict.fromkeys(request.deploy_target_environment_name_list)) if request.deploy else []
     for environment in targets:
-        if _environment(db, environment) is None:
+        if environment_row(db, environment) is None:
             raise DeploymentTargetError(name, environment)
     if row is None:
         proxy_id = _create(db, project, request, endpoints or [])
@@ -337,7 +283,7 @@ def save_proxy(
         _update(db, row, request, endpoints)
     answer: dict[str, Any] = {"success": True}
     if request.deploy:
-        answer["deploymentResult"] = _deploy_all(db, proxy_id, name, targets, "Deployment successful")
+        answer["deploymentResult"] = deploy_all(db, proxy_id, name, targets, "Deployment successful")
         answer["success"] = answer["deploymentResult"]["success"]
     return answer
 
@@ -375,7 +321,7 @@ def _update(
     empty description, a missing clientRoute or routingInfo keep what is stored. Re-parsing adds
     the spec's new endpoints and removes those it no longer has; the ones it keeps stay as they are
     (their policies and settings too)."""
-    details = _details_of(row)
+    details = details_of(row)
     name = request.api_proxy_name
     old_kind, new_kind = details.get("creationType"), request.api_proxy_creation_type.value
     if old_kind != new_kind:
@@ -454,7 +400,7 @@ def _insert_endpoints(db: sqlite3.Connection, proxy_id: str, endpoints: list[Spe
 def delete_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     """Undeploys from every environment, then removes the proxy with its endpoints and policies."""
     require_project(db, project)
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         raise ApiProxyDeleteNotFoundError(name)
     deployed = [
@@ -474,17 +420,17 @@ def delete_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, A
 
 def deploy(db: sqlite3.Connection, project: str, name: str, environment: str) -> dict[str, Any]:
     require_project(db, project)
-    row = _proxy_row(db, project, name)
-    if row is None or _environment(db, environment) is None:
+    row = proxy_row(db, project, name)
+    if row is None or environment_row(db, environment) is None:
         raise DeploymentTargetError(name, environment)
-    result = _deploy_all(db, row["id"], name, [environment], "Deployment successful")
+    result = deploy_all(db, row["id"], name, [environment], "Deployment successful")
     return {"success": result["success"], "deploymentResult": result}
 
 
 def undeploy(db: sqlite3.Connection, project: str, name: str, environment: str) -> dict[str, Any]:
     require_project(db, project)
-    row = _proxy_row(db, project, name)
-    if row is None or _environment(db, environment) is None:
+    row = proxy_row(db, project, name)
+    if row is None or environment_row(db, environment) is None:
         raise DeploymentTargetError(name, environment)
     state = db.execute(
         "SELECT deployed FROM deployments WHERE proxy_id = ? AND environment = ?", (row["id"], environment)
@@ -498,98 +444,6 @@ def undeploy(db: sqlite3.Connection, project: str, name: str, environment: str) 
     )
     result = {"environmentName": environment, "success": True, "message": "Undeployment successful"}
     return {"success": True, "deploymentResult": {"success": True, "deploymentResults": [result]}}
-
-
-def _deploy_all(
-    db: sqlite3.Connection, proxy_id: str, name: str, environments: list[str], message: str
-) -> dict[str, Any]:
-    """Deploy to each environment; one that is not published fails alone, recorded nowhere."""
-    results = []
-    for environment in environments:
-        env = _environment(db, environment)
-        assert env is not None
-        if env["status"] != PUBLISHED:
-            results.append(
-                {
-                    "environmentName": environment,
-                    "success": False,
-                    "message": f"Environment ({environment}) is not published (status {env['status']})!",
-                }
-            )
-            continue
-        _record_deployment(db, proxy_id, environment, deployed=True)
-        results.append({"environmentName": environment, "success": True, "message": message})
-    return {"success": all(r["success"] for r in results), "deploymentResults": results}
-
-
-def _record_deployment(db: sqlite3.Connection, proxy_id: str, environment: str, *, deployed: bool) -> None:
-    db.execute(
-        "INSERT INTO deployments (proxy_id, environment, deployed, fingerprint) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (proxy_id, environment) DO UPDATE SET deployed = excluded.deployed,"
-        " fingerprint = excluded.fingerprint",
-        (proxy_id, environment, int(deployed), fingerprint(db, proxy_id) if deployed else None),
-    )
-
-
-def fingerprint(db: sqlite3.Connection, proxy_id: str) -> str:
-    """A digest of everything a deployment carries: the details, the endpoints with their
-    settings, and their policies."""
-    digest = hashlib.sha256()
-    row = db.execute("SELECT body FROM proxy_details WHERE proxy_id = ?", (proxy_id,)).fetchone()
-    digest.update((row["body"] if row else "").encode())
-    for r in db.execute(
-        "SELECT id, name, http_method, description, active, backend_resource_url, backend_http_method,"
-        " cache_settings, wsa_settings FROM endpoints WHERE proxy_id = ? ORDER BY name, http_method",
-        (proxy_id,),
-    ):
-        digest.update(json.dumps(list(r)).encode())
-    for item in policies.fingerprint_items(db, proxy_id):
-        digest.update(item)
-    return digest.hexdigest()
-
-
-# -- helpers ------------------------------------------------------------------------------------------
-
-
-def _project_exists(db: sqlite3.Connection, project: str) -> bool:
-    return db.execute("SELECT 1 FROM projects WHERE name = ?", (project,)).fetchone() is not None
-
-
-def _proxy_row(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = db.execute(
-        "SELECT p.*, d.body FROM proxies p LEFT JOIN proxy_details d ON d.proxy_id = p.id"
-        " WHERE p.project = ? AND p.name = ?",
-        (project, name),
-    ).fetchone()
-    return row
-
-
-def _details_of(row: sqlite3.Row) -> dict[str, Any]:
-    """A proxy's stored details; a proxy made before they were kept gets the fixture's defaults."""
-    if row["body"] is not None:
-        details: dict[str, Any] = json.loads(row["body"])
-        return details
-    return {
-        "description": None,
-        "creationType": "WSDL" if row["type"] == "SOAP" else "OPEN_API",
-        "clientRoute": {"relativePathList": [f"/{row['name']}"]},
-        "routing": {},
-    }
-
-
-def _environment(db: sqlite3.Connection, name: str) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = db.execute("SELECT * FROM environments WHERE name = ?", (name,)).fetchone()
-    return row
-
-
-def _environment_json(row: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "name": row["name"],
-        "description": row["description"],
-        "type": row["type"],
-        "status": row["status"],
-        "accessUrl": row["access_url"],
-    }
 
 
 # -- export and import ------------------------------------------------------------------------------------
@@ -628,22 +482,6 @@ class ExportedEndpoint(BaseModel):
     errorPolicyList: list[PolicySummary] = Field(default_factory=list)  # noqa: N815
 
 
-class ExportedPolicy(BaseModel):
-    """One policy of the export's ``policies``: its list (the proxy's when ``endpoint`` is null), its
-    summary, and the whole policy as written (null for one known by its summary alone)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    endpoint: str | None = None
-    httpMethod: HttpMethod | None = None  # noqa: N815
-    pipeline: Literal["request", "response", "error"]
-    type: str = Field(min_length=1)
-    name: str = Field(min_length=1)
-    description: str | None = None
-    active: bool = True
-    body: dict[str, Any] | None = None
-
-
 class ExportedProxy(BaseModel):
     """What an export ZIP's JSON file must hold to be imported."""
 
@@ -663,9 +501,9 @@ class ExportedProxy(BaseModel):
 
 
 def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
-    if not _project_exists(db, project):
+    if not project_exists(db, project):
         raise ImportProjectError(project)
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         raise ExportNotFoundError(name)
     endpoints = []
@@ -708,7 +546,7 @@ def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, A
         "type": row["type"],
         "sharingType": row["sharing_type"],
         "accessList": json.loads(row["access_list"]),
-        "details": _details_of(row),
+        "details": details_of(row),
         "endpoints": endpoints,
         "deploymentList": deployments,
         "policies": policies.export_policies(db, row["id"]),
@@ -718,7 +556,7 @@ def export_proxy(db: sqlite3.Connection, project: str, name: str) -> dict[str, A
 def import_proxy(db: sqlite3.Connection, project: str, exported: ExportedProxy) -> dict[str, Any]:
     """A new proxy from an export; a taken name (and a taken first relative path) gets a ``_<n>`` suffix.
     The import is not deployed."""
-    if not _project_exists(db, project):
+    if not project_exists(db, project):
         raise ImportProjectError(project)
     taken = {r["name"] for r in db.execute("SELECT name FROM proxies WHERE project = ?", (project,))}
     name = _free(exported.name, taken)
@@ -745,13 +583,13 @@ def override_proxy(
     """The proxy ``name`` becomes the export's content (created when missing; its deployments kept,
     so a deployed proxy then needs a redeploy), then the metadata's routing, maintenance mode and
     deployment are applied."""
-    if not _project_exists(db, project):
+    if not project_exists(db, project):
         raise ImportProjectError(project)
     targets = (
         list(dict.fromkeys(metadata.deploy_target_environment_name_list or [])) if metadata.deploy else []
     )
     for environment in targets:
-        if _environment(db, environment) is None:
+        if environment_row(db, environment) is None:
             raise DeploymentTargetError(name, environment)
     details = dict(exported.details)
     if metadata.routing is not None:
@@ -768,7 +606,7 @@ def override_proxy(
     if metadata.maintenance_mode is not None:
         setting = details.get("maintenanceModeSetting") or MaintenanceModeSetting().to_api()
         details["maintenanceModeSetting"] = {**setting, "enabled": metadata.maintenance_mode}
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         proxy_id = _insert_exported_proxy(db, project, name, exported, details)
     else:
@@ -788,7 +626,7 @@ def override_proxy(
     answer: dict[str, Any] = {"status": "SUCCESS"}
     if metadata.deploy:
         # The shape this page documents: ``message`` and ``environmentResults``.
-        result = _deploy_all(db, proxy_id, name, targets, "Deployed successfully")
+        result = deploy_all(db, proxy_id, name, targets, "Deployed successfully")
         answer["deploymentResult"] = {
             "success": result["success"],
             "message": "Deployment completed successfully" if result["success"] else "Deployment failed",
@@ -859,43 +697,6 @@ def _free(value: str, taken: set[str]) -> str:
     return f"{value}_{n}"
 
 
-# -- the API proxies report ------------------------------------------------------------------------------
-
-
-def api_proxies_report(db: sqlite3.Connection, include_endpoints: bool) -> list[dict[str, Any]]:
-    """Every proxy of every project, by project and name; endpoints as ``"<METHOD> <path>"`` when asked.
-
-    https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/14-reports/api-report.md
-    """
-    rows = db.execute(
-        "SELECT p.*, d.body FROM proxies p LEFT JOIN proxy_details d ON d.proxy_id = p.id"
-        " ORDER BY p.project, p.name"
-    ).fetchall()
-    report = []
-    for row in rows:
-        item: dict[str, Any] = {
-            "id": row["id"],
-            "name": row["name"],
-            "description": _details_of(row).get("description"),
-            "type": row["type"],
-        }
-        if include_endpoints:
-            item["endpoints"] = [
-                {
-                    "id": e["id"],
-                    "name": f"{e['http_method']} {e['name']}",
-                    "method": e["http_method"],
-                    "path": e["name"],
-                }
-                for e in db.execute(
-                    "SELECT id, name, http_method FROM endpoints WHERE proxy_id = ? ORDER BY seq",
-                    (row["id"],),
-                )
-            ]
-        report.append(item)
-    return report
-
-
 # -- settings -----------------------------------------------------------------------------------------------
 # https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/04-api-proxies/settings/index.md
 # Each changes the proxy's stored configuration, so a deployed proxy then needs a redeploy.
@@ -909,10 +710,10 @@ class ClientRouteSettingsError(BadRequestError):
 
 def _settings_target(db: sqlite3.Connection, project: str, name: str) -> tuple[sqlite3.Row, dict[str, Any]]:
     require_project(db, project)
-    row = _proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         raise ApiProxyGetNotFoundError(name)
-    return row, _details_of(row)
+    return row, details_of(row)
 
 
 def _store_details(db: sqlite3.Connection, proxy_id: str, details: dict[str, Any]) -> None:
@@ -961,7 +762,7 @@ def update_metadata(db: sqlite3.Connection, project: str, name: str, changes: di
     row, details = _settings_target(db, project, name)
     new_name = changes.get("name")
     if new_name is not None and new_name != name:
-        if _proxy_row(db, project, new_name) is not None:
+        if proxy_row(db, project, new_name) is not None:
             raise ApiProxyExistsError(new_name)
         db.execute("UPDATE proxies SET name = ? WHERE id = ?", (new_name, row["id"]))
     if "sharingType" in changes:
@@ -1006,5 +807,25 @@ def check_traffic_log(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
         environment = item.get("environmentName")
         if not environment or not str(environment).strip():
             raise BadRequestError("environmentName value can not be empty in traffic log settings!")
-        if _environment(db, environment) is None:
+        if environment_row(db, environment) is None:
             raise BadRequestError(f"Environment ({environment}) in traffic log settings is not found!")
+
+
+# -- inspection -------------------------------------------------------------------------------------------
+
+
+def state(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
+    """The project's proxies for ``/_emulator/state`` (their endpoints and policies are their families')."""
+    return [
+        {
+            "id": proxy.id,
+            "name": proxy.name,
+            "type": proxy.type,
+            "sharingType": proxy.sharing_type,
+            "accessList": proxy.access_list,
+        }
+        for proxy in map(
+            Proxy.from_row,
+            db.execute("SELECT * FROM proxies WHERE project = ? ORDER BY seq", (project,)).fetchall(),
+        )
+    ]

@@ -26,11 +26,10 @@ from apinizer_pulumi.models import (
 )
 
 from . import api_proxy_groups as groups
-from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES, Handler, _read, _write
-from .auth import ROLE_MANAGE_PROXIES
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .auth import RLCL_OPERATIONS_ROLE, ROLE_DEPLOY_UNDEPLOY_PROXIES, ROLE_MANAGE_PROXIES
 from .errors import BadRequestError, EmulatorError, NotFoundError
-from .responses import RLCL_OPERATIONS_ROLE, _principal, json_response, parse_model, read_object, success
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .web import Handler, json_response, parse_model, principal, read, read_object, success, write
 
 ROLE_MANAGE_PROXY_GROUPS = "ROLE_MANAGE_PROXY_GROUPS"
 
@@ -48,9 +47,9 @@ def _param(request: Request, name: str) -> str:
 
 
 def _group_manager(request: Request, *also: str) -> None:
-    principal = _principal(request, ROLE_MANAGE_PROXY_GROUPS)
+    caller = principal(request, ROLE_MANAGE_PROXY_GROUPS)
     for role in also:
-        principal.require_role(role)
+        caller.require_role(role)
 
 
 def _blank(value: Any) -> bool:
@@ -81,27 +80,27 @@ async def _group_body(request: Request) -> dict[str, Any]:
 
 async def list_groups(request: Request) -> Response:
     _group_manager(request)
-    items = _read(request, groups.list_groups, _param(request, "projectName"))
+    items = read(request, groups.list_groups, _param(request, "projectName"))
     return json_response({"success": True, "resultList": items, "resultCount": len(items)})
 
 
 async def create_group(request: Request) -> Response:
     _group_manager(request)
     body = await _group_body(request)
-    await _write(request, groups.create_group, _param(request, "projectName"), body)
+    await write(request, groups.create_group, _param(request, "projectName"), body)
     return success()
 
 
 async def update_group(request: Request) -> Response:
     _group_manager(request)
     body = await _group_body(request)
-    await _write(request, groups.update_group, _param(request, "projectName"), body)
+    await write(request, groups.update_group, _param(request, "projectName"), body)
     return success()
 
 
 async def delete_group(request: Request) -> Response:
     _group_manager(request)
-    await _write(request, groups.delete_group, _param(request, "projectName"),
+    await write(request, groups.delete_group, _param(request, "projectName"),
                  _param(request, "apiProxyGroupName"))
     return success()
 
@@ -116,13 +115,13 @@ def _member_ref(request: Request) -> tuple[str, str, str]:
 
 async def add_member(request: Request) -> Response:
     _group_manager(request, ROLE_MANAGE_PROXIES)
-    await _write(request, groups.add_member, *_member_ref(request))
+    await write(request, groups.add_member, *_member_ref(request))
     return success()
 
 
 async def remove_member(request: Request) -> Response:
     _group_manager(request, ROLE_MANAGE_PROXIES)
-    await _write(request, groups.remove_member, *_member_ref(request))
+    await write(request, groups.remove_member, *_member_ref(request))
     return success()
 
 
@@ -136,19 +135,19 @@ def _deployment_ref(request: Request) -> tuple[str, str, str]:
 
 async def list_environments(request: Request) -> Response:
     _group_manager(request)
-    items = _read(request, groups.group_environments, _param(request, "projectName"),
+    items = read(request, groups.group_environments, _param(request, "projectName"),
                   _param(request, "apiProxyGroupName"))
     return json_response({"success": True, "resultList": items, "resultCount": len(items)})
 
 
 async def deploy_group(request: Request) -> Response:
     _group_manager(request, ROLE_DEPLOY_UNDEPLOY_PROXIES)
-    return json_response(await _write(request, groups.deploy_group, *_deployment_ref(request)))
+    return json_response(await write(request, groups.deploy_group, *_deployment_ref(request)))
 
 
 async def undeploy_group(request: Request) -> Response:
     _group_manager(request, ROLE_DEPLOY_UNDEPLOY_PROXIES)
-    return json_response(await _write(request, groups.undeploy_group, *_deployment_ref(request)))
+    return json_response(await write(request, groups.undeploy_group, *_deployment_ref(request)))
 
 
 # -- RLCL credentials and condition -------------------------------------------------------------------
@@ -159,7 +158,7 @@ def _rlcl_ref(request: Request) -> tuple[str, str]:
 
 
 async def _credential_names(request: Request) -> list[str]:
-    _principal(request, RLCL_OPERATIONS_ROLE)
+    principal(request, RLCL_OPERATIONS_ROLE)
     body = await read_object(request)
     if not body.get("credentialNameList"):
         raise BadRequestError("credentialNameList value can not be empty!")
@@ -168,24 +167,24 @@ async def _credential_names(request: Request) -> list[str]:
 
 async def add_rlcl_credentials(request: Request) -> Response:
     names = await _credential_names(request)
-    await _write(request, groups.add_rlcl_credentials, *_rlcl_ref(request), names)
+    await write(request, groups.add_rlcl_credentials, *_rlcl_ref(request), names)
     return success()
 
 
 async def replace_rlcl_credentials(request: Request) -> Response:
     names = await _credential_names(request)
-    await _write(request, groups.replace_rlcl_credentials, *_rlcl_ref(request), names)
+    await write(request, groups.replace_rlcl_credentials, *_rlcl_ref(request), names)
     return success()
 
 
 async def delete_rlcl_credentials(request: Request) -> Response:
     names = await _credential_names(request)
-    await _write(request, groups.delete_rlcl_credentials, *_rlcl_ref(request), names)
+    await write(request, groups.delete_rlcl_credentials, *_rlcl_ref(request), names)
     return success()
 
 
 async def _condition_rules(request: Request) -> list[dict[str, Any]]:
-    _principal(request, RLCL_OPERATIONS_ROLE)
+    principal(request, RLCL_OPERATIONS_ROLE)
     try:
         body = await read_object(request)
     except BadRequestError as error:
@@ -199,13 +198,13 @@ async def _condition_rules(request: Request) -> list[dict[str, Any]]:
 
 async def set_rlcl_condition(request: Request) -> Response:
     rules = await _condition_rules(request)
-    await _write(request, groups.set_rlcl_condition, *_rlcl_ref(request), rules)
+    await write(request, groups.set_rlcl_condition, *_rlcl_ref(request), rules)
     return success()
 
 
 async def delete_rlcl_condition(request: Request) -> Response:
-    _principal(request, RLCL_OPERATIONS_ROLE)
-    await _write(request, groups.delete_rlcl_condition, *_rlcl_ref(request))
+    principal(request, RLCL_OPERATIONS_ROLE)
+    await write(request, groups.delete_rlcl_condition, *_rlcl_ref(request))
     return success()
 
 
@@ -246,7 +245,7 @@ ROUTES: list[Route] = [
 async def inspect_group(request: Request) -> Response:
     """``/_emulator/projects/{project}/apiProxyGroups/{group}``: body, members, environments."""
     try:
-        found = _read(request, groups.group_state, _param(request, "project"), _param(request, "group"))
+        found = read(request, groups.group_state, _param(request, "project"), _param(request, "group"))
     except EmulatorError as exc:  # an inspection URL that names nothing is a 404
         raise NotFoundError(exc.description) from exc
     return json_response(found)
@@ -255,7 +254,7 @@ async def inspect_group(request: Request) -> Response:
 async def inspect_rlcl_lists(request: Request) -> Response:
     """``/_emulator/projects/{project}/rlcl/{rlcl}/credentials``: the credentials and the condition."""
     try:
-        found = _read(request, groups.rlcl_lists, _param(request, "project"), _param(request, "rlcl"))
+        found = read(request, groups.rlcl_lists, _param(request, "project"), _param(request, "rlcl"))
     except EmulatorError as exc:
         raise NotFoundError(exc.description) from exc
     return json_response(found)

@@ -32,7 +32,7 @@ import json
 import sqlite3
 from typing import Any
 
-from . import api_proxies
+from .deployments import PUBLISHED, record_deployment
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
 from .models import new_id
 
@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS rlcl_conditions (
 );
 """
 #: The family's tables, children first (the order a wipe deletes them in).
-TABLES = (
+DATA_TABLES = (
     "rlcl_conditions",
     "rlcl_credentials",
     "api_proxy_group_deployments",
@@ -208,13 +208,13 @@ def deploy_group(db: sqlite3.Connection, project: str, group: str, environment: 
     """Every member deployed to the environment; the group recorded as deployed there when it went."""
     row = _deployment_target(db, project, group, environment)
     env = db.execute("SELECT status FROM environments WHERE name = ?", (environment,)).fetchone()
-    if env["status"] != api_proxies.PUBLISHED:
+    if env["status"] != PUBLISHED:
         result = {"environmentName": environment, "success": False,
                   "message": f"Environment ({environment}) is not published (status {env['status']})!"}
         return {"success": False, "deploymentResult": {
             "success": False, "message": "Deployment failed", "environmentResults": [result]}}
     for member in _members(db, row["id"]):
-        api_proxies._record_deployment(db, member["id"], environment, deployed=True)
+        record_deployment(db, member["id"], environment, deployed=True)
     db.execute("INSERT OR IGNORE INTO api_proxy_group_deployments (group_id, environment) VALUES (?, ?)",
                (row["id"], environment))
     result = {"environmentName": environment, "success": True, "message": "Deployed successfully"}

@@ -1,14 +1,14 @@
-"""HTTP handlers of projects, environments, API proxies and their deployment, and their routes.
+"""HTTP handlers of API proxies, their settings, deployment, export and import, and their routes.
 
-As in :mod:`responses`: parse and authorize, call :mod:`api_proxies` (writes on the app's writer
+Parse and authorize (:mod:`web`), call :mod:`api_proxies` (writes on the app's writer
 thread, each one transaction), serialize what each page documents. A spec is fetched and parsed
 before the write (the fetch awaited on the loop, the parsing in the threadpool), so a spec that
 cannot be read leaves nothing behind.
 
 Roles: the list page names ROLE_MANAGE_PROXIES, and it is asked of every proxy operation; delete,
 deploy and undeploy also need ROLE_DEPLOY_UNDEPLOY_PROXIES, as does a create or update with
-``deploy: true``. Listing every environment is for administrators (others get 401, as
-documented); projects and a project's environments need a valid token only.
+``deploy: true``. Projects and environments are :mod:`project_routes`'s, the API proxies report
+:mod:`report_routes`'s.
 """
 
 from __future__ import annotations
@@ -18,22 +18,19 @@ import json
 import re
 import sqlite3
 import zipfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import defusedxml.ElementTree as SafeXml
 from defusedxml import DefusedXmlException
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
-from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import Response
 
 from apinizer_pulumi.models import (
     ApiKeysUpdate,
     ApiModel,
-    ApiProxiesReport,
     ApiProxy,
     ApiProxyList,
     ApiProxyRequest,
@@ -44,14 +41,12 @@ from apinizer_pulumi.models import (
     ConnectionSettings,
     CorsSettings,
     DeploymentResponse,
-    EnvironmentList,
     ForwardedIpHeaderSettings,
     ImportMetadata,
     JsonErrorTemplate,
     MetadataUpdate,
     MtlsSettings,
     NtlmSettings,
-    ProjectList,
     ProxyServerSettings,
     RoutingAddressesUpdate,
     RoutingStatusUpdate,
@@ -62,33 +57,27 @@ from apinizer_pulumi.models import (
 from apinizer_pulumi.models._spec import MAX_ZIP_CONTENT_BYTES
 
 from . import api_proxies, secrets_at_rest, specs
-from .auth import PASSWORD_HASHING, ROLE_ADMIN, ROLE_MANAGE_PROXIES, SYSTEM_ADMIN, Principal
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .auth import PASSWORD_HASHING, ROLE_DEPLOY_UNDEPLOY_PROXIES, Principal
+from .deployments import require_project
 from .errors import BadRequestError, FieldRequiredError
-from .responses import (
-    _backend,
-    _principal,
-    _without_nulls,
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text, validation_message
+from .web import (
+    Route,
     check_json_values,
-    in_writer,
     json_response,
+    multipart_parts,
     parse_model,
+    project_name,
+    proxy_manager,
+    read,
     read_object,
     success,
-    validation_message,
+    without_nulls,
+    write,
 )
-from .store import Store
 
-ROLE_DEPLOY_UNDEPLOY_PROXIES = "ROLE_DEPLOY_UNDEPLOY_PROXIES"
-MULTIPART = "multipart/form-data"
-
-R = TypeVar("R")
 M = TypeVar("M", bound=BaseModel)
-Handler = Callable[[Request], Awaitable[Response]]
 
-PROJECTS = "/apiops/projects/"
-ENVIRONMENTS = "/apiops/environments/"
-PROJECT_ENVIRONMENTS = "/apiops/environments/{projectName}"
 PROXIES = "/apiops/projects/{projectName}/apiProxies/"
 PROXIES_URL = PROXIES + "url/"
 PROXIES_FILE = PROXIES + "file/"
@@ -97,7 +86,6 @@ DEPLOYMENT = PROXY + "environments/{environmentName}/"
 EXPORT = PROXY + "export/"
 IMPORT = PROXIES + "import/"
 OVERRIDE = PROXY + "import/"
-REPORT = "/apiops/reports/api-proxies"
 SETTINGS = PROXY + "settings/"
 EXPORT_FILE = "apiProxyExportFile"
 NOT_A_ZIP = f"{EXPORT_FILE} parameter must be in zip file format and must end with zip extension!"
@@ -108,76 +96,26 @@ MAX_EXPORT_BYTES = MAX_ZIP_CONTENT_BYTES
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
-def _transaction(store: Store, call: Callable[..., R], *args: Any) -> R:
-    with store.write() as db:
-        return call(db, *args)
-
-
-async def _write(request: Request, call: Callable[..., R], *args: Any) -> R:
-    return await in_writer(request, _transaction, _backend(request).store, call, *args)
-
-
-def _read(request: Request, call: Callable[..., R], *args: Any) -> R:
-    with _backend(request).store.read() as db:
-        return call(db, *args)
-
-
-def _project(request: Request) -> str:
-    return str(request.path_params["projectName"])
-
-
-def _proxy_manager(request: Request, *, deploys: bool = False) -> Principal:
-    principal = _principal(request, ROLE_MANAGE_PROXIES)
-    if deploys:
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
-    return principal
-
-
-# -- projects and environments ---------------------------------------------------------------------
-
-
-async def list_projects(request: Request) -> Response:
-    _principal(request)
-    projects = _read(request, api_proxies.list_projects)
-    return json_response({"status": "SUCCESS", "resultList": projects, "resultCount": len(projects)})
-
-
-async def list_environments(request: Request) -> Response:
-    principal = _principal(request)
-    if not (principal.has_role(ROLE_ADMIN) or principal.system_role == SYSTEM_ADMIN):
-        raise api_proxies.AdminOnlyError()
-    return _environments(_read(request, api_proxies.list_environments))
-
-
-async def project_environments(request: Request) -> Response:
-    _principal(request)
-    return _environments(_read(request, api_proxies.environments_for_project, _project(request)))
-
-
-def _environments(items: list[dict[str, Any]]) -> Response:
-    return json_response({"success": True, "resultList": items, "resultCount": len(items)})
-
-
 # -- API proxies: reads ------------------------------------------------------------------------------
 
 
 async def list_api_proxies(request: Request) -> Response:
-    _proxy_manager(request)
-    proxies = _read(request, api_proxies.list_proxies, _project(request))
+    proxy_manager(request)
+    proxies = read(request, api_proxies.list_proxies, project_name(request))
     return json_response({"status": "SUCCESS", "resultList": proxies, "resultCount": len(proxies)})
 
 
 async def get_api_proxy(request: Request) -> Response:
-    _proxy_manager(request)
+    proxy_manager(request)
     name = str(request.path_params["apiProxyName"])
-    return json_response(_read(request, api_proxies.get_proxy, _project(request), name))
+    return json_response(read(request, api_proxies.get_proxy, project_name(request), name))
 
 
 # -- API proxies: create and update ------------------------------------------------------------------
 
 
 def _proxy_request(data: dict[str, Any]) -> ApiProxyRequest:
-    proxy = parse_model(ApiProxyRequest, _without_nulls(data))
+    proxy = parse_model(ApiProxyRequest, without_nulls(data))
     if not proxy.api_proxy_name.strip():
         raise BadRequestError("apiProxyName value can not be empty!")
     check_text("apiProxyName", proxy.api_proxy_name, max_length=MAX_NAME_LENGTH, single_line=True)
@@ -199,7 +137,7 @@ def _needs_spec(proxy: ApiProxyRequest, method: str) -> bool:
 
 def _precheck(db: sqlite3.Connection, project: str, proxy: ApiProxyRequest, method: str) -> None:
     """The errors that need no spec, before one is fetched (the write checks them again)."""
-    api_proxies.require_project(db, project)
+    require_project(db, project)
     exists = api_proxies.proxy_exists(db, project, proxy.api_proxy_name)
     if method == "PUT" and not exists:
         raise api_proxies.ReparseNotFoundError(proxy.api_proxy_name)
@@ -210,13 +148,13 @@ def _precheck(db: sqlite3.Connection, project: str, proxy: ApiProxyRequest, meth
 async def _save(
     request: Request, proxy: ApiProxyRequest, endpoints: list[specs.SpecEndpoint] | None
 ) -> Response:
-    answer = await _write(
-        request, api_proxies.save_proxy, _project(request), proxy, endpoints, request.method
+    answer = await write(
+        request, api_proxies.save_proxy, project_name(request), proxy, endpoints, request.method
     )
     return json_response(answer)
 
 
-def _checked_request(request: Request, principal: Principal, data: dict[str, Any]) -> ApiProxyRequest:
+def _checked_request(request: Request, caller: Principal, data: dict[str, Any]) -> ApiProxyRequest:
     """The body (or metadata) validated, the deploy role checked when it deploys, and the errors
     that need no spec answered before a spec is fetched or parsed."""
     if request.method == "PUT" and data.get("reParse") is None:
@@ -224,8 +162,8 @@ def _checked_request(request: Request, principal: Principal, data: dict[str, Any
         data = {**data, "reParse": True}
     proxy = _proxy_request(data)
     if proxy.deploy:
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
-    _read(request, _precheck, _project(request), proxy, request.method)
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+    read(request, _precheck, project_name(request), proxy, request.method)
     return proxy
 
 
@@ -236,9 +174,9 @@ async def _parsed(proxy: ApiProxyRequest, content: bytes, filename: str) -> list
 
 async def save_from_url(request: Request) -> Response:
     """``POST`` (create) and ``PUT`` (update) of ``.../apiProxies/url/``."""
-    principal = _proxy_manager(request)
+    caller = proxy_manager(request)
     # The documented WSDL and reverse-proxy examples send "specUrl": null.
-    proxy = _checked_request(request, principal, await read_object(request))
+    proxy = _checked_request(request, caller, await read_object(request))
     endpoints = None
     if _needs_spec(proxy, request.method):
         if not proxy.spec_url:
@@ -251,9 +189,9 @@ async def save_from_url(request: Request) -> Response:
 
 async def save_from_file(request: Request) -> Response:
     """``POST`` (create) and ``PUT`` (update) of ``.../apiProxies/file/``: ``metadata`` and ``specFile``."""
-    principal = _proxy_manager(request)
-    metadata, spec_file, filename = await _read_multipart(request)
-    proxy = _checked_request(request, principal, metadata)
+    caller = proxy_manager(request)
+    metadata, spec_file, filename = await _readmultipart_parts(request)
+    proxy = _checked_request(request, caller, metadata)
     endpoints = None
     if _needs_spec(proxy, request.method):
         if spec_file is None:
@@ -262,42 +200,13 @@ async def save_from_file(request: Request) -> Response:
     return await _save(request, proxy, endpoints)
 
 
-async def _read_multipart(request: Request) -> tuple[dict[str, Any], bytes | None, str]:
+async def _readmultipart_parts(request: Request) -> tuple[dict[str, Any], bytes | None, str]:
     """(metadata, specFile's bytes or None, its file name) of a file create or update."""
-    parts = await _multipart(request, "metadata and specFile", "specFile")
+    parts = await multipart_parts(request, "metadata and specFile", "specFile")
     if "metadata" not in parts:
         raise FieldRequiredError("metadata")
     content, filename = parts.get("specFile", (None, ""))
     return _metadata(parts["metadata"][0]), content, filename
-
-
-async def _multipart(request: Request, described: str, file_field: str) -> dict[str, tuple[bytes, str]]:
-    """The parts of a multipart body: name -> (bytes, file name); ``file_field`` must be a file part."""
-    content_type = request.headers.get("content-type", "")
-    if not content_type.lower().startswith(MULTIPART):
-        raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts {described}")
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > specs.MAX_SPEC_BYTES + (1 << 20):
-        raise BadRequestError(f"{file_field} is larger than {specs.MAX_SPEC_BYTES} bytes")
-    try:
-        form = await request.form(max_files=4, max_fields=16, max_part_size=1 << 20)
-    except MultiPartException as exc:
-        raise BadRequestError(f"The multipart body cannot be read: {exc.message}") from None
-    parts: dict[str, tuple[bytes, str]] = {}
-    try:
-        for name, value in form.multi_items():
-            if isinstance(value, UploadFile):
-                content = await value.read(specs.MAX_SPEC_BYTES + 1)
-                if len(content) > specs.MAX_SPEC_BYTES:
-                    raise BadRequestError(f"{name} is larger than {specs.MAX_SPEC_BYTES} bytes")
-                parts[name] = (content, value.filename or "")
-            elif name == file_field:
-                raise BadRequestError(f"{file_field} must be a file part")
-            else:
-                parts[name] = (value.encode(), "")
-    finally:
-        await form.close()
-    return parts
 
 
 def _metadata(raw: bytes) -> dict[str, Any]:
@@ -316,32 +225,32 @@ def _metadata(raw: bytes) -> dict[str, Any]:
 
 def _deployment_ref(request: Request) -> tuple[str, str, str]:
     params = request.path_params
-    return _project(request), str(params["apiProxyName"]), str(params["environmentName"])
+    return project_name(request), str(params["apiProxyName"]), str(params["environmentName"])
 
 
 async def delete_api_proxy(request: Request) -> Response:
-    _proxy_manager(request, deploys=True)
+    proxy_manager(request, deploys=True)
     name = str(request.path_params["apiProxyName"])
-    return json_response(await _write(request, api_proxies.delete_proxy, _project(request), name))
+    return json_response(await write(request, api_proxies.delete_proxy, project_name(request), name))
 
 
 async def deploy_api_proxy(request: Request) -> Response:
-    _proxy_manager(request, deploys=True)
-    return json_response(await _write(request, api_proxies.deploy, *_deployment_ref(request)))
+    proxy_manager(request, deploys=True)
+    return json_response(await write(request, api_proxies.deploy, *_deployment_ref(request)))
 
 
 async def undeploy_api_proxy(request: Request) -> Response:
-    _proxy_manager(request, deploys=True)
-    return json_response(await _write(request, api_proxies.undeploy, *_deployment_ref(request)))
+    proxy_manager(request, deploys=True)
+    return json_response(await write(request, api_proxies.undeploy, *_deployment_ref(request)))
 
 
 # -- export and import ------------------------------------------------------------------------------
 
 
 async def export_api_proxy(request: Request) -> Response:
-    _proxy_manager(request)
+    proxy_manager(request)
     name = str(request.path_params["apiProxyName"])
-    definition = _read(request, api_proxies.export_proxy, _project(request), name)
+    definition = read(request, api_proxies.export_proxy, project_name(request), name)
     entry = re.sub(r"[^A-Za-z0-9._-]", "_", name) + ".json"
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -400,29 +309,29 @@ async def _exported_hashed(content: bytes, filename: str) -> api_proxies.Exporte
 
 
 async def import_api_proxy(request: Request) -> Response:
-    _proxy_manager(request)
-    parts = await _multipart(request, EXPORT_FILE, EXPORT_FILE)
+    proxy_manager(request)
+    parts = await multipart_parts(request, EXPORT_FILE, EXPORT_FILE)
     content, filename = parts.get(EXPORT_FILE, (b"", ""))
     if not content:
         raise BadRequestError(f"{EXPORT_FILE} value can not be empty!")
     exported = await _exported_hashed(content, filename)
-    return json_response(await _write(request, api_proxies.import_proxy, _project(request), exported))
+    return json_response(await write(request, api_proxies.import_proxy, project_name(request), exported))
 
 
 async def override_api_proxy(request: Request) -> Response:
-    principal = _proxy_manager(request)
-    parts = await _multipart(request, f"metadata and {EXPORT_FILE}", EXPORT_FILE)
+    caller = proxy_manager(request)
+    parts = await multipart_parts(request, f"metadata and {EXPORT_FILE}", EXPORT_FILE)
     if "metadata" not in parts:
         raise FieldRequiredError("metadata")
-    metadata = parse_model(ImportMetadata, _without_nulls(_metadata(parts["metadata"][0])))
+    metadata = parse_model(ImportMetadata, without_nulls(_metadata(parts["metadata"][0])))
     if metadata.deploy:
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
     content, filename = parts.get(EXPORT_FILE, (b"", ""))
     if not content:
         raise BadRequestError(f"{EXPORT_FILE} parameter can not be empty!")
     exported = await _exported_hashed(content, filename)
     name = str(request.path_params["apiProxyName"])
-    answer = await _write(request, api_proxies.override_proxy, _project(request), name, exported, metadata)
+    answer = await write(request, api_proxies.override_proxy, project_name(request), name, exported, metadata)
     return json_response(answer)
 
 
@@ -435,53 +344,53 @@ def _proxy_name(request: Request) -> str:
 
 async def _settings(request: Request, model: type[M], problem: str | None = None) -> M:
     """The settings body validated; ``problem`` replaces the validator's text where the page shows one."""
-    _proxy_manager(request)
+    proxy_manager(request)
     body = await read_object(request)
     try:
-        return parse_model(model, _without_nulls(body))
+        return parse_model(model, without_nulls(body))
     except BadRequestError as exc:
         raise BadRequestError(f"{problem}: {exc.description}" if problem else exc.description) from None
 
 
 async def set_routing_addresses(request: Request) -> Response:
-    _proxy_manager(request)
+    proxy_manager(request)
     body = await read_object(request)
     items = body.get("routingAddressList")
     if isinstance(items, list) and any(not isinstance(i, dict) or not i.get("address") for i in items):
         raise BadRequestError("Address is required")  # the page's message
     update = parse_model(RoutingAddressesUpdate, body)
     addresses = [a.to_api() for a in update.routing_address_list]
-    await _write(
-        request, api_proxies.set_routing_addresses, _project(request), _proxy_name(request), addresses
+    await write(
+        request, api_proxies.set_routing_addresses, project_name(request), _proxy_name(request), addresses
     )
     return success()
 
 
 async def set_routing_status(request: Request) -> Response:
     update = await _settings(request, RoutingStatusUpdate, "Invalid routing status")
-    await _write(
-        request, api_proxies.set_routing_status, _project(request), _proxy_name(request), update.to_api()
+    await write(
+        request, api_proxies.set_routing_status, project_name(request), _proxy_name(request), update.to_api()
     )
     return success()
 
 
 async def set_client_route(request: Request) -> Response:
     route = await _settings(request, ClientRoute)
-    await _write(
-        request, api_proxies.set_client_route, _project(request), _proxy_name(request), route.to_api()
+    await write(
+        request, api_proxies.set_client_route, project_name(request), _proxy_name(request), route.to_api()
     )
     return success()
 
 
 async def update_metadata(request: Request) -> Response:
-    _proxy_manager(request)
-    body = _without_nulls(await read_object(request))
+    proxy_manager(request)
+    body = without_nulls(await read_object(request))
     changes = parse_model(MetadataUpdate, body)
     check_text("name", changes.name, max_length=MAX_NAME_LENGTH, single_line=True)
-    await _write(
+    await write(
         request,
         api_proxies.update_metadata,
-        _project(request),
+        project_name(request),
         _proxy_name(request),
         changes.model_dump(mode="json", by_alias=True, exclude_unset=True),
     )
@@ -494,12 +403,11 @@ async def set_cors(request: Request) -> Response:
         raise BadRequestError(
             'Invalid CORS settings: allowOriginList "*" can not be used with allowCredentials "true"'
         )
-    await _write(request, api_proxies.set_cors, _project(request), _proxy_name(request), cors.to_api())
+    await write(request, api_proxies.set_cors, project_name(request), _proxy_name(request), cors.to_api())
     return success()
 
 
 Check = Callable[[sqlite3.Connection, Any], None]
-Route = tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]
 
 
 def _setting_route(
@@ -516,10 +424,10 @@ def _setting_route(
 
     async def handler(request: Request) -> Response:
         values = (await _settings(request, model, problem)).to_api()
-        await _write(
+        await write(
             request,
             api_proxies.store_setting,
-            _project(request),
+            project_name(request),
             _proxy_name(request),
             key,
             values,
@@ -558,12 +466,12 @@ async def set_api_keys(request: Request) -> Response:
     for field, value in keys.items():
         if not value.strip():
             raise BadRequestError(f"{field} must not be blank")
-    stored = _read(request, _stored_api_keys, _project(request), _proxy_name(request))
+    stored = read(request, _stored_api_keys, project_name(request), _proxy_name(request))
     keys = await PASSWORD_HASHING.run(lambda: secrets_at_rest.hash_api_keys(keys, stored))
-    await _write(
+    await write(
         request,
         api_proxies.store_setting,
-        _project(request),
+        project_name(request),
         _proxy_name(request),
         "apiKeys",
         keys,
@@ -605,14 +513,14 @@ def _proxy_server(db: sqlite3.Connection, settings: dict[str, Any]) -> None:
 
 
 async def set_hide_spec_file(request: Request) -> Response:
-    _proxy_manager(request)
+    proxy_manager(request)
     flag = str(request.path_params["hideSpecFile"]).lower()
     if flag not in ("true", "false"):
         raise BadRequestError("Invalid hideSpecFile parameter")
-    await _write(
+    await write(
         request,
         api_proxies.store_setting,
-        _project(request),
+        project_name(request),
         _proxy_name(request),
         "hideSpecFile",
         flag == "true",
@@ -715,46 +623,9 @@ SETTING_ROUTES: list[Route] = [
 ]
 
 
-# -- the API proxies report ----------------------------------------------------------------------------
-
-
-async def api_proxies_report(request: Request) -> Response:
-    _principal(request).require_report_access()
-    flag = request.query_params.get("includeEndpoints", "false").lower()
-    if flag not in ("true", "false"):
-        raise BadRequestError("includeEndpoints must be true or false")
-    items = _read(request, api_proxies.api_proxies_report, flag == "true")
-    return json_response({"success": True, "resultList": items, "resultCount": len(items)})
-
-
 # (method, path template, handler, summary, request body model, response model), as app.API_ROUTES.
 # The url/ and file/ routes come before the proxy's own: a path is matched to the first template.
 ROUTES: list[Route] = [
-    ("GET", PROJECTS, list_projects, "List projects", None, ProjectList),
-    (
-        "GET",
-        REPORT,
-        api_proxies_report,
-        "API proxies report (system administrators and analyzers)",
-        None,
-        ApiProxiesReport,
-    ),
-    (
-        "GET",
-        ENVIRONMENTS,
-        list_environments,
-        "List every environment (administrators)",
-        None,
-        EnvironmentList,
-    ),
-    (
-        "GET",
-        PROJECT_ENVIRONMENTS,
-        project_environments,
-        "List a project's environments",
-        None,
-        EnvironmentList,
-    ),
     ("GET", PROXIES, list_api_proxies, "List a project's API proxies", None, ApiProxyList),
     (
         "POST",

@@ -6,7 +6,7 @@ import asyncio
 import ipaddress
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import yaml
@@ -18,23 +18,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from apinizer_pulumi.models import (
-    AccessReport,
-    ApiErrorBody,
-    CacheSettings,
-    Endpoint,
-    EndpointIdentifier,
-    EndpointList,
-    EndpointPolicies,
-    EndpointRateLimitList,
-    EndpointSpec,
-    EndpointStatusUpdate,
-    EndpointUpdate,
-    RlclSpec,
-    SuccessResponse,
-    TokenResponse,
-    WsaSettings,
-)
+from apinizer_pulumi.models import ApiErrorBody
 
 from . import (
     api_proxy_group_routes,
@@ -49,18 +33,21 @@ from . import (
     ip_group_routes,
     jwk_routes,
     keystore_routes,
-    policy_routes,
+    project_routes,
 )
-from . import responses as r
-from .backend import Backend
+from .auth_routes import HEALTH_PATH, HELLO_PATH, TOKEN_PATH
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
+from .families import Backend, routes
 from .faults import FaultInjector, FaultRule
 from .guard import RequestGuard
+from .report_routes import API_PROXIES_REPORT
+from .report_routes import ORGANIZATION_REPORT as REPORT_PATH
+from .rlcl_routes import RLCL_ITEM
 from .specs import FetchRules
 from .stats import UNMATCHED, RequestStats
 from .store import WriteQueue
+from .web import Handler, json_response
 
-Handler = Callable[[Request], Awaitable[Response]]
 #: uvicorn's server log (``--log-level`` sets its level).
 log = logging.getLogger("uvicorn.error")
 #: The order in which ``Allow`` lists methods.
@@ -68,127 +55,31 @@ _METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 #: Paths whose template is remembered (distinct paths: a few per proxy; the bound stops growth).
 _MAX_TEMPLATES = 4096
 
-TOKEN_PATH = "/apiops/auth/token"
-HEALTH_PATH = "/apiops/test/healthcheck"
-HELLO_PATH = "/apiops/test/hello/{name}"
 OPENAPI_PATH = "/apiops/openapi"
-REPORT_PATH = "/apiops/reports/organization-api-data-model-access"
-PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
-RLCLS = "/apiops/projects/{projectName}/rlcl/"
-RLCL_ITEM = "/apiops/projects/{projectName}/rlcl/{rlclName}/"
-RLCL = "/apiops/projects/{projectName}/rlcl/{rlclName}/endpoints/"
 
-# (method, path template, handler, summary, request body model, response model)
-API_ROUTES: list[tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | None]] = [
-    (
-        "POST",
-        TOKEN_PATH,
-        r.token,
-        "Obtain an access token (form-encoded client credentials)",
-        None,
-        TokenResponse,
-    ),
-    (
-        "GET",
-        REPORT_PATH,
-        r.organization_report,
-        "Organization access report",
-        None,
-        AccessReport,
-    ),
-    ("GET", f"{PROXY}/", r.list_endpoints, "List endpoints of an API proxy", None, EndpointList),
-    (
-        "POST",
-        f"{PROXY}/",
-        r.create_endpoint,
-        "Create an endpoint (REST proxies)",
-        EndpointSpec,
-        SuccessResponse,
-    ),
-    ("PATCH", f"{PROXY}/", r.update_endpoint, "Update an endpoint", EndpointUpdate, SuccessResponse),
-    ("POST", f"{PROXY}/details/", r.get_endpoint, "Get an endpoint", EndpointIdentifier, Endpoint),
-    (
-        "POST",
-        f"{PROXY}/policies/",
-        r.endpoint_policies,
-        "List an endpoint's policies",
-        EndpointIdentifier,
-        EndpointPolicies,
-    ),
-    (
-        "POST",
-        f"{PROXY}/delete/",
-        r.delete_endpoint,
-        "Delete an endpoint (REST proxies)",
-        EndpointIdentifier,
-        SuccessResponse,
-    ),
-    (
-        "PATCH",
-        f"{PROXY}/status/",
-        r.update_status,
-        "Enable or disable an endpoint",
-        EndpointStatusUpdate,
-        SuccessResponse,
-    ),
-    (
-        "PATCH",
-        f"{PROXY}/cache/",
-        r.update_cache,
-        "Set endpoint cache settings",
-        CacheSettings,
-        SuccessResponse,
-    ),
-    (
-        "PATCH",
-        f"{PROXY}/wsa/",
-        r.update_wsa,
-        "Set endpoint WS-Addressing settings (SOAP proxies)",
-        WsaSettings,
-        SuccessResponse,
-    ),
-    ("POST", RLCLS, r.rlcl_create, "Create an RLCL (empty)", RlclSpec, SuccessResponse),
-    ("PUT", RLCL_ITEM, r.rlcl_update, "Update an RLCL (all fields but its name)", RlclSpec, SuccessResponse),
-    ("DELETE", RLCL_ITEM, r.rlcl_remove, "Delete an RLCL with its lists", None, SuccessResponse),
-    ("POST", RLCL, r.rlcl_add, "Add endpoints to an RLCL", EndpointRateLimitList, SuccessResponse),
-    ("PUT", RLCL, r.rlcl_replace, "Replace the endpoints of an RLCL", EndpointRateLimitList, SuccessResponse),
-    ("DELETE", RLCL, r.rlcl_delete, "Delete endpoints from an RLCL", EndpointRateLimitList, SuccessResponse),
-    (
-        "GET",
-        HEALTH_PATH,
-        r.healthcheck,
-        "Health check (unauthenticated, text/plain OK)",
-        None,
-        None,
-    ),
-    ("GET", HELLO_PATH, r.hello, "Secure hello (any valid token, text/plain)", None, None),
-]
-
-# Projects, environments, API proxies and their deployment (their own module, as their rules are).
-API_ROUTES.extend(api_proxy_routes.ROUTES)
-_PROXY_FAMILY_PATHS = frozenset(path for _, path, *_ in api_proxy_routes.ROUTES)
-# IP groups and environment variables: their pages answer 400 for a missing object even without a body.
-API_ROUTES.extend(ip_group_routes.ROUTES)
-API_ROUTES.extend(environment_variable_routes.ROUTES)
-_PROXY_FAMILY_PATHS |= {
-    path for _, path, *_ in (*ip_group_routes.ROUTES, *environment_variable_routes.ROUTES)
-}
-# Credentials and their access (their own module); their pages answer 400 for an unknown credential.
-API_ROUTES.extend(credential_routes.ROUTES)
-_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in credential_routes.ROUTES)
-# An API proxy's policies (their own module too).
-API_ROUTES.extend(policy_routes.ROUTES)
-# API proxy groups and an RLCL's credentials and condition; their pages answer 400 for what is missing.
-API_ROUTES.extend(api_proxy_group_routes.ROUTES)
-_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in api_proxy_group_routes.ROUTES)
-API_ROUTES.extend([*connection_routes.ROUTES, *geolocation_routes.ROUTES])
-_PROXY_FAMILY_PATHS |= {path for _, path, *_ in (*connection_routes.ROUTES, *geolocation_routes.ROUTES)}
-# JWKs, certificates, crypto keys and keystores; their pages answer 400 for what is missing.
-_KEY_ROUTES = [
-    *jwk_routes.ROUTES, *certificate_routes.ROUTES, *crypto_key_routes.ROUTES, *keystore_routes.ROUTES
-]
-API_ROUTES.extend(_KEY_ROUTES)
-_PROXY_FAMILY_PATHS |= frozenset(path for _, path, *_ in _KEY_ROUTES)
+#: (method, path template, handler, summary, request body model, response model): every family's.
+API_ROUTES = routes()
+#: The pages that answer 400 for a missing object even without a body: projects, environments and
+#: API proxies (with the API proxies report), IP groups, environment variables, credentials, groups,
+#: connections, geolocation and the keys and secrets.
+_PROXY_FAMILY_PATHS = frozenset(
+    path
+    for routes in (
+        project_routes.ROUTES,
+        api_proxy_routes.ROUTES,
+        ip_group_routes.ROUTES,
+        environment_variable_routes.ROUTES,
+        credential_routes.ROUTES,
+        api_proxy_group_routes.ROUTES,
+        connection_routes.ROUTES,
+        geolocation_routes.ROUTES,
+        jwk_routes.ROUTES,
+        certificate_routes.ROUTES,
+        crypto_key_routes.ROUTES,
+        keystore_routes.ROUTES,
+    )
+    for _, path, *_ in routes
+) | {API_PROXIES_REPORT}
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}
@@ -298,7 +189,7 @@ def _component_schemas() -> dict[str, Any]:
 
 
 def _error_response(exc: EmulatorError) -> Response:
-    return r.json_response(exc.to_body(), exc.status, exc.headers() or None)
+    return json_response(exc.to_body(), exc.status, exc.headers() or None)
 
 
 async def _emulator_error(request: Request, exc: Exception) -> Response:
@@ -336,7 +227,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         return _error_response(MethodNotAllowedError(request.method, path, allowed))
     if exc.status_code == 404:
         return _error_response(NotFoundError(f"No route for {request.method} {request.url.path}"))
-    return r.json_response({"error": "error", "error_description": str(exc.detail)}, exc.status_code)
+    return json_response({"error": "error", "error_description": str(exc.detail)}, exc.status_code)
 
 
 def log_disconnect(scope: Scope) -> None:
@@ -351,7 +242,7 @@ async def _client_disconnect(request: Request, exc: Exception) -> Response:
 
 
 async def _unexpected_error(request: Request, exc: Exception) -> Response:
-    return r.json_response(
+    return json_response(
         {"error": "server_error", "error_description": "Internal error of the emulator"}, 500
     )
 
@@ -364,7 +255,7 @@ def _json_openapi(app: FastAPI) -> None:
     ]
 
     async def openapi_json(request: Request) -> Response:
-        return r.json_response(app.openapi())
+        return json_response(app.openapi())
 
     app.add_route(app.openapi_url, openapi_json, methods=["GET"], include_in_schema=False)
 
@@ -380,7 +271,9 @@ def build_fastapi(backend: Backend, stats: RequestStats, faults: FaultInjector) 
         redirect_slashes=False,
     )
     app.state.backend, app.state.stats, app.state.faults = backend, stats, faults
-    # The one thread that runs the backend's writes (see responses.in_writer).
+    # What the families' handlers use (:mod:`web`): the store, the tokens, and the one thread that
+    # runs the writes (see web.in_writer).
+    app.state.store, app.state.tokens = backend.store, backend.tokens
     app.state.writer = WriteQueue(backend.store)
     for method, path, handler, summary, body, result in API_ROUTES:
         app.add_api_route(
@@ -573,7 +466,7 @@ class EmulatorApp:
             headers = {}
             if rule.retry_after_seconds is not None:
                 headers["Retry-After"] = str(rule.retry_after_seconds)
-            await r.json_response(rule.error_body(), rule.status, headers)(scope, receive, send)
+            await json_response(rule.error_body(), rule.status, headers)(scope, receive, send)
             return True
         return False
 

@@ -1,4 +1,4 @@
-"""Credentials at rest and the caller's identity.
+"""The auth family: users and their tokens, credentials at rest, and the caller's identity.
 
 Passwords are stored as PBKDF2-HMAC-SHA256 with a per-user random salt; token values as an
 HMAC-SHA256 keyed by a per-database random key (a salted hash that can still be looked up by
@@ -12,18 +12,65 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import secrets
+import sqlite3
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
 
-from .errors import MissingRoleError, UnauthorizedApiAccessError
+from apinizer_pulumi.models import TokenResponse
+
+from .errors import (
+    BadCredentialsError,
+    BadRequestError,
+    InvalidTokenError,
+    MissingRoleError,
+    UnauthorizedApiAccessError,
+)
+from .fixtures import Fixture
+from .store import Store
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS users (
+    username TEXT PRIMARY KEY,
+    password_hash TEXT NOT NULL,
+    roles TEXT NOT NULL,
+    system_role TEXT
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    token_hash TEXT NOT NULL UNIQUE,
+    username TEXT NOT NULL REFERENCES users(username) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('personal', 'access')),
+    created_at REAL NOT NULL,
+    expires_at REAL,
+    revoked_at REAL
+);
+CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens(kind, expires_at);
+INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
+""" + "".join(
+    # Any change to who a token belongs to, or may do, makes cached lookups out of date.
+    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
+    " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
+    for table in ("tokens", "users")
+    for event in ("UPDATE", "DELETE")
+)
+#: The family's tables, children first.
+DATA_TABLES = ("tokens", "users")
 
 ROLE_ADMIN = "ROLE_ADMIN"
 ROLE_MANAGE_PROXIES = "ROLE_MANAGE_PROXIES"
+ROLE_DEPLOY_UNDEPLOY_PROXIES = "ROLE_DEPLOY_UNDEPLOY_PROXIES"
+ROLE_API_SECURITY = "ROLE_API_SECURITY"
+#: The spec does not name the RLCL operations' role; the product's documentation does, for all RLCL
+#: operations: https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/12-rlcl/index.md
+RLCL_OPERATIONS_ROLE = ROLE_MANAGE_PROXIES
+ACCESS_TOKEN_LIFETIME = 3600
 SYSTEM_ADMIN = "admin"
 SYSTEM_ANALYZER = "analyzer"
 
@@ -150,3 +197,214 @@ class Principal:
     def require_report_access(self) -> None:
         if self.system_role not in (SYSTEM_ADMIN, SYSTEM_ANALYZER):
             raise UnauthorizedApiAccessError()
+
+
+# -- tokens ---------------------------------------------------------------------------------------
+
+_TOKEN_COLUMNS = "SELECT id, username, name, kind, created_at, expires_at, revoked_at FROM tokens"
+#: Token lookups kept per process (a bound, not a working set: far more than tests or benchmarks use).
+_MAX_CACHED_TOKENS = 10_000
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """What may be shown of a token: never its value or hash."""
+
+    id: int
+    username: str
+    name: str
+    kind: str
+    created_at: float
+    expires_at: float | None
+    revoked_at: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Tokens:
+    """The tokens of one store: issued, looked up (with a per-process cache), revoked.
+
+    Token values are stored as an HMAC keyed by the database's own random key (``meta.token_key``,
+    made with the database); ``now`` is the emulator's clock (which tests move forward).
+    """
+
+    def __init__(self, store: Store, now: Callable[[], float]) -> None:
+        self.store = store
+        self._now = now
+        with store.write() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'token_key'").fetchone()
+            if row is None:
+                key_hex = secrets.token_hex(32)
+                db.execute("INSERT INTO meta (key, value) VALUES ('token_key', ?)", (key_hex,))
+            else:
+                key_hex = row["value"]
+        self._key = bytes.fromhex(key_hex)
+        #: token digest -> (tokens_version, principal, expires_at); see :meth:`authenticate`.
+        self._principals: dict[str, tuple[Any, Principal, float | None]] = {}
+
+    def digest(self, value: str) -> str:
+        return token_digest(self._key, value)
+
+    def check_credentials(self, username: str, password: str) -> None:
+        """``Bad credentials`` unless the password is the user's (slow on purpose: see
+        :data:`PASSWORD_HASHING`, where the handler runs it)."""
+        with self.store.read() as db:
+            row = db.execute("SELECT password_hash FROM users WHERE username = ?", (username,)).fetchone()
+        stored = row["password_hash"] if row else DUMMY_PASSWORD_HASH
+        if not verify_password(password, stored) or row is None:
+            raise BadCredentialsError()
+
+    def issue_access_token(self, username: str) -> TokenResponse:
+        """The client-credentials grant of spec 4.1, once :meth:`check_credentials` passed: a token
+        valid for 3600 s."""
+        value, now = new_token_value(), self._now()
+        with self.store.write() as db:
+            db.execute("DELETE FROM tokens WHERE kind = 'access' AND expires_at <= ?", (now,))
+            db.execute(
+                "INSERT INTO tokens (token_hash, username, name, kind, created_at, expires_at)"
+                " VALUES (?, ?, 'client_credentials', 'access', ?, ?)",
+                (self.digest(value), username, now, now + ACCESS_TOKEN_LIFETIME),
+            )
+        return TokenResponse(access_token=value, token_type="Bearer", expires_in=ACCESS_TOKEN_LIFETIME)
+
+    def authenticate(self, authorization: str | None) -> Principal:
+        """The user behind an ``Authorization: Bearer <token>`` header, or ``Invalid token``.
+
+        Lookups are cached per process, each tagged with ``meta.tokens_version``, which every
+        change to a token or a user bumps (by trigger, from any process): a cached answer is
+        used only while the version read in this request's snapshot is still its own, so a
+        revocation counts from the next request on. Expiry is checked on every request.
+        """
+        value = bearer_value(authorization)
+        if value is None:
+            raise InvalidTokenError()
+        digest = self.digest(value)
+        with self.store.read(snapshot=False) as db:
+            # One statement (no transaction) on the path taken by nearly every request.
+            version = _tokens_version(db)
+            cached = self._principals.get(digest)
+            if cached is not None and cached[0] == version:
+                _, principal, expires_at = cached
+            else:
+                # The version again, in the same snapshot as the token's row.
+                db.execute("BEGIN")
+                try:
+                    version = _tokens_version(db)
+                    principal, expires_at = _lookup_token(db, digest)
+                finally:
+                    db.execute("COMMIT")
+                if len(self._principals) >= _MAX_CACHED_TOKENS:
+                    self._principals.clear()
+                self._principals[digest] = (version, principal, expires_at)
+        if expires_at is not None and self._now() >= expires_at:
+            raise InvalidTokenError()
+        return principal
+
+    def create_personal_token(
+        self, username: str, name: str, expires_at: float | None
+    ) -> tuple[str, TokenInfo]:
+        """A personal token as the console makes it; its value is returned once and never stored."""
+        if not name.strip():
+            raise BadRequestError("token name must not be empty")
+        value, now = new_token_value(), self._now()
+        with self.store.write() as db:
+            if db.execute("SELECT 1 FROM users WHERE username = ?", (username,)).fetchone() is None:
+                raise BadRequestError(f"User ({username}) was not found!")
+            clash = db.execute(
+                "SELECT 1 FROM tokens WHERE kind = 'personal' AND username = ? AND name = ?"
+                " AND revoked_at IS NULL",
+                (username, name),
+            ).fetchone()
+            if clash:
+                raise BadRequestError(f"User ({username}) already has a token named ({name})!")
+            cursor = db.execute(
+                "INSERT INTO tokens (token_hash, username, name, kind, created_at, expires_at)"
+                " VALUES (?, ?, ?, 'personal', ?, ?)",
+                (self.digest(value), username, name, now, expires_at),
+            )
+            token_id = cursor.lastrowid
+        assert token_id is not None
+        return value, TokenInfo(token_id, username, name, "personal", now, expires_at, None)
+
+    def list_tokens(self, *, include_access: bool = False) -> list[TokenInfo]:
+        query = _TOKEN_COLUMNS
+        if not include_access:
+            query += " WHERE kind = 'personal'"
+        with self.store.read() as db:
+            rows = db.execute(query + " ORDER BY id").fetchall()
+        return [TokenInfo(**dict(row)) for row in rows]
+
+    def revoke_token(
+        self, *, token_id: int | None = None, username: str | None = None, name: str | None = None
+    ) -> list[TokenInfo]:
+        """Revoke by id, or by user and name; returns the tokens revoked (none is an error)."""
+        args: tuple[object, ...]
+        if token_id is not None:
+            where, args = "id = ?", (token_id,)
+        elif username is not None and name is not None:
+            where, args = "kind = 'personal' AND username = ? AND name = ?", (username, name)
+        else:
+            raise BadRequestError("give a token id, or a user and a token name")
+        now = self._now()
+        with self.store.write() as db:
+            ids = [
+                r["id"]
+                for r in db.execute(f"SELECT id FROM tokens WHERE {where} AND revoked_at IS NULL", args)
+            ]
+            if not ids:
+                raise BadRequestError("no such active token")
+            db.executemany("UPDATE tokens SET revoked_at = ? WHERE id = ?", [(now, i) for i in ids])
+        return [t for t in self.list_tokens(include_access=True) if t.id in ids]
+
+    def load_fixture(
+        self, db: sqlite3.Connection, fixture: Fixture, password_hashes: dict[str, str], now: float
+    ) -> None:
+        """The fixture's users (their passwords hashed once per process: ``password_hashes``) and tokens."""
+        for user in fixture.users:
+            db.execute(
+                "INSERT INTO users (username, password_hash, roles, system_role) VALUES (?, ?, ?, ?)",
+                (user.username, password_hashes[user.username], json.dumps(user.roles), user.system_role),
+            )
+        for token in fixture.tokens:
+            db.execute(
+                "INSERT INTO tokens (token_hash, username, name, kind, created_at, expires_at, revoked_at)"
+                " VALUES (?, ?, ?, 'personal', ?, ?, ?)",
+                (
+                    self.digest(token.value),
+                    token.user,
+                    token.name,
+                    now,
+                    token.expires_at(),
+                    now if token.revoked else None,
+                ),
+            )
+
+
+def state(db: sqlite3.Connection) -> dict[str, Any]:
+    """Users and tokens for ``/_emulator/state``: never a password, a token or their hashes."""
+    users = [
+        {"username": r["username"], "roles": json.loads(r["roles"]), "systemRole": r["system_role"]}
+        for r in db.execute("SELECT * FROM users ORDER BY username")
+    ]
+    tokens = [TokenInfo(**dict(r)).to_json() for r in db.execute(_TOKEN_COLUMNS + " ORDER BY id")]
+    return {"users": users, "tokens": tokens}
+
+
+def _tokens_version(db: sqlite3.Connection) -> Any:
+    row = db.execute("SELECT value FROM meta WHERE key = 'tokens_version'").fetchone()
+    return row["value"] if row else None
+
+
+def _lookup_token(db: sqlite3.Connection, digest: str) -> tuple[Principal, float | None]:
+    row = db.execute(
+        "SELECT t.token_hash, t.expires_at, t.revoked_at, u.username, u.roles, u.system_role"
+        " FROM tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?",
+        (digest,),
+    ).fetchone()
+    if row is None or not hmac.compare_digest(row["token_hash"], digest):
+        raise InvalidTokenError()
+    if row["revoked_at"] is not None:
+        raise InvalidTokenError()
+    principal = Principal(row["username"], frozenset(json.loads(row["roles"])), row["system_role"])
+    return principal, row["expires_at"]

@@ -18,10 +18,9 @@ from starlette.responses import Response
 from apinizer_pulumi.models import CertificateList, CertificateResponse
 
 from . import certificates, jwks, key_material
-from .api_proxy_routes import Route, _multipart, _project, _read, _write
 from .errors import BadRequestError, FieldRequiredError
 from .key_family_routes import listed, now, off_loop, remakes_jwks, security
-from .responses import json_response
+from .web import Route, json_response, multipart_parts, project_name, read, write
 
 CERTIFICATES = "/apiops/projects/{projectName}/certificates/"
 CERTIFICATE = CERTIFICATES + "{certificateName}/"
@@ -41,7 +40,7 @@ async def _form(request: Request, path_name: str | None = None) -> CertificateFo
     """The create (and update) form, in the order of the create page's errors."""
     security(request, writes=True)
     described = "certificateName, alias, certificateDescription, environmentList and pemEncodedFile"
-    parts = await _multipart(request, described, FILE_FIELD)
+    parts = await multipart_parts(request, described, FILE_FIELD)
 
     def text(field: str) -> str:
         raw, _ = parts.get(field, (b"", ""))
@@ -73,21 +72,23 @@ async def _form(request: Request, path_name: str | None = None) -> CertificateFo
 async def list_certificates(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/list-certificates.md"""
     security(request)
-    return listed(_read(request, certificates.list_certificates, _project(request)))
+    return listed(read(request, certificates.list_certificates, project_name(request)))
 
 
 async def get_certificate(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/get-certificate.md"""
     security(request)
-    return listed([_read(request, certificates.get_certificate, _project(request), _name(request))])
+    return listed([read(request, certificates.get_certificate, project_name(request), _name(request))])
 
 
 async def create_certificate(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/create-certificate.md"""
     name, description, alias, environments, certificate = await _form(request)
+    project = project_name(request)
     return json_response(
-        await _write(request, certificates.create, _project(request), name, description, alias, environments,
-                     certificate)
+        await write(
+            request, certificates.create, project, name, description, alias, environments, certificate
+        ),
     )
 
 
@@ -102,7 +103,7 @@ async def update_certificate(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/update-certificate.md"""
     remake = remakes_jwks(request)
     form = await _form(request, _name(request))
-    return json_response(await _write(request, _updated, _project(request), form, remake))
+    return json_response(await write(request, _updated, project_name(request), form, remake))
 
 
 def _deleted(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
@@ -114,14 +115,14 @@ def _deleted(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
 async def delete_certificate(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/delete-certificate.md"""
     security(request, writes=True)
-    return json_response(await _write(request, _deleted, _project(request), _name(request)))
+    return json_response(await write(request, _deleted, project_name(request), _name(request)))
 
 
 async def export_certificate(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/export-certificate.md"""
     security(request)
     name = _name(request)
-    content = _read(request, certificates.export, _project(request), name)
+    content = read(request, certificates.export, project_name(request), name)
     return Response(
         content,
         media_type="application/octet-stream",
@@ -133,20 +134,50 @@ async def truststore(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/get-truststore-certificates.md"""
     security(request)
     environment = str(request.path_params["environmentName"])
-    return listed(_read(request, certificates.truststore, _project(request), environment))
+    return listed(read(request, certificates.truststore, project_name(request), environment))
 
 
 ROUTES: list[Route] = [
-    ("GET", CERTIFICATES, list_certificates, "List a project's certificates (no content)", None,
-     CertificateList),
-    ("GET", TRUSTSTORE, truststore, "List the certificates of an environment's truststore (admin project)",
-     None, CertificateList),
+    (
+        "GET",
+        CERTIFICATES,
+        list_certificates,
+        "List a project's certificates (no content)",
+        None,
+        CertificateList,
+    ),
+    (
+        "GET",
+        TRUSTSTORE,
+        truststore,
+        "List the certificates of an environment's truststore (admin project)",
+        None,
+        CertificateList,
+    ),
     ("GET", CERTIFICATE, get_certificate, "Get a certificate", None, CertificateList),
-    ("POST", CERTIFICATES, create_certificate, "Create a certificate (multipart) and deploy it", None,
-     CertificateResponse),
-    ("PUT", CERTIFICATE, update_certificate, "Replace a certificate (multipart) and deploy it", None,
-     CertificateResponse),
-    ("DELETE", CERTIFICATE, delete_certificate, "Delete a certificate and undeploy it", None,
-     CertificateResponse),
+    (
+        "POST",
+        CERTIFICATES,
+        create_certificate,
+        "Create a certificate (multipart) and deploy it",
+        None,
+        CertificateResponse,
+    ),
+    (
+        "PUT",
+        CERTIFICATE,
+        update_certificate,
+        "Replace a certificate (multipart) and deploy it",
+        None,
+        CertificateResponse,
+    ),
+    (
+        "DELETE",
+        CERTIFICATE,
+        delete_certificate,
+        "Delete a certificate and undeploy it",
+        None,
+        CertificateResponse,
+    ),
     ("GET", EXPORT, export_certificate, "Export a certificate as a ZIP of DER files", None, None),
 ]

@@ -10,8 +10,9 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from .backend import Backend, TokenInfo
+from .auth import TokenInfo
 from .errors import EmulatorError
+from .families import FAMILIES, Backend
 from .fixtures import FixtureError, expiry_timestamp, load_fixture
 from .store import MEMORY, Store
 
@@ -160,7 +161,7 @@ def _token(args: argparse.Namespace) -> int:
     if args.db == MEMORY:
         print("error: token commands need a database file (--db PATH)", file=sys.stderr)
         return 2
-    backend = Backend(Store(args.db), load_fixture(args.fixtures))
+    backend = Backend(Store(args.db, families=FAMILIES), load_fixture(args.fixtures))
     try:
         if args.token_command == "create":
             expires = expiry_timestamp(args.expires)

@@ -25,10 +25,9 @@ from apinizer_pulumi.models import (
 )
 
 from . import connections
-from .api_proxy_routes import Route, _project, _read, _write
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
-from .environment_variable_routes import ROLE_API_SECURITY
-from .responses import _principal, json_response, parse_model, read_object
+from .auth import ROLE_API_SECURITY
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .web import Route, json_response, parse_model, principal, project_name, read, read_object, write
 
 CONNECTIONS = "/apiops/projects/{projectName}/connections/"
 CONNECTION = CONNECTIONS + "{connectionName}/"
@@ -40,7 +39,7 @@ def _name(request: Request) -> str:
 
 async def _connection(request: Request) -> dict[str, Any]:
     """The body as stored: validated with its type's model."""
-    _principal(request, ROLE_API_SECURITY)
+    principal(request, ROLE_API_SECURITY)
     body = await read_object(request)
     name = body.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -63,20 +62,20 @@ async def _connection(request: Request) -> dict[str, Any]:
 
 async def list_connections(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/06-connections/crud/list-connections.md"""
-    _principal(request, ROLE_API_SECURITY)
+    principal(request, ROLE_API_SECURITY)
     kind = request.query_params.get("type")
     if kind not in CONNECTION_TYPES:
         raise connections.ConnectionTypeError(kind)
-    found = _read(request, connections.list_connections, _project(request), kind)
+    found = read(request, connections.list_connections, project_name(request), kind)
     return json_response({"success": True, "resultList": found, "resultCount": len(found)})
 
 
 async def get_connection(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/06-connections/crud/get-connection.md"""
-    _principal(request, ROLE_API_SECURITY)
+    principal(request, ROLE_API_SECURITY)
     if not _name(request).strip():
         raise connections.ConnectionNameEmptyError()
-    found = _read(request, connections.get_connection, _project(request), _name(request))
+    found = read(request, connections.get_connection, project_name(request), _name(request))
     return json_response({"success": True, "resultList": [found], "resultCount": 1})
 
 
@@ -85,19 +84,20 @@ async def create_connection(request: Request) -> Response:
     body = await _connection(request)
     if body["name"].casefold() != _name(request).casefold():  # "(case-insensitive)"
         raise connections.ConnectionNameMismatchError(_name(request), body["name"])
-    return json_response(await _write(request, connections.create, _project(request), body))
+    return json_response(await write(request, connections.create, project_name(request), body))
 
 
 async def update_connection(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/06-connections/crud/update-connection.md"""
     body = await _connection(request)
-    return json_response(await _write(request, connections.update, _project(request), _name(request), body))
+    project = project_name(request)
+    return json_response(await write(request, connections.update, project, _name(request), body))
 
 
 async def delete_connection(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/06-connections/crud/delete-connection.md"""
-    _principal(request, ROLE_API_SECURITY)
-    return json_response(await _write(request, connections.delete, _project(request), _name(request)))
+    principal(request, ROLE_API_SECURITY)
+    return json_response(await write(request, connections.delete, project_name(request), _name(request)))
 
 
 ROUTES: list[Route] = [

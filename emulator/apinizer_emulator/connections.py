@@ -25,7 +25,7 @@ from typing import Any
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
 from .errors import BadRequestError, NotFoundError
-from .policies import _extras
+from .rules import extra_fields
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS connections (
@@ -109,7 +109,7 @@ def _find(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row | None
 
 def stored(model: ConnectionBase) -> dict[str, Any]:
     """The row's body: the model's JSON (defaults filled), without the fields no model declares."""
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=_extras(model))
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=extra_fields(model))
 
 
 def deployment(deploys: bool) -> dict[str, Any]:

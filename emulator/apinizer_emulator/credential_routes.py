@@ -11,10 +11,8 @@ every environment at once, for which the pages name ROLE_DEPLOY_UNDEPLOY_PROXIES
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -31,43 +29,20 @@ from apinizer_pulumi.models import (
 )
 
 from . import auth, credentials
-from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES
-from .auth import ROLE_MANAGE_PROXIES
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .auth import ROLE_DEPLOY_UNDEPLOY_PROXIES, ROLE_MANAGE_PROXIES
 from .errors import BadRequestError, InvalidFieldError
-from .responses import _backend, _principal, in_writer, json_response, parse_model, read_object
-from .store import Store
-
-R = TypeVar("R")
-Route = tuple[str, str, Callable[[Request], Any], str, type[BaseModel] | None, type[BaseModel] | None]
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .web import Route, json_response, parse_model, principal, project_name, read, read_object, write
 
 CREDENTIALS = "/apiops/projects/{projectName}/credentials/"
 CREDENTIAL = CREDENTIALS + "{username}/"
 ACCESS = CREDENTIAL + "access/"
 
 
-def _transaction(store: Store, call: Callable[..., R], *args: Any) -> R:
-    with store.write() as db:
-        return call(db, *args)
-
-
-async def _write(request: Request, call: Callable[..., R], *args: Any) -> R:
-    return await in_writer(request, _transaction, _backend(request).store, call, *args)
-
-
-def _read(request: Request, call: Callable[..., R], *args: Any) -> R:
-    with _backend(request).store.read() as db:
-        return call(db, *args)
-
-
 def _authorize(request: Request, *, writes: bool) -> None:
-    principal = _principal(request, ROLE_MANAGE_PROXIES)
+    caller = principal(request, ROLE_MANAGE_PROXIES)
     if writes:
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
-
-
-def _project(request: Request) -> str:
-    return str(request.path_params["projectName"])
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
 
 
 def _username(request: Request) -> str:
@@ -114,7 +89,7 @@ def _credential_body(body: dict[str, Any]) -> dict[str, Any]:
 
 async def list_credentials(request: Request) -> Response:
     _authorize(request, writes=False)
-    items = _read(request, credentials.list_credentials, _project(request))
+    items = read(request, credentials.list_credentials, project_name(request))
     return json_response({"success": True, "resultList": items})
 
 
@@ -122,7 +97,7 @@ async def create_credential(request: Request) -> Response:
     _authorize(request, writes=True)
     body = _credential_body(await read_object(request))
     password_hash = await _hash(body.pop("password"))
-    return json_response(await _write(request, credentials.create, _project(request), body, password_hash))
+    return json_response(await write(request, credentials.create, project_name(request), body, password_hash))
 
 
 async def update_credential(request: Request) -> Response:
@@ -130,9 +105,9 @@ async def update_credential(request: Request) -> Response:
     body = _credential_body(await read_object(request))
     password = body.pop("password")
     # The errors that need no hash first: a request for a credential that is not there costs no hash.
-    _read(request, credentials.check_exists, _project(request), body["username"])
+    read(request, credentials.check_exists, project_name(request), body["username"])
     password_hash = await _hash(password)
-    return json_response(await _write(request, credentials.update, _project(request), body, password_hash))
+    return json_response(await write(request, credentials.update, project_name(request), body, password_hash))
 
 
 async def change_password(request: Request) -> Response:
@@ -142,17 +117,17 @@ async def change_password(request: Request) -> Response:
         raise credentials.CredentialFieldEmptyError("password")
     # Only the password is read; the documentation says other fields are ignored.
     change = parse_model(CredentialPasswordChange, {"password": body["password"]})
-    _read(request, credentials.check_exists, _project(request), _username(request))
+    read(request, credentials.check_exists, project_name(request), _username(request))
     password_hash = await _hash(change.password)
-    answer = await _write(
-        request, credentials.change_password, _project(request), _username(request), password_hash
+    answer = await write(
+        request, credentials.change_password, project_name(request), _username(request), password_hash
     )
     return json_response(answer)
 
 
 async def delete_credential(request: Request) -> Response:
     _authorize(request, writes=True)
-    return json_response(await _write(request, credentials.delete, _project(request), _username(request)))
+    return json_response(await write(request, credentials.delete, project_name(request), _username(request)))
 
 
 # -- access -----------------------------------------------------------------------------------------
@@ -175,7 +150,7 @@ async def _access_items(request: Request) -> list[CredentialAccess]:
 
 async def list_access(request: Request) -> Response:
     _authorize(request, writes=False)
-    items = _read(request, credentials.list_access, _project(request), _username(request))
+    items = read(request, credentials.list_access, project_name(request), _username(request))
     return json_response({"success": True, "resultList": items})
 
 
@@ -183,7 +158,7 @@ async def grant_access(request: Request) -> Response:
     _authorize(request, writes=True)
     items = await _access_items(request)
     return json_response(
-        await _write(request, credentials.grant, _project(request), _username(request), items)
+        await write(request, credentials.grant, project_name(request), _username(request), items)
     )
 
 
@@ -191,7 +166,7 @@ async def revoke_access(request: Request) -> Response:
     _authorize(request, writes=True)
     items = await _access_items(request)
     return json_response(
-        await _write(request, credentials.revoke, _project(request), _username(request), items)
+        await write(request, credentials.revoke, project_name(request), _username(request), items)
     )
 
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from apinizer_pulumi.models import AccessType, CredentialAccess
 
+from .deployments import deployed
 from .errors import BadRequestError, NotFoundError
 
 SCHEMA = """
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS credential_access (
 );
 """
 #: The family's tables, children first (the order a wipe deletes them in).
-TABLES = ("credential_access", "credentials")
+DATA_TABLES = ("credential_access", "credentials")
 #: Where the proxy groups live once they exist (built beside this family).
 GROUPS_TABLE = "api_proxy_groups"
 
@@ -226,18 +227,6 @@ def state(db: sqlite3.Connection) -> list[dict[str, Any]]:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-
-
-def deployed(db: sqlite3.Connection, message: str, each: str) -> dict[str, Any]:
-    """The documented answer: the change reached every environment."""
-    results = [
-        {"environmentName": row["name"], "success": True, "message": each}
-        for row in db.execute("SELECT name FROM environments ORDER BY seq")
-    ]
-    return {
-        "success": True,
-        "deploymentResult": {"success": True, "message": message, "environmentResults": results},
-    }
 
 
 def _fields(body: dict[str, Any]) -> dict[str, Any]:

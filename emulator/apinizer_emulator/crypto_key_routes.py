@@ -11,8 +11,8 @@ from __future__ import annotations
 from apinizer_pulumi.models import CryptoKeyList, CryptoKeyResponse, CryptoKeySpec
 
 from . import crypto_keys
-from .api_proxy_routes import Route
 from .key_family_routes import MaterialFamily, material_routes
+from .web import Route
 
 KEYS = "/apiops/projects/{projectName}/keys/"
 

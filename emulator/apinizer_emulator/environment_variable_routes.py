@@ -18,12 +18,11 @@ from apinizer_pulumi.models import (
 
 from . import auth
 from . import environment_variables as variables
-from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES, Route, _project, _read, _write
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .auth import ROLE_API_SECURITY, ROLE_DEPLOY_UNDEPLOY_PROXIES
 from .errors import BadRequestError
-from .responses import _principal, json_response, parse_model, read_object
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .web import Route, json_response, parse_model, principal, project_name, read, read_object, write
 
-ROLE_API_SECURITY = "ROLE_API_SECURITY"
 VARIABLES = "/apiops/projects/{projectName}/environmentVariables/"
 VARIABLE = VARIABLES + "{name}/"
 
@@ -33,8 +32,8 @@ def _name(request: Request) -> str:
 
 
 def _writer(request: Request) -> None:
-    principal = _principal(request, ROLE_API_SECURITY)
-    principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+    caller = principal(request, ROLE_API_SECURITY)
+    caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
 
 
 async def _spec(request: Request) -> EnvironmentVariableSpec:
@@ -59,15 +58,15 @@ async def _spec(request: Request) -> EnvironmentVariableSpec:
 
 async def list_variables(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/list-environment-variables.md"""
-    _principal(request, ROLE_API_SECURITY)
-    found = _read(request, variables.list_variables, _project(request))
+    principal(request, ROLE_API_SECURITY)
+    found = read(request, variables.list_variables, project_name(request))
     return json_response({"success": True, "resultList": found, "resultCount": len(found)})
 
 
 async def get_variable(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/get-environment-variable.md"""
-    _principal(request, ROLE_API_SECURITY)
-    found = _read(request, variables.get_variable, _project(request), _name(request))
+    principal(request, ROLE_API_SECURITY)
+    found = read(request, variables.get_variable, project_name(request), _name(request))
     return json_response({"success": True, "resultList": [found], "resultCount": 1})
 
 
@@ -77,7 +76,7 @@ async def create_variable(request: Request) -> Response:
     if spec.name.casefold() != _name(request).casefold():  # "case-insensitive matching"
         raise variables.VariableNameMismatchError(_name(request), spec.name)
     body = await auth.PASSWORD_HASHING.run(lambda: variables.stored(spec))
-    return json_response(await _write(request, variables.create, _project(request), spec, body))
+    return json_response(await write(request, variables.create, project_name(request), spec, body))
 
 
 async def update_variable(request: Request) -> Response:
@@ -85,14 +84,14 @@ async def update_variable(request: Request) -> Response:
     spec = await _spec(request)
     body = await auth.PASSWORD_HASHING.run(lambda: variables.stored(spec))
     return json_response(
-        await _write(request, variables.update, _project(request), _name(request), spec, body)
+        await write(request, variables.update, project_name(request), _name(request), spec, body)
     )
 
 
 async def delete_variable(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/10-environment-variables/crud/delete-environment-variable.md"""
     _writer(request)
-    return json_response(await _write(request, variables.delete, _project(request), _name(request)))
+    return json_response(await write(request, variables.delete, project_name(request), _name(request)))
 
 
 ROUTES: list[Route] = [

@@ -23,7 +23,7 @@ from typing import Any
 from apinizer_pulumi.models import EnvironmentVariableSpec
 
 from . import secrets_at_rest
-from .api_proxies import PUBLISHED
+from .deployments import PUBLISHED
 from .errors import BadRequestError, NotFoundError
 from .models import new_id, stable_id
 
@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS environment_variables (
 );
 """
 #: The family's tables, children first.
-TABLES = ("environment_variables",)
+DATA_TABLES = ("environment_variables",)
 
 
 class VariableProjectError(NotFoundError):

@@ -1,6 +1,6 @@
 """The emulator's errors: each class serializes to the API's error body ``{error, error_description}``.
 
-Handlers never build error JSON themselves; the backend raises one of these and the app's
+Handlers never build error JSON themselves; a family raises one of these and the app's
 exception handler turns it into a response::
 
     EmulatorError                           status, error, error_description

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from .credentials import deployed
+from .deployments import deployed
 from .errors import UnauthorizedError
 
 if TYPE_CHECKING:  # the reader needs the emulator extra; the store, and the token commands, do not

@@ -16,10 +16,9 @@ from starlette.responses import Response
 from apinizer_pulumi.models import DeploymentResponse
 
 from . import geolocation, mmdb
-from .api_proxy_routes import MULTIPART, Route, _write
 from .auth import ROLE_ADMIN, SYSTEM_ADMIN
 from .errors import BadRequestError
-from .responses import _principal, json_response
+from .web import MULTIPART, Route, json_response, principal, write
 
 MMDB = "/apiops/settings/geolocation/mmdb"
 ENABLE = "/apiops/settings/geolocation/enable"
@@ -27,8 +26,8 @@ DISABLE = "/apiops/settings/geolocation/disable"
 
 
 def _admin(request: Request) -> None:
-    principal = _principal(request)
-    if not (principal.has_role(ROLE_ADMIN) or principal.system_role == SYSTEM_ADMIN):
+    caller = principal(request)
+    if not (caller.has_role(ROLE_ADMIN) or caller.system_role == SYSTEM_ADMIN):
         raise geolocation.AdminSettingsError()
 
 
@@ -62,19 +61,19 @@ async def upload_mmdb(request: Request) -> Response:
     _admin(request)
     content, file_name = await _upload(request)
     parsed = await run_in_threadpool(mmdb.parse_mmdb, content, file_name)
-    return json_response(await _write(request, geolocation.upload, parsed))
+    return json_response(await write(request, geolocation.upload, parsed))
 
 
 async def enable(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/13-geolocation/enable-geolocation.md"""
     _admin(request)
-    return json_response(await _write(request, geolocation.set_enabled, True))
+    return json_response(await write(request, geolocation.set_enabled, True))
 
 
 async def disable(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/13-geolocation/disable-geolocation.md"""
     _admin(request)
-    return json_response(await _write(request, geolocation.set_enabled, False))
+    return json_response(await write(request, geolocation.set_enabled, False))
 
 
 ROUTES: list[Route] = [

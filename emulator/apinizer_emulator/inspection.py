@@ -9,20 +9,12 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import (
-    api_proxy_group_routes,
-    connections,
-    credentials,
-    environment_variables,
-    geolocation,
-    ip_groups,
-    key_family_routes,
-)
-from . import responses as r
-from .backend import Backend
+from . import api_proxy_group_routes, rlcls
 from .errors import BadRequestError, NotFoundError, RlclNotFoundError
+from .families import Backend
 from .faults import FaultInjector
 from .stats import RequestStats
+from .web import json_response, read, read_object, success
 
 
 def _backend(request: Request) -> Backend:
@@ -41,50 +33,40 @@ def _faults(request: Request) -> FaultInjector:
 
 
 async def state(request: Request) -> Response:
-    body = _backend(request).state()
-    with _backend(request).store.read() as db:
-        for project in body["projects"]:
-            project["ipGroups"] = ip_groups.state(db, project["name"])
-            project["environmentVariables"] = environment_variables.state(db, project["name"])
-            project["connections"] = connections.state(db, project["name"])  # secrets null
-            project.update(key_family_routes.state(db, project["name"]))
-        # Credentials with their access, never a password or its hash.
-        body["credentials"] = credentials.state(db)
-        body["geolocation"] = geolocation.state(db)  # the MMDB file's hash and metadata, not its bytes
-    return r.json_response(body)
+    return json_response(_backend(request).state())
 
 
-def _inspect_rlcl(request: Request, read: Callable[[str, str], Any]) -> Any:
+def _inspect_rlcl(request: Request, inspect: Callable[..., Any]) -> Any:
     try:
-        return read(request.path_params["project"], request.path_params["rlcl"])
+        return read(request, inspect, request.path_params["project"], request.path_params["rlcl"])
     except RlclNotFoundError as exc:  # the API's 400; an inspection URL that names nothing is a 404
         raise NotFoundError(exc.description) from exc
 
 
 async def rlcl_endpoints(request: Request) -> Response:
-    entries = _inspect_rlcl(request, _backend(request).rlcl_entries)
-    return r.json_response({"endpointRateLimitList": entries})
+    entries = _inspect_rlcl(request, rlcls.entries)
+    return json_response({"endpointRateLimitList": entries})
 
 
 async def rlcl_settings(request: Request) -> Response:
     """The RLCL's own fields in the API's write shape: what the API cannot read back."""
-    return r.json_response(_inspect_rlcl(request, _backend(request).rlcl_settings))
+    return json_response(_inspect_rlcl(request, rlcls.settings))
 
 
 async def stats(request: Request) -> Response:
-    return r.json_response(_stats(request).snapshot())
+    return json_response(_stats(request).snapshot())
 
 
 async def stats_reset(request: Request) -> Response:
     _stats(request).reset()
-    return r.success()
+    return success()
 
 
 async def reset(request: Request) -> Response:
     """Back to the fixtures; faults are cleared and the clock's offset too."""
     _faults(request).clear()
     _backend(request).reset()
-    return r.success()
+    return success()
 
 
 #: The clock goes no further than 3000-01-01T00:00:00Z: far beyond any token's life, and far below
@@ -94,39 +76,39 @@ CLOCK_LIMIT = 32_503_680_000
 
 async def clock(request: Request) -> Response:
     """``{"advance": seconds}`` moves the emulator's clock forward; answers ``{"now": epoch seconds}``."""
-    body = await r.read_object(request)
+    body = await read_object(request)
     advance = body.get("advance", 0)
     if isinstance(advance, bool) or not isinstance(advance, int | float) or advance < 0:
         raise BadRequestError("advance must be a non-negative number of seconds")
     if _backend(request).now() + advance > CLOCK_LIMIT:
         raise BadRequestError("advance would take the clock past 3000-01-01T00:00:00Z")
-    return r.json_response({"now": _backend(request).advance_clock(float(advance))})
+    return json_response({"now": _backend(request).advance_clock(float(advance))})
 
 
 async def get_clock(request: Request) -> Response:
-    return r.json_response({"now": _backend(request).now()})
+    return json_response({"now": _backend(request).now()})
 
 
 async def add_fault(request: Request) -> Response:
     faults = _faults(request)
-    body = await r.read_object(request)
+    body = await read_object(request)
     seed = body.pop("seed", None)
     if seed is not None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise BadRequestError("seed must be an integer")
         faults.seed(seed)
     faults.add(faults.parse(body))
-    return r.json_response({"success": True, "faults": faults.active()})
+    return json_response({"success": True, "faults": faults.active()})
 
 
 async def list_faults(request: Request) -> Response:
     faults = _faults(request)
-    return r.json_response({"faults": faults.active(), "fired": faults.fired()})
+    return json_response({"faults": faults.active(), "fired": faults.fired()})
 
 
 async def clear_faults(request: Request) -> Response:
     _faults(request).clear()
-    return r.success()
+    return success()
 
 
 def register(app: FastAPI) -> None:

@@ -14,11 +14,10 @@ from starlette.responses import Response
 from apinizer_pulumi.models import IpGroupSpec, IpList, SuccessResponse
 
 from . import ip_groups
-from .api_proxy_routes import Route, _project, _write
 from .auth import ROLE_MANAGE_PROXIES
-from .backend import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
 from .errors import BadRequestError
-from .responses import _principal, read_object, success
+from .rules import MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, check_text
+from .web import Route, principal, project_name, read_object, success, write
 
 GROUPS = "/apiops/projects/{projectName}/ipGroups/"
 GROUP = GROUPS + "{ipGroupName}/"
@@ -30,7 +29,7 @@ def _group_name(request: Request) -> str:
 
 
 async def _spec(request: Request) -> tuple[str, str | None]:
-    _principal(request, ROLE_MANAGE_PROXIES)
+    principal(request, ROLE_MANAGE_PROXIES)
     body = await read_object(request)
     name = body.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -46,7 +45,7 @@ async def _spec(request: Request) -> tuple[str, str | None]:
 async def create_group(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/11-ip-groups/crud/create-ip-group.md"""
     name, description = await _spec(request)
-    await _write(request, ip_groups.create, _project(request), name, description)
+    await write(request, ip_groups.create, project_name(request), name, description)
     return success()
 
 
@@ -55,24 +54,26 @@ async def update_group(request: Request) -> Response:
     name, description = await _spec(request)
     if name != _group_name(request):
         raise ip_groups.IpGroupRenameError(_group_name(request), name)
-    await _write(request, ip_groups.update, _project(request), name, description)
+    await write(request, ip_groups.update, project_name(request), name, description)
     return success()
 
 
 async def delete_group(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/11-ip-groups/crud/delete-ip-group.md"""
-    _principal(request, ROLE_MANAGE_PROXIES)
-    await _write(request, ip_groups.delete, _project(request), _group_name(request))
+    principal(request, ROLE_MANAGE_PROXIES)
+    await write(request, ip_groups.delete, project_name(request), _group_name(request))
     return success()
 
 
 async def change_ips(request: Request) -> Response:
     """``POST`` (add), ``PUT`` (replace) and ``DELETE`` (remove) of ``.../ips/``:
     https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/11-ip-groups/ips/index.md"""
-    _principal(request, ROLE_MANAGE_PROXIES)
+    principal(request, ROLE_MANAGE_PROXIES)
     body: dict[str, Any] = await read_object(request)
     ips = ip_groups.check_ip_list(body.get("ipList"))
-    await _write(request, ip_groups.change_ips, _project(request), _group_name(request), request.method, ips)
+    await write(
+        request, ip_groups.change_ips, project_name(request), _group_name(request), request.method, ips
+    )
     return success()
 
 

@@ -22,7 +22,7 @@ import json
 import sqlite3
 from typing import Any
 
-from .api_proxies import require_project
+from .deployments import require_project
 from .errors import BadRequestError
 
 SCHEMA = """
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS ip_groups (
 );
 """
 #: The family's tables, children first.
-TABLES = ("ip_groups",)
+DATA_TABLES = ("ip_groups",)
 
 
 class IpGroupNameEmptyError(BadRequestError):

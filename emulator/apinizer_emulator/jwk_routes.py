@@ -31,11 +31,10 @@ from apinizer_pulumi.models import (
 )
 
 from . import jwks, key_material, specs
-from .api_proxy_routes import Route, _project, _read, _write
 from .errors import BadRequestError
 from .key_families import read_name
 from .key_family_routes import listed, now, off_loop, security
-from .responses import json_response, read_object
+from .web import Route, json_response, project_name, read, read_object, write
 
 JWKS = "/apiops/projects/{projectName}/jwks/"
 JWK = JWKS + "{jwkName}/"
@@ -87,18 +86,18 @@ async def _fetched(request: Request, url: str, body: Mapping[str, Any]) -> str:
 
 async def _create(request: Request, body: Mapping[str, Any], source_type: str) -> Response:
     name, description = read_name(body, jwks.JwkNameEmptyError())
-    project = _project(request)
+    project = project_name(request)
     if source_type == "URL":
         url = jwks.required(body, "url", source_type)
         jwk = await off_loop(key_material.parse_jwk, await _fetched(request, url, body), _kid(body), "url")
-        answer = await _write(request, jwks.create_parsed, project, name, description, source_type, url, jwk)
+        answer = await write(request, jwks.create_parsed, project, name, description, source_type, url, jwk)
     elif source_type == "COPY_PASTE":
         text = jwks.required(body, "jwkStr", source_type)
         jwk = await off_loop(key_material.parse_jwk, text, _kid(body), "jwkStr")
-        answer = await _write(request, jwks.create_parsed, project, name, description, source_type, None, jwk)
+        answer = await write(request, jwks.create_parsed, project, name, description, source_type, None, jwk)
     else:
         source = jwks.source_of(body, source_type)
-        answer = await _write(
+        answer = await write(
             request, jwks.create_from_object, project, name, description, source_type, source
         )
     return json_response(answer)
@@ -107,13 +106,13 @@ async def _create(request: Request, body: Mapping[str, Any], source_type: str) -
 async def list_jwks(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/list-jwks.md"""
     security(request)
-    return listed(_read(request, jwks.list_jwks, _project(request)))
+    return listed(read(request, jwks.list_jwks, project_name(request)))
 
 
 async def get_jwk(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/get-jwk.md"""
     security(request)
-    return listed([_read(request, jwks.get_jwk, _project(request), _name(request))])
+    return listed([read(request, jwks.get_jwk, project_name(request), _name(request))])
 
 
 async def create_jwk(request: Request) -> Response:
@@ -128,13 +127,13 @@ async def update_jwk(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/update-jwk.md"""
     security(request, writes=True)
     body = await read_object(request)
-    return json_response(await _write(request, jwks.update, _project(request), _name(request), body))
+    return json_response(await write(request, jwks.update, project_name(request), _name(request), body))
 
 
 async def delete_jwk(request: Request) -> Response:
     """https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/delete-jwk.md"""
     security(request, writes=True)
-    return json_response(await _write(request, jwks.delete, _project(request), _name(request)))
+    return json_response(await write(request, jwks.delete, project_name(request), _name(request)))
 
 
 async def generate_jwk(request: Request) -> Response:
@@ -151,8 +150,8 @@ async def generate_jwk(request: Request) -> Response:
     if not isinstance(params, dict):
         raise BadRequestError(f"{str(kind).lower()} is required when type is {kind}!")
     jwk = await off_loop(key_material.generate_jwk, kind, params, _kid(body), now(request))
-    answer = await _write(
-        request, jwks.create_parsed, _project(request), name, description, "GENERATE", None, jwk
+    answer = await write(
+        request, jwks.create_parsed, project_name(request), name, description, "GENERATE", None, jwk
     )
     return json_response(answer)
 

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .api_proxies import PUBLISHED
+from .deployments import PUBLISHED
 from .errors import BadRequestError, NotFoundError
 
 

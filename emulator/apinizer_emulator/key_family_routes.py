@@ -19,23 +19,23 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import auth, certificates, crypto_keys, jwks, key_families, keystores
-from .api_proxy_routes import ROLE_DEPLOY_UNDEPLOY_PROXIES, Route, _project, _read, _write
-from .responses import _backend, _principal, json_response, read_object
+from . import auth, jwks, key_families
+from .auth import ROLE_DEPLOY_UNDEPLOY_PROXIES
+from .web import Route, clock, json_response, principal, project_name, read, read_object, write
 
 ROLE_API_SECURITY = "ROLE_API_SECURITY"
 R = TypeVar("R")
 
 
 def security(request: Request, *, writes: bool = False) -> None:
-    principal = _principal(request, ROLE_API_SECURITY)
+    caller = principal(request, ROLE_API_SECURITY)
     if writes:
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
 
 
 def now(request: Request) -> datetime:
     """The emulator's clock (which tests move forward), for certificate expiry and generated keys."""
-    return datetime.fromtimestamp(_backend(request).now(), UTC)
+    return datetime.fromtimestamp(clock(request), UTC)
 
 
 def remakes_jwks(request: Request) -> bool:
@@ -98,28 +98,28 @@ def material_routes(family: MaterialFamily) -> list[Route]:
 
     async def list_all(request: Request) -> Response:
         security(request)
-        return listed(_read(request, family.list_all, _project(request)))
+        return listed(read(request, family.list_all, project_name(request)))
 
     async def get_one(request: Request) -> Response:
         security(request)
-        return listed([_read(request, family.get_one, _project(request), name(request))])
+        return listed([read(request, family.get_one, project_name(request), name(request))])
 
     async def create(request: Request) -> Response:
         security(request, writes=True)
         spec = await off_loop(family.read_spec, await read_object(request))
-        return json_response(await _write(request, family.create, _project(request), spec))
+        return json_response(await write(request, family.create, project_name(request), spec))
 
     async def update(request: Request) -> Response:
         security(request, writes=True)
         remake = remakes_jwks(request)
         spec = await off_loop(family.read_spec, await read_object(request))
         return json_response(
-            await _write(request, _updated, family, _project(request), name(request), spec, remake)
+            await write(request, _updated, family, project_name(request), name(request), spec, remake)
         )
 
     async def delete(request: Request) -> Response:
         security(request, writes=True)
-        return json_response(await _write(request, _deleted, family, _project(request), name(request)))
+        return json_response(await write(request, _deleted, family, project_name(request), name(request)))
 
     kind = family.kind
     return [
@@ -130,14 +130,3 @@ def material_routes(family: MaterialFamily) -> list[Route]:
         ("PUT", item, update, f"Update a {kind} and deploy it", family.spec_model, family.response_model),
         ("DELETE", item, delete, f"Delete a {kind} and undeploy it", None, family.response_model),
     ]
-
-
-def state(db: sqlite3.Connection, project: str) -> dict[str, Any]:
-    """A project's keys and secrets for ``/_emulator/state``: never a private key, a JWK's private
-    members, a password or a keystore's file."""
-    return {
-        "jwks": jwks.state(db, project),
-        "certificates": certificates.state(db, project),
-        "cryptoKeys": crypto_keys.state(db, project),
-        "keystores": keystores.state(db, project),
-    }

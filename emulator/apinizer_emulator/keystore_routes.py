@@ -11,8 +11,8 @@ from __future__ import annotations
 from apinizer_pulumi.models import KeystoreList, KeystoreResponse, KeystoreSpec
 
 from . import keystores
-from .api_proxy_routes import Route
 from .key_family_routes import MaterialFamily, material_routes
+from .web import Route
 
 KEYSTORES = "/apiops/projects/{projectName}/keystores/"
 

@@ -11,7 +11,7 @@ alone (type, name, description, active), and then ``body`` is NULL.
 
 Functions take a store connection inside the caller's transaction and raise the typed errors
 below. Every change of a proxy's policies changes the proxy's fingerprint
-(:func:`fingerprint_items`), so a deployed proxy then answers ``redeployRequired: true``.
+(:func:`deployments.fingerprint`), so a deployed proxy then answers ``redeployRequired: true``.
 """
 
 from __future__ import annotations
@@ -19,18 +19,27 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from apinizer_pulumi.models import POLICY_TYPES
+from apinizer_pulumi.models import POLICY_TYPES, HttpMethod
 
-from . import api_proxies, key_references, secrets_at_rest
+from . import key_references, secrets_at_rest
+from .deployments import (
+    IN_LIST_ORDER,
+    DeploymentTargetError,
+    deploy_all,
+    details_of,
+    environment_row,
+    proxy_row,
+)
 from .errors import BadRequestError, EndpointNotFoundError, ProjectNotFoundError, ProxyNotFoundError
 from .fixtures import Fixture, FixtureError, PolicyFixture
 from .models import stable_id
+from .rules import extra_fields, validation_message
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS policies (
@@ -48,16 +57,12 @@ CREATE TABLE IF NOT EXISTS policies (
 CREATE INDEX IF NOT EXISTS policies_endpoint ON policies(endpoint_id);
 CREATE INDEX IF NOT EXISTS policies_list ON policies(proxy_id, endpoint_id, pipeline, position);
 """
+#: The family's tables, children first (the order a wipe deletes them in).
+DATA_TABLES = ("policies",)
 
 #: The lists of a proxy or an endpoint, as stored and as the API names them.
 PIPELINES = ("request", "response", "error")
 PIPELINE_KEYS = {p: f"{p}PolicyList" for p in PIPELINES}
-#: A proxy's policies (``p``, joined to their endpoints as ``e``) list by list: the proxy's own,
-#: then each endpoint's in the proxy's order; request, response, error; each in its order.
-_IN_LIST_ORDER = (
-    " ORDER BY p.endpoint_id IS NOT NULL, e.seq,"
-    " CASE p.pipeline WHEN 'request' THEN 0 WHEN 'response' THEN 1 ELSE 2 END, p.position"
-)
 #: What ``/_emulator/state`` shows instead of a secret field's value.
 MASK = "******"
 
@@ -216,7 +221,7 @@ def list_policies(db: sqlite3.Connection, project: str, proxy_name: str) -> dict
 
 
 def _proxy_policies(db: sqlite3.Connection, row: sqlite3.Row, *, masked: bool = False) -> dict[str, Any]:
-    details = api_proxies._details_of(row)
+    details = details_of(row)
     paths = (details.get("clientRoute") or {}).get("relativePathList") or [None]
     lists: dict[str | None, dict[str, list[dict[str, Any]]]] = {}
     for policy in db.execute(
@@ -328,24 +333,6 @@ def _nested_model(annotation: Any) -> Any:
         if found is not None:
             return found
     return None
-
-
-def fingerprint_items(db: sqlite3.Connection, proxy_id: str) -> Iterator[bytes]:
-    """What a deployment carries of the proxy's policies, list by list, in order.
-
-    A policy known by its summary alone hashes as it did before policies were stored whole, so
-    a database file from then keeps its deployments' fingerprints.
-    """
-    for r in db.execute(
-        "SELECT p.endpoint_id, p.pipeline, p.type, p.name, p.description, p.active, p.body"
-        " FROM policies p LEFT JOIN endpoints e ON e.id = p.endpoint_id WHERE p.proxy_id = ?"
-        + _IN_LIST_ORDER,
-        (proxy_id,),
-    ):
-        item = list(r)
-        if r["endpoint_id"] is not None and r["body"] is None:
-            item.pop()
-        yield json.dumps(item).encode()
 
 
 # -- writes -------------------------------------------------------------------------------------------
@@ -499,7 +486,7 @@ def policy_data(policy: Any) -> PolicyData:
     """A validated policy model as stored: the API's JSON without nulls, without ``name`` (the add
     page: the name is the path's, the body's is ignored) and without the fields no model declares
     (the emulator ignores unknown fields, as the product's tolerant readers do)."""
-    body = policy.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=_extras(policy))
+    body = policy.model_dump(mode="json", by_alias=True, exclude_none=True, exclude=extra_fields(policy))
     body.pop("name", None)
     return PolicyData(
         type=str(body["type"]),
@@ -509,33 +496,33 @@ def policy_data(policy: Any) -> PolicyData:
     )
 
 
-def _extras(model: Any) -> dict[Any, Any]:
-    """pydantic's ``exclude`` for the unknown fields a model (and each nested one) kept."""
-    exclude: dict[Any, Any] = {key: True for key in model.model_extra or {}}
-    for name in type(model).model_fields:
-        value = getattr(model, name)
-        if isinstance(value, BaseModel):
-            nested = _extras(value)
-            if nested:
-                exclude[name] = nested
-        elif isinstance(value, list):
-            items = {i: _extras(v) for i, v in enumerate(value) if isinstance(v, BaseModel)}
-            items = {i: e for i, e in items.items() if e}
-            if items:
-                exclude[name] = items
-    return exclude
-
-
 def validated_body(model: Any, data: Mapping[str, Any]) -> Mapping[str, Any]:
     """``data`` (the API's names) validated with a policy model, as stored (see :func:`policy_data`)."""
     return policy_data(model.model_validate(data, by_alias=True, by_name=False)).body
 
 
 def _fields_named(exc: ValidationError) -> str:
-    # The handlers' message (fields by their API names); imported here, as the handlers import the store.
-    from .responses import validation_message
-
     return validation_message(exc)
+
+
+# -- export and import ---------------------------------------------------------------------------
+
+
+class ExportedPolicy(BaseModel):
+    """One policy of the export's ``policies``: its list (the proxy's when ``endpoint`` is null), its
+    summary, and the whole policy as written (null for one known by its summary alone)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    endpoint: str | None = None
+    httpMethod: HttpMethod | None = None  # noqa: N815
+    pipeline: Literal["request", "response", "error"]
+    type: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    description: str | None = None
+    active: bool = True
+    body: dict[str, Any] | None = None
+
 
 
 # -- fixture ------------------------------------------------------------------------------------------
@@ -611,14 +598,14 @@ def export_policies(db: sqlite3.Connection, proxy_id: str) -> list[dict[str, Any
         }
         for r in db.execute(
             "SELECT p.*, e.name AS endpoint_name, e.http_method FROM policies p"
-            " LEFT JOIN endpoints e ON e.id = p.endpoint_id WHERE p.proxy_id = ?" + _IN_LIST_ORDER,
+            " LEFT JOIN endpoints e ON e.id = p.endpoint_id WHERE p.proxy_id = ?" + IN_LIST_ORDER,
             (proxy_id,),
         )
     ]
 
 
 def import_policies(
-    db: sqlite3.Connection, proxy_id: str, items: Sequence[api_proxies.ExportedPolicy]
+    db: sqlite3.Connection, proxy_id: str, items: Sequence[ExportedPolicy]
 ) -> None:
     """An export's policies into the proxy (its endpoints already in), each checked as an add is."""
     project = db.execute("SELECT project FROM proxies WHERE id = ?", (proxy_id,)).fetchone()["project"]
@@ -670,7 +657,7 @@ def _proxy(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row:
     """The list page's 404s: the project's wording, then the add, update and delete pages' proxy's."""
     if db.execute("SELECT 1 FROM projects WHERE name = ?", (project,)).fetchone() is None:
         raise ProjectNotFoundError(project)
-    row = api_proxies._proxy_row(db, project, name)
+    row = proxy_row(db, project, name)
     if row is None:
         raise ProxyNotFoundError(name)
     return row
@@ -699,8 +686,8 @@ def _check_targets(db: sqlite3.Connection, proxy_name: str, deployment: Deployme
     if not deployment.deploy:
         return
     for environment in deployment.environments:
-        if api_proxies._environment(db, environment) is None:
-            raise api_proxies.DeploymentTargetError(proxy_name, environment)
+        if environment_row(db, environment) is None:
+            raise DeploymentTargetError(proxy_name, environment)
 
 
 def _instances(db: sqlite3.Connection, proxy_id: str, name: str) -> list[sqlite3.Row]:
@@ -708,7 +695,7 @@ def _instances(db: sqlite3.Connection, proxy_id: str, name: str) -> list[sqlite3
     wanted = name.casefold()
     rows = db.execute(
         "SELECT p.* FROM policies p LEFT JOIN endpoints e ON e.id = p.endpoint_id WHERE p.proxy_id = ?"
-        + _IN_LIST_ORDER,
+        + IN_LIST_ORDER,
         (proxy_id,),
     ).fetchall()
     return [r for r in rows if r["name"].casefold() == wanted]
@@ -755,7 +742,7 @@ def _answer(db: sqlite3.Connection, row: sqlite3.Row, deployment: Deployment) ->
     started = time.perf_counter()
     for number, environment in enumerate(dict.fromkeys(deployment.environments), start=1):
         began = time.perf_counter()
-        (result,) = api_proxies._deploy_all(
+        (result,) = deploy_all(
             db, row["id"], row["name"], [environment], "Deployment successful"
         )["deploymentResults"]
         details.append(

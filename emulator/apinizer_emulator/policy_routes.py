@@ -16,7 +16,7 @@ ROLE_DEPLOY_UNDEPLOY_PROXIES too when the request deploys (``deploy`` is true by
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,14 +34,23 @@ from apinizer_pulumi.models import (
 )
 
 from . import policies, secrets_at_rest
-from .api_proxy_routes import PROXY, ROLE_DEPLOY_UNDEPLOY_PROXIES, _proxy_manager, _read, _write
-from .auth import PASSWORD_HASHING
-from .backend import MAX_NAME_LENGTH, check_text
+from .auth import PASSWORD_HASHING, ROLE_DEPLOY_UNDEPLOY_PROXIES
 from .errors import FieldRequiredError, InvalidFieldError
-from .responses import _settings_object, _without_nulls, json_response, parse_model, read_object
+from .rules import MAX_NAME_LENGTH, check_text
+from .web import (
+    Handler,
+    json_response,
+    parse_model,
+    proxy_manager,
+    read,
+    read_object,
+    settings_object,
+    without_nulls,
+    write,
+)
 
-Handler = Callable[[Request], Awaitable[Response]]
-
+#: An API proxy, as its pages name it (:mod:`api_proxy_routes`).
+PROXY = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/"
 POLICIES = PROXY + "policies/"
 POLICY = POLICIES + "{policyName}/"
 
@@ -71,8 +80,8 @@ class PolicyDeleteRequest(BaseModel):
 
 def _metadata(body: dict[str, Any]) -> PolicyOperationMetadata:
     """``operationMetadata``; the model refuses an ENDPOINT scope without the endpoint and its method."""
-    metadata = _settings_object(body, "operationMetadata")
-    return parse_model(PolicyOperationMetadata, _without_nulls(metadata), "operationMetadata")
+    metadata = settings_object(body, "operationMetadata")
+    return parse_model(PolicyOperationMetadata, without_nulls(metadata), "operationMetadata")
 
 
 def _placement(metadata: PolicyOperationMetadata, *, with_order: bool = True) -> policies.Placement:
@@ -108,7 +117,7 @@ def _policy(body: dict[str, Any], operation: str) -> policies.PolicyData:
     policy group) write its fields beside ``operationMetadata``: both are read.
     """
     if "policy" in body or "type" not in body:
-        policy = _settings_object(body, "policy")
+        policy = settings_object(body, "policy")
     else:
         _, policy = split_write_body(body)
     data = {k: v for k, v in policy.items() if k != "name"}
@@ -135,24 +144,24 @@ def _target(request: Request) -> tuple[str, str, str]:
 
 
 async def list_policies(request: Request) -> Response:
-    _proxy_manager(request)
+    proxy_manager(request)
     params = request.path_params
     project, proxy = str(params["projectName"]), str(params["apiProxyName"])
-    return json_response(_read(request, policies.list_policies, project, proxy))
+    return json_response(read(request, policies.list_policies, project, proxy))
 
 
 async def _save(request: Request, operation: Callable[..., dict[str, Any]], done: str) -> Response:
-    principal = _proxy_manager(request)
+    caller = proxy_manager(request)
     body = await read_object(request)
     metadata = _metadata(body)
     if _deploys(metadata):
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
     policy = _policy(body, done)
     if secrets_at_rest.has_cleared_fields(policy.type):
-        stored = _read(request, policies.stored_body, *_target(request))
+        stored = read(request, policies.stored_body, *_target(request))
         hashed = await PASSWORD_HASHING.run(lambda: secrets_at_rest.hash_policy(policy.body, stored=stored))
         policy = dataclasses.replace(policy, body=hashed)
-    answer = await _write(
+    answer = await write(
         request, operation, *_target(request), _placement(metadata), policy, _deployment(metadata)
     )
     return json_response(answer)
@@ -167,12 +176,12 @@ async def update_policy(request: Request) -> Response:
 
 
 async def delete_policy(request: Request) -> Response:
-    principal = _proxy_manager(request)
+    caller = proxy_manager(request)
     metadata = _metadata(await read_object(request))
     if _deploys(metadata):
-        principal.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
+        caller.require_role(ROLE_DEPLOY_UNDEPLOY_PROXIES)
     placement = _placement(metadata, with_order=False)
-    answer = await _write(
+    answer = await write(
         request, policies.delete_policy, *_target(request), placement, _deployment(metadata)
     )
     return json_response(answer)

@@ -12,7 +12,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from .app import create_app
-from .backend import Backend
+from .families import FAMILIES, Backend
 from .fixtures import load_fixture
 from .specs import FetchRules
 from .store import Store
@@ -29,7 +29,7 @@ def build(
     which answers requests naming one of ``host_names`` (the address it binds, the names it is
     told to answer to) besides loopback names and the connection's own address, and fetches
     spec URLs from public addresses only when ``public_spec_urls_only``."""
-    backend = Backend(Store(db), load_fixture(fixtures), clock or time.time)
+    backend = Backend(Store(db, families=FAMILIES), load_fixture(fixtures), clock or time.time)
     rules = FetchRules(public_only=public_spec_urls_only)
     return backend, create_app(backend, host_names=host_names, spec_fetch_rules=rules)
 

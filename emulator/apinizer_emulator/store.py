@@ -1,10 +1,11 @@
 """SQLite storage: WAL, one writer connection, one reader connection per thread.
 
-The store knows tables, not rules. Writes run inside :meth:`Store.write`, which holds a lock
-for in-process callers and ``BEGIN IMMEDIATE`` for other processes on the same file (the CLI's
-token commands), and commits before it returns, so a handler answers only after the write is
-in the database. The (proxy, name, httpMethod) uniqueness is also a UNIQUE index, the last line
-of defence under concurrent creates.
+The store knows tables, not rules, and no family: each family hands it its tables and migrations
+(:class:`Family`), and the composition root (:mod:`families`) lists them. Writes run inside
+:meth:`Store.write`, which holds a lock for in-process callers and ``BEGIN IMMEDIATE`` for other
+processes on the same file (the CLI's token commands), and commits before it returns, so a handler
+answers only after the write is in the database. The (proxy, name, httpMethod) uniqueness is also a
+UNIQUE index, the last line of defence under concurrent creates.
 
 Reads run on a connection of their thread's own, so in WAL mode they never wait for a write in
 progress (nor for each other): each read is one snapshot. A ``:memory:`` database exists only on
@@ -36,119 +37,65 @@ import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, InvalidStateError
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
-
-from . import (
-    api_proxies,
-    api_proxy_groups,
-    certificates,
-    connections,
-    credentials,
-    crypto_keys,
-    environment_variables,
-    geolocation,
-    ip_groups,
-    jwks,
-    keystores,
-    policies,
-    secrets_at_rest,
-)
 
 MEMORY = ":memory:"
 R = TypeVar("R")
 
+#: The store's own table: settings of the database itself (keys, versions, what is done once).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS users (
-    username TEXT PRIMARY KEY,
-    password_hash TEXT NOT NULL,
-    roles TEXT NOT NULL,
-    system_role TEXT
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    token_hash TEXT NOT NULL UNIQUE,
-    username TEXT NOT NULL REFERENCES users(username) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('personal', 'access')),
-    created_at REAL NOT NULL,
-    expires_at REAL,
-    revoked_at REAL
-);
-CREATE INDEX IF NOT EXISTS tokens_expiry ON tokens(kind, expires_at);
-CREATE TABLE IF NOT EXISTS projects (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL UNIQUE
-);
-CREATE TABLE IF NOT EXISTS proxies (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    project TEXT NOT NULL REFERENCES projects(name) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    type TEXT NOT NULL CHECK (type IN ('REST', 'SOAP')),
-    sharing_type TEXT NOT NULL,
-    access_list TEXT NOT NULL,
-    UNIQUE (project, name)
-);
-CREATE TABLE IF NOT EXISTS endpoints (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    proxy_id TEXT NOT NULL REFERENCES proxies(id) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    http_method TEXT NOT NULL,
-    description TEXT,
-    active INTEGER NOT NULL,
-    backend_resource_url TEXT,
-    backend_http_method TEXT,
-    cache_settings TEXT,
-    wsa_settings TEXT
-);
-CREATE UNIQUE INDEX IF NOT EXISTS endpoints_identity ON endpoints(proxy_id, name, http_method);
-CREATE TABLE IF NOT EXISTS rlcls (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
-    project TEXT NOT NULL REFERENCES projects(name) ON DELETE CASCADE,
-    name TEXT NOT NULL,
-    UNIQUE (project, name)
-);
-CREATE TABLE IF NOT EXISTS rlcl_settings (
-    rlcl_id TEXT PRIMARY KEY REFERENCES rlcls(id) ON DELETE CASCADE,
-    body TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS rlcl_entries (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    rlcl_id TEXT NOT NULL REFERENCES rlcls(id) ON DELETE CASCADE,
-    api_proxy_name TEXT NOT NULL,
-    endpoint_name TEXT NOT NULL,
-    endpoint_http_method TEXT NOT NULL,
-    endpoint_id TEXT,
-    body TEXT NOT NULL,
-    UNIQUE (rlcl_id, api_proxy_name, endpoint_name, endpoint_http_method)
-);
-CREATE TABLE IF NOT EXISTS data_models (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    body TEXT NOT NULL
-);
-INSERT OR IGNORE INTO meta (key, value) VALUES ('tokens_version', '0');
-""" + api_proxies.SCHEMA + policies.SCHEMA + credentials.SCHEMA
-_SCHEMA += ip_groups.SCHEMA + environment_variables.SCHEMA
-_SCHEMA += "".join(
-    # Any change to who a token belongs to, or may do, makes cached lookups out of date.
-    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()} AFTER {event} ON {table} BEGIN"
-    " UPDATE meta SET value = value + 1 WHERE key = 'tokens_version'; END;\n"
-    for table in ("tokens", "users")
-    for event in ("UPDATE", "DELETE")
-)
-_SCHEMA += api_proxy_groups.SCHEMA
-_SCHEMA += connections.SCHEMA + geolocation.SCHEMA
-_SCHEMA += jwks.SCHEMA + certificates.SCHEMA + crypto_keys.SCHEMA + keystores.SCHEMA
+"""
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+@dataclass(frozen=True)
+class Family:
+    """What the store holds of one family of the emulator.
+
+    ``schema``: its tables, indexes and triggers (``CREATE ... IF NOT EXISTS``: run every time a
+    file is opened). ``before_schema``: what brings a file made before a change of its tables up to
+    date, run before every family's schema; ``after_schema``: what rewrites rows, run after it.
+    Each runs whenever the file is opened, in its own transaction, and changes nothing of a file
+    already up to date. ``data_tables``: the tables a reset empties, children first.
+    """
+
+    name: str
+    schema: str = ""
+    data_tables: tuple[str, ...] = ()
+    before_schema: tuple[Migration, ...] = ()
+    after_schema: tuple[Migration, ...] = ()
+
+
+_registered: list[Family] = []
+
+
+def register(*families: Family) -> None:
+    """Make ``families`` the ones a :class:`Store` holds when it is given none (the composition
+    root's families, registered when it is imported). Parents before their children."""
+    for family in families:
+        if all(known.name != family.name for known in _registered):
+            _registered.append(family)
+
+
+def registered() -> tuple[Family, ...]:
+    return tuple(_registered)
+
+
+def data_tables(families: Sequence[Family]) -> tuple[str, ...]:
+    """The tables of ``families`` in the order a wipe deletes them: later families (children)
+    first, each family's tables in its own order."""
+    return tuple(table for family in reversed(families) for table in family.data_tables)
+
 
 #: ``synchronous`` in WAL mode: NORMAL survives a killed process (see the module's docstring).
 SYNCHRONOUS_ENV = "APINIZER_EMULATOR_SYNCHRONOUS"
@@ -157,28 +104,6 @@ SYNCHRONOUS_MODES = ("NORMAL", "FULL")
 #: Commits between two checkpoints: a create writes a handful of pages, so this keeps the WAL
 #: near SQLite's own threshold (1000 pages).
 CHECKPOINT_EVERY = 200
-
-#: Tables holding the fixture-defined data, children first (the order a wipe deletes them in).
-DATA_TABLES = (
-    *jwks.DATA_TABLES, *certificates.DATA_TABLES, *crypto_keys.DATA_TABLES, *keystores.DATA_TABLES,
-    *credentials.TABLES,
-    *api_proxies.TABLES,
-    *ip_groups.TABLES,
-    *environment_variables.TABLES,
-    *api_proxy_groups.TABLES,
-    *connections.DATA_TABLES, *geolocation.DATA_TABLES,
-    "rlcl_entries",
-    "rlcl_settings",
-    "rlcls",
-    "policies",
-    "endpoints",
-    "proxies",
-    "projects",
-    "tokens",
-    "users",
-    "data_models",
-)
-
 
 #: The mode of the database file and of the files SQLite keeps beside it.
 OWNER_ONLY = 0o600
@@ -196,9 +121,18 @@ def owner_only(db: Path) -> None:
 
 
 class Store:
-    """A SQLite database file (or ``:memory:``) with the emulator's schema."""
+    """A SQLite database file (or ``:memory:``) with the tables of the families it holds:
+    ``families``, or else the families registered (:func:`register`)."""
 
-    def __init__(self, path: str | Path = MEMORY, *, synchronous: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path = MEMORY,
+        *,
+        families: Sequence[Family] | None = None,
+        synchronous: str | None = None,
+    ) -> None:
+        self.families = tuple(families if families is not None else registered())
+        self.data_tables = data_tables(self.families)
         self.path = str(path)
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -223,10 +157,13 @@ class Store:
                 # Checkpoints are the checkpointer thread's (see the module's docstring).
                 self._conn.execute("PRAGMA wal_autocheckpoint=0")
             # A file from before a table's change is brought up to date before the script runs.
-            policies.migrate(self._conn)
-            self._conn.executescript(_SCHEMA)
-            # Rows from before secrets were stored hashed.
-            secrets_at_rest.migrate(self._conn)
+            for family in self.families:
+                for migrate in family.before_schema:
+                    migrate(self._conn)
+            self._conn.executescript(_SCHEMA + "".join(family.schema for family in self.families))
+            for family in self.families:
+                for migrate in family.after_schema:
+                    migrate(self._conn)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)

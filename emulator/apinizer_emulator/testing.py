@@ -14,7 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from .backend import Backend
+from .families import Backend
 from .server import ReadyServer, base_url, build, uvicorn_config
 from .store import MEMORY
 

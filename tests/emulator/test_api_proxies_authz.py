@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from apinizer_emulator import api_proxy_routes
+from apinizer_emulator import api_proxy_routes, project_routes, report_routes
 from apinizer_emulator.fixtures import FixtureError
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient, DeploymentFailedError, PermissionDeniedError
@@ -88,10 +88,12 @@ ROUTES = (
         PROXIES + "PetStore/settings/hide-spec-file/true/",
         "proxies",
     ),
-    Route("GET", api_proxy_routes.PROJECTS, "/apiops/projects/", "token"),
-    Route("GET", api_proxy_routes.REPORT, "/apiops/reports/api-proxies?includeEndpoints=true", "report"),
-    Route("GET", api_proxy_routes.ENVIRONMENTS, "/apiops/environments/", "admin"),
-    Route("GET", api_proxy_routes.PROJECT_ENVIRONMENTS, "/apiops/environments/Demo", "token"),
+    Route("GET", project_routes.PROJECTS, "/apiops/projects/", "token"),
+    Route(
+        "GET", report_routes.API_PROXIES_REPORT, "/apiops/reports/api-proxies?includeEndpoints=true", "report"
+    ),
+    Route("GET", project_routes.ENVIRONMENTS, "/apiops/environments/", "admin"),
+    Route("GET", project_routes.PROJECT_ENVIRONMENTS, "/apiops/environments/Demo", "token"),
     Route("GET", api_proxy_routes.PROXIES, PROXIES, "proxies"),
     Route("POST", api_proxy_routes.PROXIES_URL, PROXIES + "url/", "proxies", json=REVERSE),
     Route("PUT", api_proxy_routes.PROXIES_URL, PROXIES + "url/", "proxies", json=SETTINGS_ONLY),
@@ -150,7 +152,9 @@ ROUTES = (
 
 
 def test_the_matrix_covers_every_route_of_the_family() -> None:
-    assert {(r.method, r.template) for r in ROUTES} == {(m, p) for m, p, *_ in api_proxy_routes.ROUTES}
+    # API proxies with their projects, environments and report (each family has its routes module).
+    family = [*api_proxy_routes.ROUTES, *project_routes.ROUTES, *report_routes.API_PROXY_ROUTES]
+    assert {(r.method, r.template) for r in ROUTES} == {(m, p) for m, p, *_ in family}
 
 
 def _expected(route: Route, principal: str) -> tuple[int, str | None, str | None]:

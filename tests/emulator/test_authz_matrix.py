@@ -28,7 +28,14 @@ from typing import Any
 import httpx
 import pytest
 
-from apinizer_emulator import api_proxy_group_routes, api_proxy_routes, connection_routes, geolocation_routes
+from apinizer_emulator import (
+    api_proxy_group_routes,
+    api_proxy_routes,
+    connection_routes,
+    geolocation_routes,
+    project_routes,
+    report_routes,
+)
 from apinizer_emulator.app import API_ROUTES
 from apinizer_emulator.testing import EmulatorServer
 
@@ -209,7 +216,14 @@ ROUTES += (
 
 def test_the_matrix_covers_every_apiops_route() -> None:
     # The API proxy family's routes have their matrix in test_api_proxies_authz.py.
-    family = {(method, path) for method, path, *_ in api_proxy_routes.ROUTES}
+    family = {
+        (method, path)
+        for method, path, *_ in (
+            *api_proxy_routes.ROUTES,
+            *project_routes.ROUTES,
+            *report_routes.API_PROXY_ROUTES,
+        )
+    }
     # The API proxy groups' and RLCL credentials' routes: test_api_proxy_groups_authz.py.
     family |= {(method, path) for method, path, *_ in api_proxy_group_routes.ROUTES}
     # Connections and geolocation: test_connections.py and test_geolocation.py test who may call them.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from apinizer_emulator.backend import Backend
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import FixtureError, TokenFixture, load_fixture, parse_fixture
 from apinizer_emulator.store import Store
 

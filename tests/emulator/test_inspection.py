@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from apinizer_emulator.app import create_app
-from apinizer_emulator.backend import Backend
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import load_fixture
 from apinizer_emulator.store import Store
 

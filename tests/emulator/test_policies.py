@@ -619,7 +619,7 @@ def test_the_state_shows_each_proxys_policies_in_the_lists_shape(api: Api) -> No
 def test_the_protocol_transformations_are_not_managed_through_the_api(policy_type: str) -> None:
     # Their pages: added with the proxy's SOAP/REST transformation, never by hand; no delete; no update.
     from apinizer_emulator import policies
-    from apinizer_emulator.backend import Backend
+    from apinizer_emulator.families import Backend
     from apinizer_emulator.fixtures import parse_fixture
     from apinizer_emulator.store import Store
 

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from apinizer_emulator import policies
-from apinizer_emulator.backend import Backend
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import FixtureError, parse_fixture
 from apinizer_emulator.store import Store
 

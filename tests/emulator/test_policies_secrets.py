@@ -127,7 +127,7 @@ def test_the_state_masks_a_documented_policys_secrets(
 def test_the_state_masks_a_stored_policys_secrets(monkeypatch: pytest.MonkeyPatch) -> None:
     # The registry extended with a type of this module's own (no modelled type has secrets yet):
     # the store, the state and the masking are the emulator's own.
-    from apinizer_emulator.backend import Backend
+    from apinizer_emulator.families import Backend
     from apinizer_emulator.fixtures import load_fixture
     from apinizer_emulator.store import Store
 

@@ -8,8 +8,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from apinizer_emulator import api_proxies, policies
-from apinizer_emulator.backend import Backend
+from apinizer_emulator import api_proxies, deployments, policies
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import load_fixture
 from apinizer_emulator.store import Store
 
@@ -29,7 +29,7 @@ CREATE INDEX policies_endpoint ON policies(endpoint_id);
 
 
 def _old_fingerprint(db: sqlite3.Connection, proxy_id: str) -> str:
-    """api_proxies.fingerprint as it was, over the old table."""
+    """deployments.fingerprint as it was, over the old table."""
     digest = hashlib.sha256()
     row = db.execute("SELECT body FROM proxy_details WHERE proxy_id = ?", (proxy_id,)).fetchone()
     digest.update((row[0] if row else "").encode())
@@ -71,7 +71,7 @@ def test_an_old_file_is_migrated_with_its_policies_in_order_and_its_fingerprints
     store = Store(path)
     Backend(store, load_fixture())
     with store.write() as db:
-        row = api_proxies._proxy_row(db, "Demo", "PetStore")
+        row = deployments.proxy_row(db, "Demo", "PetStore")
         assert row is not None
         proxy_id = row["id"]
         api_proxies.deploy(db, "Demo", "PetStore", "test")
@@ -106,7 +106,7 @@ def test_an_old_file_is_migrated_with_its_policies_in_order_and_its_fingerprints
             assert all(r["body"] is None for r in rows)
             assert policies.list_policies(db, "Demo", "PetStore") == before
             # The fingerprint the old code computed is the one the new code computes.
-            assert api_proxies.fingerprint(db, proxy_id) == old_fingerprint
+            assert deployments.fingerprint(db, proxy_id) == old_fingerprint
             deployed = api_proxies.get_proxy(db, "Demo", "PetStore")["deploymentList"]
             assert deployed == [{"environmentName": "test", "deployed": True, "redeployRequired": False}]
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}

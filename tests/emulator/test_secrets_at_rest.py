@@ -14,7 +14,7 @@ from typing import Any
 
 from _spec_server import zip_of
 from apinizer_emulator import policies
-from apinizer_emulator.backend import Backend
+from apinizer_emulator.families import Backend
 from apinizer_emulator.fixtures import load_fixture
 from apinizer_emulator.store import Store
 from apinizer_emulator.testing import EmulatorServer
