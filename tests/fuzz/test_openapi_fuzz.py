@@ -209,6 +209,8 @@ KNOWN = {**REAL_PATH, "environmentName": "test", "apiProxyGroupName": "Payments"
          "ipGroupName": "x", "policyName": "x"}
 # Keys and secrets: the default fixture holds none, and the path's other object is always the project.
 KNOWN |= {"jwkName": "x", "certificateName": "x", "keyName": "x", "keystoreName": "x"}
+# Connections: the default fixture holds none either.
+KNOWN |= {"connectionName": "x"}
 
 
 def test_an_unknown_object_in_the_path_answers_a_declared_status(
