@@ -12,10 +12,12 @@ download, in a ``PULUMI_HOME`` of its own, so nothing on the machine or in the r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import textwrap
@@ -267,3 +269,38 @@ def make_project(pulumi_cli: PulumiCli, tmp_path: Path) -> Callable[..., Project
         return project
 
     return make
+
+
+def emulator_database(pid: int) -> Path | None:
+    """The database of the emulator process ``pid``, or None if that process is no emulator (or gone).
+
+    Read from ``/proc`` (Linux): its command line's ``--db``, resolved against its working directory.
+    """
+    proc = Path("/proc") / str(pid)
+    try:
+        args = (proc / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        cwd = (proc / "cwd").resolve(strict=True)
+    except OSError:
+        return None
+    is_emulator = any(arg.endswith("apinizer-emulator") or arg == "apinizer_emulator" for arg in args)
+    if not is_emulator or "--db" not in args[:-1]:
+        return None
+    return (cwd / args[args.index("--db") + 1]).resolve()
+
+
+def stop_emulators_started_in(folder: Path) -> None:
+    """SIGTERM the emulators that the ``*.pid`` files in ``folder`` name, what a failed test left running.
+
+    Pids get reused, and the e2e tests start processes by the thousand on several workers: a pid file's
+    pid may by now belong to another test's emulator. Only a process that is still an emulator whose
+    database lies in ``folder`` is stopped; up.sh and the examples' READMEs keep theirs there.
+    """
+    for pid_file in folder.glob("*.pid"):
+        try:
+            pid = int(pid_file.read_text())
+        except ValueError:
+            continue
+        database = emulator_database(pid)
+        if database is not None and database.is_relative_to(folder.resolve()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
