@@ -20,6 +20,13 @@ DEVELOPER_TOKEN = "dev-developer-token"
 FIXTURE_PROXIES = ("PetStore", "Orders", "Calculator")
 E2E = "tests/e2e/"
 
+# pytest keeps each test module's assertion rewrite as bytecode in its __pycache__ (git-ignored), unless
+# writing bytecode is off, as PYTHONDONTWRITEBYTECODE turns it off on this project's machines: then every
+# run, and every xdist worker of it, rewrites every test module again (7 s of CPU for all of them). Set
+# here, after this file's own rewrite and before the test modules'; the processes the tests start keep
+# the environment's setting (scripts/_venv.sh compiles the project's own modules for them).
+sys.dont_write_bytecode = False
+
 
 def pytest_configure(config: pytest.Config) -> None:
     register_suite_clock(config)
