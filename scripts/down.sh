@@ -26,8 +26,13 @@ for arg in "$@"; do
 done
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/_emulator.sh
+source "$ROOT/scripts/_emulator.sh"
+# From the root, as up.sh: a relative APINIZER_STATE_DIR names the same folder, and the same --db argument.
+cd "$ROOT"
 STATE_DIR="${APINIZER_STATE_DIR:-$ROOT/.apinizer}"
 PID_FILE="$STATE_DIR/emulator.pid"
+DB_FILE="$STATE_DIR/emulator.db"
 STACK=dev
 DEV_PASSPHRASE=apinizer-local-dev-only
 
@@ -37,7 +42,6 @@ if "$destroy"; then
   apinizer_find_pulumi || exit $?
   # shellcheck source=scripts/_venv.sh
   source "$ROOT/scripts/_venv.sh"
-  cd "$ROOT"
   export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://$STATE_DIR/state}"
   if [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
     export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-$DEV_PASSPHRASE}"
@@ -57,8 +61,8 @@ if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
   rm -f "$PID_FILE"
   exit 0
 fi
-# Pids get reused: only signal the process if it is still the emulator this folder started.
-if ! ps -p "$pid" -o args= 2>/dev/null | grep -q "apinizer-emulator"; then
+# Pids get reused: only signal the process if it is still the emulator up.sh started on this database.
+if ! apinizer_is_our_emulator "$pid" "$DB_FILE"; then
   echo "==> pid $pid is no longer the emulator; leaving it alone"
   rm -f "$PID_FILE"
   exit 0

@@ -59,16 +59,9 @@ run_pytest() {
   fi
 }
 set +e
-if [ "$fast" -eq 0 ] && [ "$#" -eq 0 ] && [ "${#workers[@]}" -gt 0 ]; then
-  # The whole suite: everything but the e2e tests on the workers, then the e2e tests in one process.
-  # The e2e tests start emulators and CLI processes by the hundred; on workers they once lost an
-  # emulator mid-test (tests/e2e/test_cli_scripts.py, docs/performance.md "The test suite"), so they
-  # run one after another, as they always passed.
-  run_pytest "${workers[@]}" --ignore=tests/e2e
-  run_pytest -p no:xdist tests/e2e
-else
-  run_pytest "${workers[@]}" "$@"
-fi
+# One run, the e2e tests included: tests/conftest.py sends their modules to the workers first, so the
+# many short modules after them even out the workers' ends (docs/performance.md, "The test suite").
+run_pytest "${workers[@]}" "$@"
 set -e
 echo "==> time: pytest $(( (SECONDS - pytest_started) / 60 ))m$(printf '%02d' $(( (SECONDS - pytest_started) % 60 )))s," \
   "whole script $(( (SECONDS - suite_started) / 60 ))m$(printf '%02d' $(( (SECONDS - suite_started) % 60 )))s"

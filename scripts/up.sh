@@ -29,6 +29,8 @@ apinizer_find_pulumi || exit $?
 
 # shellcheck source=scripts/_venv.sh
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
+# shellcheck source=scripts/_emulator.sh
+source "$(dirname "${BASH_SOURCE[0]}")/_emulator.sh"
 cd "$ROOT"
 
 STATE_DIR="${APINIZER_STATE_DIR:-$ROOT/.apinizer}"
@@ -56,16 +58,11 @@ PY
 }
 
 running_pid() {
-  # The pid file's process, if it is still alive and still our emulator (pids get reused).
+  # The pid file's process, if it is still the emulator this script started on this folder's database.
   local pid
   [ -f "$PID_FILE" ] || return 1
   pid="$(cat "$PID_FILE")"
-  if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
-    return 1
-  fi
-  if ! ps -p "$pid" -o args= 2>/dev/null | grep -q "apinizer-emulator"; then
-    return 1
-  fi
+  apinizer_is_our_emulator "$pid" "$DB_FILE" || return 1
   echo "$pid"
 }
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from _emulator_http import emulator_client
 from _suite_clock import register as register_suite_clock
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient
@@ -19,6 +20,13 @@ DEVELOPER_TOKEN = "dev-developer-token"
 #: Every proxy of the default fixture; the report would leave out Orders (shared internally only).
 FIXTURE_PROXIES = ("PetStore", "Orders", "Calculator")
 E2E = "tests/e2e/"
+
+# pytest keeps each test module's assertion rewrite as bytecode in its __pycache__ (git-ignored), unless
+# writing bytecode is off, as PYTHONDONTWRITEBYTECODE turns it off on this project's machines: then every
+# run, and every xdist worker of it, rewrites every test module again (7 s of CPU for all of them). Set
+# here, after this file's own rewrite and before the test modules'; the processes the tests start keep
+# the environment's setting (scripts/_venv.sh compiles the project's own modules for them).
+sys.dont_write_bytecode = False
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -46,12 +54,18 @@ def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServe
         yield server
 
 
+@pytest.fixture(scope="session")
+def emulator_resetter(emulator: EmulatorServer) -> Iterator[httpx.Client]:
+    """The worker's one client for the resets between tests (a client per test cost more than a reset)."""
+    with emulator_client(emulator.base_url) as client:
+        yield client
+
+
 @pytest.fixture
-def emulator_url(emulator: EmulatorServer) -> str:
+def emulator_url(emulator: EmulatorServer, emulator_resetter: httpx.Client) -> str:
     """The emulator's base URL, reset to the default fixture with zeroed counters and no faults."""
-    with httpx.Client(base_url=emulator.base_url, timeout=10) as client:
-        client.post("/_emulator/reset", json={}).raise_for_status()
-        client.post("/_emulator/stats/reset", json={}).raise_for_status()
+    emulator_resetter.post("/_emulator/reset", json={}).raise_for_status()
+    emulator_resetter.post("/_emulator/stats/reset", json={}).raise_for_status()
     return emulator.base_url
 
 

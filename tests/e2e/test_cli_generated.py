@@ -26,34 +26,6 @@ FIXTURE_PROXIES = ("--proxy", "PetStore", "--proxy", "Orders", "--proxy", "Calcu
 DETAILS = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/details/"
 
 
-def test_generated_program_adopts_the_gateway_under_the_cli(
-    generated_project: Path, make_project: Any, emulator_url: str, admin_token: str
-) -> None:
-    project: Project = make_project(generated_project, name="generated-copy")
-    credentials = {"APINIZER_TOKEN": admin_token}
-    with httpx.Client(base_url=emulator_url, timeout=10) as inspect:
-        before = comparable_state(inspect.get("/_emulator/state").json())
-        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
-
-        adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
-        # The stack, its six endpoints and three proxies, each a "create" that is an adoption.
-        assert summary(adopted.stdout).get("created") == 10, adopted.stdout
-        requests = inspect.get("/_emulator/stats").json()["requests"]
-        assert set(requests) <= {
-            DETAILS,
-            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/",
-            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/",
-        }, requests
-        assert comparable_state(inspect.get("/_emulator/state").json()) == before
-
-        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
-        project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
-        # Only the connection check of each provider process (the preview's and the update's).
-        assert inspect.get("/_emulator/stats").json()["requests"] == {
-            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/": 2}
-        project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
-
-
 def generate(directory: Path, emulator_url: str, token: str, *extra: str) -> Path:
     """``apinizer-pulumi generate`` as a user runs it (the console script), laid out as a project."""
     result = subprocess.run(
@@ -81,17 +53,37 @@ def endpoints_of(snapshot: dict[str, Any], proxy: str) -> dict[tuple[str, str], 
     return {(e["httpMethod"], e["endpoint"]): e for e in found["endpoints"]}
 
 
-def test_destroy_leaves_what_the_generated_program_adopted(
+def test_generated_program_adopts_the_gateway_and_destroy_leaves_it(
     tmp_path: Path, make_project: Any, emulator_url: str, admin_token: str
 ) -> None:
+    # One stack's whole life: the adopting up, an up and a refresh that change nothing, then destroy.
     source = generate(tmp_path / "source-retained", emulator_url, admin_token)
     project: Project = make_project(source, name="retained")
     credentials = {"APINIZER_TOKEN": admin_token}
-    before = state(emulator_url)
-    pets = endpoints_of(before, "PetStore")[("GET", "/pets")]
-    assert pets["requestPolicyList"], "the fixture's GET /pets has policies"
+    with httpx.Client(base_url=emulator_url, timeout=10) as inspect:
+        before = state(emulator_url)
+        pets = endpoints_of(before, "PetStore")[("GET", "/pets")]
+        assert pets["requestPolicyList"], "the fixture's GET /pets has policies"
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
 
-    project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        adopted = project.run("up", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
+        # The stack, its six endpoints and three proxies, each a "create" that is an adoption.
+        assert summary(adopted.stdout).get("created") == 10, adopted.stdout
+        requests = inspect.get("/_emulator/stats").json()["requests"]
+        assert set(requests) <= {
+            DETAILS,
+            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/",
+            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/",
+        }, requests
+        assert state(emulator_url) == before
+
+        inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
+        project.run("up", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+        # Only the connection check of each provider process (the preview's and the update's).
+        assert inspect.get("/_emulator/stats").json()["requests"] == {
+            "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/": 2}
+        project.run("refresh", "--yes", "--expect-no-changes", "--stack", project.stack, env=credentials)
+
     destroyed = project.run("destroy", "--yes", "--skip-preview", "--stack", project.stack, env=credentials)
     assert summary(destroyed.stdout).get("deleted") == 10, destroyed.stdout  # out of the state only
 

@@ -7,10 +7,8 @@ emulator they start listens on a free port and keeps its database in a temporary
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +18,7 @@ import pytest
 
 from examples.harness import comparable_state
 
-from .conftest import ROOT, PulumiCli, free_port
+from .conftest import ROOT, PulumiCli, free_port, stop_emulators_started_in
 
 BASH = shutil.which("bash") or "/bin/bash"
 
@@ -50,11 +48,7 @@ def script_env(pulumi_cli: PulumiCli, tmp_path: Path) -> Iterator[dict[str, str]
         APINIZER_STATE_DIR=str(tmp_path / "state"),
     )
     yield env
-    pid_file = tmp_path / "state" / "emulator.pid"
-    if pid_file.exists():  # a failed test must not leave its emulator running
-        pid = int(pid_file.read_text())
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
+    stop_emulators_started_in(tmp_path / "state")  # a failed test must not leave its emulator running
 
 
 def run(script: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -18,12 +18,10 @@ because a test must:
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -34,7 +32,7 @@ import pytest
 
 from apinizer_pulumi.client import ApinizerClient
 
-from .conftest import ROOT, PulumiCli, free_port
+from .conftest import ROOT, PulumiCli, free_port, stop_emulators_started_in
 
 #: A token of the emulator's default fixture.
 ADMIN_TOKEN = "dev-admin-token"
@@ -79,10 +77,7 @@ def fresh_clone(destination: Path) -> Path:
 def clone(tmp_path: Path) -> Iterator[Path]:
     copy = fresh_clone(tmp_path / "clone")
     yield copy
-    # A failed test must not leave its emulators running.
-    for pid_file in (copy / ".apinizer").glob("*.pid"):
-        with contextlib.suppress(ValueError, ProcessLookupError):
-            os.kill(int(pid_file.read_text()), signal.SIGTERM)
+    stop_emulators_started_in(copy / ".apinizer")  # a failed test must not leave its emulators running
 
 
 @pytest.fixture

@@ -9,17 +9,21 @@ The real ``pulumi up`` of the root project is covered by ``test_root_stack_lifec
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import free_port
+from apinizer_emulator.testing import start_subprocess
+
+from .conftest import free_port, stop_emulators_started_in
 
 ROOT = Path(__file__).resolve().parents[2]
 UP = ROOT / "scripts" / "up.sh"
@@ -73,12 +77,7 @@ def script_env(tmp_path: Path) -> Iterator[dict[str, str]]:
         STAND_IN_STACKS=str(tmp_path / "pulumi-stacks"),
     )
     yield env
-    # Whatever a failed test left running: the emulator that these scripts started, by its pid.
-    pid_file = tmp_path / "state" / "emulator.pid"
-    if pid_file.exists():
-        pid = int(pid_file.read_text())
-        if alive(pid):
-            os.kill(pid, signal.SIGTERM)
+    stop_emulators_started_in(tmp_path / "state")  # whatever a failed test left running
 
 
 def test_up_stops_at_once_without_the_pulumi_cli(script_env: dict[str, str]) -> None:
@@ -174,3 +173,73 @@ def test_a_given_passphrase_is_used_and_never_printed(script_env: dict[str, str]
     assert "apinizer-local-dev-only" not in result.stdout
     assert all(call[2] == "passphrase" for call in calls(script_env))
     assert run(DOWN, env=script_env).returncode == 0
+
+
+@pytest.fixture
+def other_emulator(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """An emulator started as ``up.sh`` starts one, but from another folder: another worker's, say."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    port = free_port()
+    process = subprocess.Popen(
+        [str(ROOT / ".venv" / "bin" / "apinizer-emulator"), "serve", "--host", "127.0.0.1", "--port",
+         str(port), "--db", str(folder / "emulator.db")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(150):
+            with contextlib.suppress(httpx.TransportError):
+                if httpx.get(f"http://127.0.0.1:{port}/apiops/test/healthcheck", timeout=2).text == "OK":
+                    break
+            time.sleep(0.2)
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_a_pid_file_naming_another_folders_emulator_is_left_alone(
+    script_env: dict[str, str], other_emulator: subprocess.Popen[bytes]
+) -> None:
+    # Pids are reused: a stale pid file of this folder may by now name the emulator of another folder
+    # (another test worker's). Neither script may take that one for its own, nor stop it.
+    state = Path(script_env["APINIZER_STATE_DIR"])
+    state.mkdir()
+    (state / "emulator.pid").write_text(f"{other_emulator.pid}\n")
+
+    stopped = run(DOWN, env=script_env)
+
+    assert stopped.returncode == 0, stopped.stderr
+    assert f"pid {other_emulator.pid} is no longer the emulator" in stopped.stdout
+    assert other_emulator.poll() is None
+    assert not (state / "emulator.pid").exists()
+
+    (state / "emulator.pid").write_text(f"{other_emulator.pid}\n")
+    started = run(UP, env=script_env)
+
+    assert started.returncode == 0, started.stderr
+    assert "emulator ready" in started.stdout, started.stdout
+    own = int((state / "emulator.pid").read_text())
+    assert own != other_emulator.pid
+    assert run(DOWN, env=script_env).returncode == 0
+    assert not alive(own)
+    assert other_emulator.poll() is None
+
+
+def test_the_teardown_stops_only_emulators_of_its_own_folder(
+    tmp_path: Path, other_emulator: subprocess.Popen[bytes]
+) -> None:
+    # The tests' own clean-up after a failure reads the same pid files, so it must check the same way.
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "emulator.pid").write_text(f"{other_emulator.pid}\n")
+    (state / "garbled.pid").write_text("not a pid\n")
+
+    stop_emulators_started_in(state)
+
+    assert other_emulator.poll() is None
+    own, _ = start_subprocess(db=state / "second.db")
+    (state / "second.pid").write_text(str(own.pid))
+    stop_emulators_started_in(state)
+    assert own.wait(timeout=30) == -signal.SIGTERM
+    assert other_emulator.poll() is None

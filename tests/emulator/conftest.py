@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
+from _emulator_http import emulator_client
+
 PROXY_PATH = "/apiops/projects/{project}/apiProxies/{proxy}/endpoints/"
 RLCL_PATH = "/apiops/projects/{project}/rlcl/{rlcl}/endpoints/"
 ANALYST_TOKEN = "dev-analyst-token"
@@ -104,7 +106,7 @@ def new_endpoint(name: str = "/toys", method: str = "GET", **extra: Any) -> dict
 
 @pytest.fixture
 def http(emulator_url: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=emulator_url, timeout=10) as client:
+    with emulator_client(emulator_url) as client:
         yield client
 
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from _emulator_http import emulator_client
 from apinizer_pulumi.client import ApinizerClient
 
 from .harness import ProgramRun, run_program
@@ -57,12 +57,13 @@ def client(emulator_url: str, admin_token: str) -> Iterator[ApinizerClient]:
 
 
 @pytest.fixture
-def inspect(emulator_url: str) -> Callable[[str], Any]:
+def inspect(emulator_url: str) -> Iterator[Callable[[str], Any]]:
     """GET a path of the emulator's unauthenticated ``/_emulator/`` namespace and return its JSON."""
+    with emulator_client(emulator_url) as http:
 
-    def get(path: str) -> Any:
-        response = httpx.get(f"{emulator_url}/_emulator/{path.lstrip('/')}", timeout=10.0)
-        response.raise_for_status()
-        return response.json()
+        def get(path: str) -> Any:
+            response = http.get(f"/_emulator/{path.lstrip('/')}")
+            response.raise_for_status()
+            return response.json()
 
-    return get
+        yield get

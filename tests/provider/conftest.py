@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from _emulator_http import emulator_client
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import (
     EndpointCacheProvider,
@@ -67,18 +68,19 @@ def client(emulator_url: str) -> Iterator[ApinizerClient]:
 class Gateway:
     """The emulator's inspection namespace."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, http: httpx.Client) -> None:
         self.url = url
+        self.http = http
 
     def stats(self) -> dict[str, Any]:
-        body: dict[str, Any] = httpx.get(f"{self.url}/_emulator/stats").json()
+        body: dict[str, Any] = self.http.get("/_emulator/stats").json()
         return body
 
     def reset_stats(self) -> None:
-        httpx.post(f"{self.url}/_emulator/stats/reset", json={}).raise_for_status()
+        self.http.post("/_emulator/stats/reset", json={}).raise_for_status()
 
     def endpoint(self, project: str, proxy: str, method: str, name: str) -> dict[str, Any] | None:
-        state = httpx.get(f"{self.url}/_emulator/state").json()
+        state = self.http.get("/_emulator/state").json()
         for proj in state["projects"]:
             if proj["name"] != project:
                 continue
@@ -92,11 +94,12 @@ class Gateway:
         return None
 
     def rlcl(self, project: str, rlcl: str) -> list[dict[str, Any]]:
-        body = httpx.get(f"{self.url}/_emulator/projects/{project}/rlcl/{rlcl}/endpoints").json()
+        body = self.http.get(f"/_emulator/projects/{project}/rlcl/{rlcl}/endpoints").json()
         entries: list[dict[str, Any]] = body["endpointRateLimitList"]
         return entries
 
 
 @pytest.fixture
-def gateway(emulator_url: str) -> Gateway:
-    return Gateway(emulator_url)
+def gateway(emulator_url: str) -> Iterator[Gateway]:
+    with emulator_client(emulator_url) as http:
+        yield Gateway(emulator_url, http)
