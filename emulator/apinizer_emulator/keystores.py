@@ -203,6 +203,7 @@ def state(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     for row in db.execute("SELECT * FROM keystores WHERE project = ? ORDER BY name", (project,)):
         material = json.loads(row["material"])
         found.append({
+            "id": row["id"],
             "name": row["name"],
             "description": row["description"],
             LIST_FIELD: [

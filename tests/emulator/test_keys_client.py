@@ -9,12 +9,16 @@ import json
 import zipfile
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 import _key_material as km
 from apinizer_emulator import key_material
 from apinizer_pulumi.client import ApinizerClient, BadRequestError
+from apinizer_pulumi.models import Certificate, CryptoKey, Jwk, Keystore
+
+from .conftest import Api
 
 USE = {"environment_name": "production", "use_type": "SIGNATURE", "algorithm": "RS256"}
 
@@ -110,7 +114,9 @@ def test_certificates_keys_and_keystores_through_the_client(client: ApinizerClie
         assert objects.find("Demo", name) is None
 
 
-def test_jwks_through_the_client(client: ApinizerClient, rsa: km.Issued) -> None:
+def create_key_certificate_and_keystore(client: ApinizerClient, rsa: km.Issued) -> None:
+    """The sources of JWKs made from a project's objects: key ``key``, certificate ``cert`` and keystore
+    ``store`` (alias ``a``), each in ``production``."""
     client.crypto_keys.create(
         "Demo",
         {
@@ -145,6 +151,10 @@ def test_jwks_through_the_client(client: ApinizerClient, rsa: km.Issued) -> None
             ],
         },
     )
+
+
+def test_jwks_through_the_client(client: ApinizerClient, rsa: km.Issued) -> None:
+    create_key_certificate_and_keystore(client, rsa)
     pasted = key_material.public_jwk(
         key_material.generate_jwk("EC", {"curveType": "P256"}, "k1", datetime.now(UTC))
     )
@@ -180,3 +190,23 @@ def test_jwks_through_the_client(client: ApinizerClient, rsa: km.Issued) -> None
     assert client.jwks.update("Demo", "generated", {"name": "renamed", "description": "d"}).ok
     assert client.jwks.delete("Demo", "renamed").ok
     assert client.jwks.find("Demo", "renamed") is None
+
+
+def test_answers_carry_the_id_the_emulator_holds(client: ApinizerClient, rsa: km.Issued, api: Api) -> None:
+    # Policies name keys by id (certificateId, cryptoKeyInfoId, jwkIdForValidationAndSign): the
+    # client's answers must keep the one the gateway gave.
+    create_key_certificate_and_keystore(client, rsa)
+    client.jwks.generate("Demo", {"name": "jwk", "type": "OKP", "okp": {"curve_type": "ED25519"}})
+    [demo] = [p for p in api.state()["projects"] if p["name"] == "Demo"]
+
+    objects: list[tuple[str, Any, str]] = [
+        ("certificates", client.certificates, "cert"),
+        ("cryptoKeys", client.crypto_keys, "key"),
+        ("keystores", client.keystores, "store"),
+        ("jwks", client.jwks, "jwk"),
+    ]
+    for state_key, family, name in objects:
+        [held] = [o["id"] for o in demo[state_key] if o["name"] == name]
+        got: Certificate | CryptoKey | Keystore | Jwk = family.get("Demo", name)
+        [listed] = [o for o in family.list("Demo") if o.name == name]
+        assert held and got.id == listed.id == held, state_key

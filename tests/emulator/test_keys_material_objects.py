@@ -198,6 +198,7 @@ def test_a_keystore_is_opened_with_its_password_and_answered_without_it(
     state = _demo_state(api)["keystores"]
     assert state == [
         {
+            "id": keystore["id"],
             "name": "my-keystore",
             "description": "Keystore for API security",
             "keyStoreEnvironmentList": [{"environmentName": "production", "type": kind, "aliases": ["api"]}],

@@ -699,3 +699,24 @@ def test_answers_read_formats_and_key_types_the_pages_do_not_show() -> None:
         KeystoreSpec,
         {**KEYSTORE, "keyStoreEnvironmentList": [{"environmentName": "e", "type": "JCEKS", "file": "x"}]},
     )
+
+
+@pytest.mark.parametrize(
+    ("envelope", "item"),
+    [
+        (JwkList, {"name": "j", "sourceType": "GENERATE", "type": "EC"}),
+        (CertificateList, {"name": "c", "certificateEnvironmentList": []}),
+        (CryptoKeyList, {"name": "k", "keyType": "RSA"}),
+        (KeystoreList, {"name": "s", "keyStoreEnvironmentList": []}),
+    ],
+)
+def test_answers_keep_the_id_that_policies_refer_to(
+    envelope: type[pydantic.BaseModel], item: dict[str, Any]
+) -> None:
+    # The pages show no id, but a policy names these objects by it (certificateId, cryptoKeyInfoId,
+    # jwkIdForValidationAndSign): an answer that carries one keeps it, one without reads as None.
+    [read] = envelope.model_validate({"success": True, "resultList": [{**item, "id": "6f1c"}]}).result_list
+    assert read.id == "6f1c"
+    assert read.to_api()["id"] == "6f1c"
+    [bare] = envelope.model_validate({"success": True, "resultList": [item]}).result_list
+    assert bare.id is None

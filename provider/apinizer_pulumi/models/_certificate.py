@@ -117,8 +117,10 @@ class CertificateEnvironment(ApiModel):
 
 
 class Certificate(ApiModel):
-    """A certificate as list, get and the truststore answer it."""
+    """A certificate as list, get and the truststore answer it. ``id`` is what a policy's
+    ``certificate_id`` names; the pages do not show it, so it may be absent."""
 
+    id: str | None = None
     name: str
     description: str | None = None
     project_id: str | None = None

@@ -78,8 +78,10 @@ class CryptoKeySpec(SecretModel):
 
 class CryptoKey(SecretModel):
     """A key as list and get answer it (key material included, as the list page shows); a key
-    type the pages do not show is read as it comes."""
+    type the pages do not show is read as it comes. ``id`` is what a policy's ``crypto_key_info_id``
+    names; the pages do not show it, so it may be absent."""
 
+    id: str | None = None
     name: str
     description: str | None = None
     project_id: str | None = None

@@ -703,8 +703,11 @@ class OkpJwkMaterial(SecretModel):
 
 
 class Jwk(SecretModel):
-    """A JWK as list (no key material) and get (with it) answer it."""
+    """A JWK as list (no key material) and get (with it) answer it. ``id`` is what a policy's
+    ``jwk_id_for_validation_and_sign`` and ``jwk_id_for_decryption_and_encryption`` name; the
+    pages do not show it, so it may be absent."""
 
+    id: str | None = None
     name: str
     description: str | None = None
     project_id: str | None = None

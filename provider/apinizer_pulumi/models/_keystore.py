@@ -92,8 +92,10 @@ class KeystoreEnvironmentInfo(SecretModel):
 
 
 class Keystore(SecretModel):
-    """A keystore as list and get answer it (the file included, as the list page shows)."""
+    """A keystore as list and get answer it (the file included, as the list page shows). ``id`` is
+    the gateway's; the pages do not show it, so it may be absent."""
 
+    id: str | None = None
     name: str
     description: str | None = None
     project_id: str | None = None
