@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_emulator import app
 from apinizer_emulator.auth import PASSWORD_HASHING
 from apinizer_emulator.testing import start_subprocess
@@ -178,7 +179,7 @@ def test_a_client_disconnect_logs_one_line_and_no_traceback(tmp_path: Path):
         deadline = time.monotonic() + 20
         while log.read_text().count("disconnected") < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert httpx.get(f"{url}/apiops/test/healthcheck").text == "OK"
+        assert emulator_http.get(f"{url}/apiops/test/healthcheck").text == "OK"
     finally:
         proc.terminate()
         proc.wait(timeout=15)
@@ -279,7 +280,7 @@ def test_wrong_passwords_are_hashed_on_at_most_one_thread_per_core(emulator_url:
     statuses: list[int] = []
 
     def wrong_password() -> None:
-        response = httpx.post(f"{emulator_url}/apiops/auth/token", timeout=60, data={
+        response = emulator_http.post(f"{emulator_url}/apiops/auth/token", timeout=60, data={
             "grant_type": "client_credentials", "client_id": "admin", "client_secret": "wrong"})
         statuses.append(response.status_code)
 

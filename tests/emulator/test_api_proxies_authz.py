@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_emulator import api_proxy_routes, project_routes, report_routes
 from apinizer_emulator.fixtures import FixtureError
 from apinizer_emulator.testing import EmulatorServer
@@ -289,7 +290,7 @@ def test_a_deployment_to_an_unpublished_environment_fails_naming_it(deployers: E
             "deployment failed in staging: Environment (staging) is not published (status UNPUBLISHED)!"
         )
         assert client.api_proxies.get("Demo", "Staged").deployment("staging") is None
-    raw = httpx.post(
+    raw = emulator_http.post(
         f"{deployers.base_url}{PROXIES}Staged/environments/staging/",
         headers={"Authorization": "Bearer deployer-token"},
     )

@@ -7,6 +7,7 @@ import textwrap
 import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import EmulatorServer
 
 from .conftest import ANALYST_TOKEN, GUEST_TOKEN, Api, assert_error, endpoints_path, new_endpoint, rlcl_path
@@ -182,7 +183,7 @@ def custom(tmp_path):
     clock = FakeClock(1_900_000_000.0)  # 2030-03-17
     with (
         EmulatorServer(db=tmp_path / "db.sqlite", fixtures=fixture, clock=clock) as server,
-        httpx.Client(base_url=server.base_url) as client,
+        emulator_http.client(base_url=server.base_url) as client,
     ):
         yield client, clock
 
@@ -250,7 +251,8 @@ def test_report_content_from_fixture(tmp_path):
         )
     )
     with EmulatorServer(fixtures=fixture) as server:
-        body = httpx.get(f"{server.base_url}{REPORT}", headers={"Authorization": "Bearer boss-token"}).json()
+        body = emulator_http.get(f"{server.base_url}{REPORT}",
+                                 headers={"Authorization": "Bearer boss-token"}).json()
     assert body == {
         "success": True,
         "result": {
@@ -299,7 +301,7 @@ def test_report_with_no_external_proxy_has_empty_lists(tmp_path):
         "projects: [{name: P, api_proxies: [{name: X, sharing_type: INTERNAL}]}]\n"
     )
     with EmulatorServer(fixtures=fixture) as server:
-        body = httpx.get(f"{server.base_url}{REPORT}", headers={"Authorization": "Bearer t"}).json()
+        body = emulator_http.get(f"{server.base_url}{REPORT}", headers={"Authorization": "Bearer t"}).json()
     assert body == {"success": True, "result": {"apiProxyList": [], "dataModelList": []}}
 
 

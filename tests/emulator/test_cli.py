@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import EmulatorServer, start_subprocess
 
 from .conftest import assert_error, endpoints_path
@@ -52,7 +52,7 @@ def test_token_lifecycle_against_a_running_server(tmp_path):
     assert {t["name"] for t in listed} >= {"dev-admin", "dev-developer", "ci"}
     assert all("value" not in t and "token_hash" not in t for t in listed)
 
-    with EmulatorServer(db=db) as server, httpx.Client(base_url=server.base_url) as client:
+    with EmulatorServer(db=db) as server, emulator_http.client(base_url=server.base_url) as client:
         headers = {"Authorization": f"Bearer {value}"}
         assert client.get(endpoints_path(), headers=headers).status_code == 200
         revoked = cli("token", "revoke", "--db", str(db), "--user", "developer", "--name", "ci")
@@ -71,7 +71,7 @@ def test_a_token_expiring_today_or_later_works_through_the_whole_day(tmp_path):
         name: cli("token", "create", "--db", str(db), "--user", "admin", "--name", name, "--expires", day)
         for name, day in (("today", today.isoformat()), ("later", "2999-12-31"))
     }
-    with EmulatorServer(db=db) as server, httpx.Client(base_url=server.base_url) as client:
+    with EmulatorServer(db=db) as server, emulator_http.client(base_url=server.base_url) as client:
         for created in made.values():
             headers = {"Authorization": f"Bearer {created.stdout.strip()}"}
             assert client.get(endpoints_path(), headers=headers).status_code == 200
@@ -121,7 +121,7 @@ def test_revoke_by_user_and_name_leaves_other_users_tokens_of_that_name(tmp_path
     assert len(revoked.stdout.strip().splitlines()) == 1 and "developer" in revoked.stdout
     states = {t["username"]: t["revoked_at"] for t in token_list(db) if t["name"] == "ci"}
     assert states["developer"] is not None and states["admin"] is None
-    with EmulatorServer(db=db) as server, httpx.Client(base_url=server.base_url) as client:
+    with EmulatorServer(db=db) as server, emulator_http.client(base_url=server.base_url) as client:
         assert client.get(endpoints_path(), headers={"Authorization": f"Bearer {kept}"}).status_code == 200
         refused = client.get(endpoints_path(), headers={"Authorization": f"Bearer {gone}"})
         assert_error(refused, 401, "unauthorized_client", "Invalid token")
@@ -130,7 +130,7 @@ def test_revoke_by_user_and_name_leaves_other_users_tokens_of_that_name(tmp_path
 def test_access_tokens_are_listed_only_with_all(tmp_path):
     db = tmp_path / "emulator.db"
     with EmulatorServer(db=db) as server:
-        httpx.post(
+        emulator_http.post(
             f"{server.base_url}/apiops/auth/token",
             data={"grant_type": "client_credentials", "client_id": "admin", "client_secret": "admin"},
         )
@@ -150,7 +150,7 @@ def test_serve_prints_its_url_and_uses_the_given_fixture(tmp_path):
     proc, url = start_subprocess(db=tmp_path / "t.db", fixtures=fixture)
     try:
         assert url.startswith("http://127.0.0.1:")
-        body = httpx.get(
+        body = emulator_http.get(
             f"{url}{endpoints_path(project='T', proxy='Only')}",
             headers={"Authorization": "Bearer tiny-token"},
         ).json()

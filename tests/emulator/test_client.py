@@ -5,9 +5,9 @@ from __future__ import annotations
 import traceback
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import (
     ApinizerClient,
     AuthenticationError,
@@ -85,11 +85,11 @@ def test_rlcl_through_the_client(client: ApinizerClient, emulator_url: str):
     )
     client.rlcl.add_endpoints("Demo", "Standard", [entry])
     client.rlcl.add_endpoints("Demo", "Standard", [entry])
-    stored = httpx.get(f"{emulator_url}/_emulator/projects/Demo/rlcl/Standard/endpoints").json()
+    stored = emulator_http.get(f"{emulator_url}/_emulator/projects/Demo/rlcl/Standard/endpoints").json()
     assert stored == {"endpointRateLimitList": [entry.to_api()]}
     client.rlcl.replace_endpoints("Demo", "Standard", [entry])
     client.rlcl.delete_endpoints("Demo", "Standard", [entry])
-    assert httpx.get(f"{emulator_url}/_emulator/projects/Demo/rlcl/Standard/endpoints").json() == {
+    assert emulator_http.get(f"{emulator_url}/_emulator/projects/Demo/rlcl/Standard/endpoints").json() == {
         "endpointRateLimitList": []
     }
 
@@ -141,17 +141,17 @@ def test_client_credentials_login_against_the_emulator(emulator_url: str):
 
 
 def test_the_client_retries_an_injected_503(emulator_url: str, admin_token: str):
-    httpx.post(
+    emulator_http.post(
         f"{emulator_url}/_emulator/faults", json={"status": 503, "retry_after": 0, "count": 2}
     ).raise_for_status()
     with ApinizerClient(emulator_url, token=admin_token, max_retries=3) as c:
         assert len(c.endpoints.list("Demo", "PetStore")) == 3
-    requests = httpx.get(f"{emulator_url}/_emulator/stats").json()["requests"]
+    requests = emulator_http.get(f"{emulator_url}/_emulator/stats").json()["requests"]
     assert requests["GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"] == 3
 
 
 def test_the_client_gives_up_on_a_persistent_429(emulator_url: str, admin_token: str):
-    httpx.post(
+    emulator_http.post(
         f"{emulator_url}/_emulator/faults", json={"status": 429, "retry_after": 0, "count": 10}
     ).raise_for_status()
     with ApinizerClient(emulator_url, token=admin_token, max_retries=1) as c, pytest.raises(RateLimitError):

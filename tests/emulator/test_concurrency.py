@@ -7,6 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
+import _emulator_http as emulator_http
+
 from .conftest import endpoints_path, new_endpoint
 
 THREADS = 20
@@ -16,7 +18,7 @@ def test_concurrent_duplicate_creates_have_exactly_one_winner(emulator_url, admi
     barrier = threading.Barrier(THREADS)
 
     def create(_: int) -> httpx.Response:
-        with httpx.Client(base_url=emulator_url, timeout=30) as client:
+        with emulator_http.client(base_url=emulator_url, timeout=30) as client:
             barrier.wait()
             return client.post(
                 endpoints_path(),
@@ -34,7 +36,7 @@ def test_concurrent_duplicate_creates_have_exactly_one_winner(emulator_url, admi
                 "error": "bad_request",
                 "error_description": "Endpoint with name (/race) and HTTP method (POST) already exists!",
             }
-    listed = httpx.get(
+    listed = emulator_http.get(
         f"{emulator_url}{endpoints_path()}", headers={"Authorization": f"Bearer {admin_token}"}
     ).json()
     assert [e["endpoint"] for e in listed["resultList"]].count("/race") == 1
@@ -42,7 +44,7 @@ def test_concurrent_duplicate_creates_have_exactly_one_winner(emulator_url, admi
 
 def test_concurrent_distinct_creates_all_land(emulator_url, admin_token):
     def create(i: int) -> int:
-        with httpx.Client(base_url=emulator_url, timeout=30) as client:
+        with emulator_http.client(base_url=emulator_url, timeout=30) as client:
             return client.post(
                 endpoints_path(),
                 json=new_endpoint(f"/item/{i}"),
@@ -51,7 +53,7 @@ def test_concurrent_distinct_creates_all_land(emulator_url, admin_token):
 
     with ThreadPoolExecutor(THREADS) as pool:
         assert list(pool.map(create, range(THREADS))) == [200] * THREADS
-    listed = httpx.get(
+    listed = emulator_http.get(
         f"{emulator_url}{endpoints_path()}", headers={"Authorization": f"Bearer {admin_token}"}
     ).json()
     assert listed["resultCount"] == 3 + THREADS
@@ -67,7 +69,7 @@ def test_two_servers_on_one_file_keep_the_pair_unique(tmp_path, admin_token):
 
         def create(i: int) -> int:
             url = (first if i % 2 else second).base_url
-            with httpx.Client(base_url=url, timeout=30) as client:
+            with emulator_http.client(base_url=url, timeout=30) as client:
                 barrier.wait()
                 return client.post(
                     endpoints_path(),

@@ -10,6 +10,7 @@ import httpx
 import pytest
 import yaml
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient, RateLimitError
 
 from .conftest import GUEST_TOKEN, Api, assert_error, rlcl_path
@@ -74,7 +75,7 @@ def test_a_429_carries_retry_after_in_body_and_header(api: Api):
 
 
 def test_the_client_raises_rate_limit_error_with_the_wait(emulator_url: str, admin_token: str):
-    httpx.post(f"{emulator_url}/_emulator/faults", json={"status": 429, "retry_after": 7, "count": 1})
+    emulator_http.post(f"{emulator_url}/_emulator/faults", json={"status": 429, "retry_after": 7, "count": 1})
     client = ApinizerClient(emulator_url, token=admin_token, max_retries=0)
     with client, pytest.raises(RateLimitError) as info:
         client.endpoints.list("Demo", "PetStore")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import signal
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import start_subprocess
 
 from .conftest import endpoints_path, new_endpoint, rlcl_path
@@ -26,7 +26,7 @@ ENTRY = {
 
 
 def write_everything(url: str) -> str:
-    with httpx.Client(base_url=url, headers=AUTH, timeout=10) as client:
+    with emulator_http.client(base_url=url, headers=AUTH, timeout=10) as client:
         assert client.post(endpoints_path(), json=new_endpoint("/kept", "PATCH")).status_code == 200
         assert (
             client.request(
@@ -61,7 +61,7 @@ def write_everything(url: str) -> str:
 
 
 def read_back(url: str, token: str) -> None:
-    with httpx.Client(base_url=url, headers=AUTH, timeout=10) as client:
+    with emulator_http.client(base_url=url, headers=AUTH, timeout=10) as client:
         listed = client.get(endpoints_path()).json()["resultList"]
         assert [(e["httpMethod"], e["endpoint"], e["active"]) for e in listed] == [
             ("GET", "/pets", True),
@@ -117,7 +117,7 @@ def test_memory_database_starts_from_the_fixture_each_time():
     for _ in range(2):
         proc, url = start_subprocess(db=":memory:")
         try:
-            with httpx.Client(base_url=url, headers=AUTH) as client:
+            with emulator_http.client(base_url=url, headers=AUTH) as client:
                 assert client.get(endpoints_path()).json()["resultCount"] == 3
                 assert client.post(endpoints_path(), json=new_endpoint()).status_code == 200
         finally:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from _draft_environment import draft_staging, publish_staging
 
 from .conftest import Api, assert_error
@@ -211,7 +211,7 @@ def test_a_deployment_fails_alone_in_an_environment_that_is_not_published(tmp_pa
     with draft_staging(tmp_path) as (url, database):
         headers = {"Authorization": "Bearer dev-admin-token"}
         path = url + VARIABLE.format(project="Demo", name=GLOBAL["name"])
-        answer = httpx.post(path, json=GLOBAL, headers=headers).json()
+        answer = emulator_http.post(path, json=GLOBAL, headers=headers).json()
         assert answer == {"success": True, "deploymentResult": {
             "success": False,
             "message": "Deployment failed",
@@ -222,7 +222,7 @@ def test_a_deployment_fails_alone_in_an_environment_that_is_not_published(tmp_pa
             ],
         }}
         # The write stands: the variable is stored, and its update deploys everywhere once published.
-        assert httpx.get(path, headers=headers).json()["success"] is True
+        assert emulator_http.get(path, headers=headers).json()["success"] is True
         publish_staging(database)
-        answer = httpx.put(path, json=GLOBAL, headers=headers).json()
+        answer = emulator_http.put(path, json=GLOBAL, headers=headers).json()
         assert answer["deploymentResult"]["success"] is True

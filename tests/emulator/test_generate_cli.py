@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 import yaml
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import declared_endpoints, declared_proxies
 from apinizer_pulumi.generate.cli import main
@@ -92,7 +92,7 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
     with ApinizerClient(emulator_url, token=admin_token) as client:
         client.api_proxies.deploy("Demo", "PetStore", "test")
         client.api_proxies.deploy("Demo", "PetStore", "production")
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
+    emulator_http.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
     out = tmp_path / "gateway.py"
 
     assert main(["generate", "--project", "Demo", *ALL_PROXIES, "--out", str(out), "--no-policies"]) == 0
@@ -106,7 +106,7 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
     assert not [line for line in calls if "spec_" in line]
     assert "wrote 6 endpoints of 3 proxies, 3 API proxies and 2 deployments" in capsys.readouterr().err
     # One read of each proxy (its deployments included) and its endpoint list; nothing per endpoint.
-    requests = httpx.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
+    requests = emulator_http.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
     assert requests == {
         "GET /apiops/projects/": 1,
         "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/": 3,
@@ -171,7 +171,8 @@ def test_gateway_errors_are_one_line_and_exit_2(env, capsys):
 
 def projects_listed(url: str, token: str) -> bool:
     """Whether the gateway answers the documented list of projects (the emulator may not yet)."""
-    return httpx.get(f"{url}/apiops/projects/", headers={"Authorization": f"Bearer {token}"}).is_success
+    listed = emulator_http.get(f"{url}/apiops/projects/", headers={"Authorization": f"Bearer {token}"})
+    return listed.is_success
 
 
 @pytest.mark.parametrize("proxies", [[], ["--proxy", "PetStore"]], ids=["report", "named-proxy"])

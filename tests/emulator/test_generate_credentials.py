@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate.cli import main
 from unit.test_generate import assert_ruff_clean
@@ -56,7 +56,7 @@ def test_generate_writes_each_credential_with_its_access_and_no_password(
                 "enabled": False,
             },
         )
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
+    emulator_http.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
     out = tmp_path / "gateway.py"
 
     assert main(["generate", "--project", "Demo", *ALL_PROXIES, "--out", str(out), "--no-policies"]) == 0
@@ -91,6 +91,6 @@ def test_generate_writes_each_credential_with_its_access_and_no_password(
     err = capsys.readouterr().err
     assert "2 credential(s)" in err and "password-demo-b, password-demo-partner" in err
     # The list once, one access read per credential.
-    requests = httpx.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
+    requests = emulator_http.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
     assert requests["GET /apiops/projects/{projectName}/credentials/"] == 1
     assert requests["GET /apiops/projects/{projectName}/credentials/{username}/access/"] == 2

@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+import _emulator_http as emulator_http
+
 from .conftest import Api, assert_error, endpoints_path
 
 PROXIES = "/apiops/projects/Demo/apiProxies/"
@@ -692,7 +694,7 @@ def test_parallel_adds_keep_every_list_whole_and_names_unique(api: Api) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     def add_one(name: str) -> int:
-        with httpx.Client(base_url=str(api.client.base_url), timeout=10) as client:
+        with emulator_http.client(base_url=str(api.client.base_url), timeout=10) as client:
             return add(Api(client, api.token), name).status_code
 
     with ThreadPoolExecutor(8) as pool:

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from _documented_policies import CRUD_PAGES_DIR, TYPE_PAGES_DIR, load
 from apinizer_emulator import key_references, policies
 from apinizer_emulator.testing import EmulatorServer
@@ -127,7 +128,7 @@ def replay_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def gateway(replay_server: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=replay_server, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+    with emulator_http.client(base_url=replay_server, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
         client.post("/_emulator/reset", json={}).raise_for_status()
         yield client
 

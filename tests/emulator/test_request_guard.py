@@ -15,6 +15,7 @@ import httpx
 import pytest
 from starlette.types import Scope
 
+import _emulator_http as emulator_http
 from apinizer_emulator.guard import RequestGuard, split_host
 from apinizer_emulator.testing import start_subprocess
 
@@ -248,9 +249,9 @@ def test_allow_host_names_a_host_the_served_emulator_answers_to():
     try:
         port = url.rsplit(":", 1)[1]
         for host in (f"host.docker.internal:{port}", "ci.lan", f"127.0.0.1:{port}"):
-            response = httpx.get(f"{url}/_emulator/stats", headers={"Host": host})
+            response = emulator_http.get(f"{url}/_emulator/stats", headers={"Host": host})
             assert response.status_code == 200, (host, response.text)
-        refused = httpx.get(f"{url}/_emulator/stats", headers={"Host": "other.lan"})
+        refused = emulator_http.get(f"{url}/_emulator/stats", headers={"Host": "other.lan"})
         assert_error(refused, 403, "forbidden", HOST_REFUSED)
     finally:
         proc.terminate()

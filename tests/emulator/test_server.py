@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import httpx
 
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import EmulatorServer
 
 
 def test_healthcheck_is_plain_ok_without_auth(emulator_url):
-    response = httpx.get(f"{emulator_url}/apiops/test/healthcheck")
+    response = emulator_http.get(f"{emulator_url}/apiops/test/healthcheck")
     assert response.status_code == 200
     assert response.text == "OK"
     assert response.headers["content-type"].startswith("text/plain")
@@ -20,10 +21,10 @@ def test_server_on_port_zero_reports_its_real_port():
         assert host == "127.0.0.1"
         assert port > 0
         assert server.base_url == f"http://127.0.0.1:{port}"
-        assert httpx.get(f"{server.base_url}/apiops/test/healthcheck").text == "OK"
+        assert emulator_http.get(f"{server.base_url}/apiops/test/healthcheck").text == "OK"
     # stopped: nothing answers any more
     try:
-        httpx.get(f"http://127.0.0.1:{port}/apiops/test/healthcheck", timeout=1)
+        emulator_http.get(f"http://127.0.0.1:{port}/apiops/test/healthcheck", timeout=1)
     except httpx.TransportError:
         pass
     else:
@@ -31,7 +32,7 @@ def test_server_on_port_zero_reports_its_real_port():
 
 
 def test_openapi_document_lists_every_operation(emulator_url):
-    doc = httpx.get(f"{emulator_url}/apiops/openapi.json").json()
+    doc = emulator_http.get(f"{emulator_url}/apiops/openapi.json").json()
     paths = doc["paths"]
     base = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints"
     expected = {
@@ -148,11 +149,11 @@ def test_openapi_document_lists_every_operation(emulator_url):
 
 def test_docs_pages_are_off(emulator_url):
     for path in ("/docs", "/redoc", "/openapi.json"):
-        assert httpx.get(f"{emulator_url}{path}").status_code == 404
+        assert emulator_http.get(f"{emulator_url}{path}").status_code == 404
 
 
 def test_openapi_error_statuses_are_those_each_operation_can_answer(emulator_url):
-    paths = httpx.get(f"{emulator_url}/apiops/openapi.json").json()["paths"]
+    paths = emulator_http.get(f"{emulator_url}/apiops/openapi.json").json()["paths"]
     base = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
 
     def statuses(path: str, method: str) -> list[str]:

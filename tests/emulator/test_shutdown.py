@@ -6,8 +6,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
-import httpx
-
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import start_subprocess
 
 
@@ -15,7 +14,7 @@ def test_a_stopped_emulator_checkpoints_its_wal_into_the_database(tmp_path: Path
     db = tmp_path / "gateway.db"
     proc, url = start_subprocess(db=db)
     try:
-        created = httpx.post(
+        created = emulator_http.post(
             f"{url}/apiops/projects/Demo/apiProxies/PetStore/endpoints/",
             headers={"Authorization": "Bearer dev-developer-token"},
             json={"name": "/owners", "httpMethod": "GET", "backendResourceUrl": "/owners",

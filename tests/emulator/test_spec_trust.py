@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
+import _emulator_http as emulator_http
 from _spec_server import Served, SpecServer, spec_server, zip_of
 from apinizer_emulator import specs
 from apinizer_emulator.testing import start_subprocess
@@ -246,9 +247,8 @@ def test_public_spec_urls_only_refuses_private_and_loopback_targets(
 ) -> None:
     proc, base_url = start_subprocess(tmp_path / "shared.db", extra_args=["--public-spec-urls-only"])
     try:
-        import httpx
 
-        with httpx.Client(base_url=base_url, timeout=30) as client:
+        with emulator_http.client(base_url=base_url, timeout=30) as client:
             api = Api(client, admin_token)
             port = served.base_url.rsplit(":", 1)[1]
             for url, address in (

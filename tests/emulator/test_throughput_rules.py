@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 
+import _emulator_http as emulator_http
 from apinizer_emulator.testing import EmulatorServer, start_subprocess
 
 from .conftest import endpoints_path, new_endpoint
@@ -27,7 +28,7 @@ def test_kill_9_amid_concurrent_writers_loses_no_acknowledged_write(tmp_path: Pa
     enough = threading.Event()
 
     def write(writer: int) -> None:
-        with httpx.Client(base_url=url, headers=AUTH, timeout=10) as client:
+        with emulator_http.client(base_url=url, headers=AUTH, timeout=10) as client:
             for index in range(10_000):
                 name = f"/w/{writer}/{index}"
                 try:
@@ -54,7 +55,7 @@ def test_kill_9_amid_concurrent_writers_loses_no_acknowledged_write(tmp_path: Pa
 
     proc, url = start_subprocess(db=db)
     try:
-        listed = httpx.get(f"{url}{endpoints_path()}", headers=AUTH).json()["resultList"]
+        listed = emulator_http.get(f"{url}{endpoints_path()}", headers=AUTH).json()["resultList"]
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -73,7 +74,7 @@ def test_a_token_revoked_by_another_process_is_refused_on_the_next_request(tmp_p
     token = cli("token", "create", "--db", str(db), "--user", "admin", "--name", "ci")
     proc, url = start_subprocess(db=db)
     try:
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}) as client:
+        with emulator_http.client(base_url=url, headers={"Authorization": f"Bearer {token}"}) as client:
             for _ in range(3):  # looked up once, then answered from the process's cache
                 assert client.get(endpoints_path()).status_code == 200
 
@@ -91,12 +92,12 @@ def test_reads_are_served_while_a_write_waits_for_the_database(emulator: Emulato
                                                                  emulator_url: str) -> None:
     assert emulator.backend is not None
     store = emulator.backend.store
-    with httpx.Client(base_url=emulator_url, headers=AUTH, timeout=10) as client, \
+    with emulator_http.client(base_url=emulator_url, headers=AUTH, timeout=10) as client, \
             ThreadPoolExecutor(1) as pool:
         with store.write():  # the database's write lock, as a long commit would hold it
             pending = pool.submit(client.post, endpoints_path(), json=new_endpoint("/late", "GET"))
             counted = "POST /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
-            while httpx.get(f"{emulator_url}/_emulator/stats").json()["requests"].get(counted) != 1:
+            while emulator_http.get(f"{emulator_url}/_emulator/stats").json()["requests"].get(counted) != 1:
                 assert not pending.done()
 
             listed = client.get(endpoints_path())
@@ -108,7 +109,7 @@ def test_reads_are_served_while_a_write_waits_for_the_database(emulator: Emulato
 
 
 def test_the_list_holds_what_each_endpoint_read_answers(emulator_url: str) -> None:
-    with httpx.Client(base_url=emulator_url, headers=AUTH) as client:
+    with emulator_http.client(base_url=emulator_url, headers=AUTH) as client:
         odd = {"name": '/q"uote\\d/ünï/{id}', "httpMethod": "PUT", "backendResourceUrl": "https://b/ü?x=1",
                "backendHttpMethod": "POST", "description": 'tab\there "quoted" ✓'}
         assert client.post(endpoints_path(), json=odd).status_code == 200

@@ -16,6 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 
+import _emulator_http as emulator_http
+
 
 @dataclass
 class Answer:
@@ -37,7 +39,7 @@ class FrontProxy:
         self.upstream = upstream.rstrip("/")
         self._rules: list[Answer] = []
         self._lock = threading.Lock()
-        self._client = httpx.Client(timeout=30)
+        self._client = emulator_http.client(timeout=30)
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):

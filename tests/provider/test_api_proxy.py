@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from _draft_environment import draft_staging
 from _spec_server import Served, spec_server
 from apinizer_pulumi.client import ApinizerClient
@@ -76,7 +76,7 @@ def endpoint_names(outs: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 # -- ApiProxy --------------------------------------------------------------------------------------

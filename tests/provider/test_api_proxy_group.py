@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyGroupDeploymentProvider, ApiProxyGroupProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -48,7 +48,7 @@ def later(emulator_url: str) -> Iterator[tuple[Engine, Engine]]:
 
 
 def inspect(gateway: Gateway, name: str = "Payments") -> dict[str, Any] | None:
-    response = httpx.get(f"{gateway.url}/_emulator/projects/Demo/apiProxyGroups/{name}")
+    response = emulator_http.get(f"{gateway.url}/_emulator/projects/Demo/apiProxyGroups/{name}")
     if response.status_code == 404:
         return None
     response.raise_for_status()
@@ -57,7 +57,8 @@ def inspect(gateway: Gateway, name: str = "Payments") -> dict[str, Any] | None:
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json={"retry_after": 0.01, **rule}).raise_for_status()
+    rule = {"retry_after": 0.01, **rule}
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 def test_check_names_the_property(groups: Engine) -> None:

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
 from apinizer_pulumi.resources._connection import resolve, resolved
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
@@ -218,7 +218,7 @@ def test_the_timeout_of_the_stack_config_reaches_the_client_and_the_input_wins(
             props = {**outs, "connection": connection} if connection else outs
             gateway.reset_stats()
             delayed = {"delay": 1.0, "method": "GET", "path": "/endpoints/"}
-            httpx.post(f"{gateway.url}/_emulator/faults", json=delayed).raise_for_status()
+            emulator_http.post(f"{gateway.url}/_emulator/faults", json=delayed).raise_for_status()
             engine.read(id_, props)
             assert gateway.stats()["requests"].get(read) == reads
         assert engine.diff(id_, outs, engine.checked({**USERS, "connection": {"timeout": 5}})).changes \

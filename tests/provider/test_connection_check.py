@@ -11,9 +11,9 @@ import socket
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources import EndpointCacheProvider, EndpointProvider, RlclEndpointsProvider
 from apinizer_pulumi.resources.testing import UNKNOWN, Engine, ProviderServer
 
@@ -177,7 +177,7 @@ def test_a_connection_unknown_at_preview_is_not_checked(start: Any, gateway: Gat
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
 
 
 @pytest.mark.parametrize("failure", [{"drop": True}, {"status": 500}, {"status": 503},

@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 from pulumi.runtime import rpc
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import CredentialProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -44,13 +44,13 @@ def credentials(server: ProviderServer, emulator_url: str) -> Engine:
 
 
 def stored(gateway: Gateway) -> list[dict[str, Any]]:
-    return list(httpx.get(f"{gateway.url}/_emulator/state").json()["credentials"])
+    return list(emulator_http.get(f"{gateway.url}/_emulator/state").json()["credentials"])
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
     if "status" in rule:
         rule.setdefault("retry_after", 0.01)
-    httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 def can_log_in(gateway: Gateway, password: str) -> bool:

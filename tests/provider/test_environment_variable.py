@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import EnvironmentVariableProvider
@@ -68,7 +68,7 @@ def test_a_secret_global_value_is_sent_not_visible_and_never_answered(
     id_, outs = variables.up(API_KEY)
     live = listed(client)["API_KEY"]
     assert (live.global_, live.global_visible, live.global_value) == (True, False, None)
-    assert "s3cr3t-value" not in httpx.get(f"{gateway.url}/_emulator/state").text
+    assert "s3cr3t-value" not in emulator_http.get(f"{gateway.url}/_emulator/state").text
     # Refresh: the masked value cannot be read, so the recorded one stays and there is no drift.
     _, read_outs, read_inputs = variables.read(id_, outs)
     assert read_outs["global_value"] == "s3cr3t-value" and read_inputs is None

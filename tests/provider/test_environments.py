@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import (
@@ -315,7 +315,7 @@ def test_a_refresh_of_the_values_of_one_project_reads_its_variable_list_once(
     with preview_process(gateway.url) as refreshing:  # a refresh is an operation of its own
         values_ = made.on(refreshing)
         gateway.reset_stats()
-        httpx.post(f"{gateway.url}/_emulator/faults", json={
+        emulator_http.post(f"{gateway.url}/_emulator/faults", json={
             "delay": 0.5, "method": "GET", "path": "/environmentVariables/", "count": 1}).raise_for_status()
         futures = [values_.read_future(id_, props) for id_, props in outs]
         read = [future.result() for future in futures]
@@ -418,7 +418,7 @@ def test_a_preview_that_also_deploys_to_the_source_leaves_the_promotion_to_up(
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
 
 
 @pytest.mark.parametrize(("method", "secret"), [("POST", False), ("PUT", False), ("POST", True)],
@@ -481,7 +481,7 @@ def test_values_of_one_variable_written_side_by_side_are_merged_one_after_the_ot
                 "production": value_of("production", "https://orders.example")}
     slow_reads = {"delay": 0.5, "method": "GET", "path": "/environmentVariables/BACKEND_URL", "count": 2}
     if phase == "create":
-        httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+        emulator_http.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
         futures = [values_.create_future(values_.checked(inputs), name=env)
                    for env, inputs in declared.items()]
         for future in futures:
@@ -490,7 +490,7 @@ def test_values_of_one_variable_written_side_by_side_are_merged_one_after_the_ot
                                   "production": ("https://orders.example", True)}
         return
     made = {env: values_.up(inputs, name=env) for env, inputs in declared.items()}
-    httpx.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=slow_reads).raise_for_status()
     destroying = values_.on(later)  # a destroy is an operation of its own: a new provider process
     with ThreadPoolExecutor(2) as pool:
         list(pool.map(lambda env: destroying.delete(*made[env], name=env), made))

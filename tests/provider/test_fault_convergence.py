@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine
 
 from .conftest import Gateway
@@ -193,7 +193,7 @@ class Converge:
 
     def live(self) -> dict[tuple[str, str], dict[str, Any]]:
         """The test endpoints on the gateway, by (name, method); a duplicate fails here."""
-        state = httpx.get(f"{self.gateway.url}/_emulator/state", timeout=10).json()
+        state = emulator_http.get(f"{self.gateway.url}/_emulator/state", timeout=10).json()
         proxy = next(p for p in state["projects"][0]["apiProxies"] if p["name"] == PROXY)
         found: dict[tuple[str, str], dict[str, Any]] = {}
         for endpoint in proxy["endpoints"]:
@@ -235,9 +235,9 @@ def assert_gateway_holds(converge: Converge, version: int) -> None:
 def test_a_hundred_endpoints_converge_through_thirty_percent_faults(
     endpoints: Engine, caches: Engine, gateway: Gateway
 ) -> None:
-    fixture_endpoints = httpx.get(f"{gateway.url}/_emulator/state").json()["projects"]
+    fixture_endpoints = emulator_http.get(f"{gateway.url}/_emulator/state").json()["projects"]
     for rule in fault_rules():
-        httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+        emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
     stack = Stack({"ep": endpoints, "cache": caches})
     converge = Converge(stack, gateway)
 
@@ -261,9 +261,9 @@ def test_a_hundred_endpoints_converge_through_thirty_percent_faults(
 
     converge.run("destroy", stack.destroy, lambda: not stack.resources)
     assert converge.live() == {}
-    faults = httpx.get(f"{gateway.url}/_emulator/faults").json()["fired"]
-    httpx.delete(f"{gateway.url}/_emulator/faults").raise_for_status()
-    assert httpx.get(f"{gateway.url}/_emulator/state").json()["projects"] == fixture_endpoints
+    faults = emulator_http.get(f"{gateway.url}/_emulator/faults").json()["fired"]
+    emulator_http.delete(f"{gateway.url}/_emulator/faults").raise_for_status()
+    assert emulator_http.get(f"{gateway.url}/_emulator/state").json()["projects"] == fixture_endpoints
 
     requests = gateway.stats()["total"]
     print(f"\n{requests} requests, faults fired {faults} ({sum(faults.values()) / requests:.0%}); "

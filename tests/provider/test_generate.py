@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+import _emulator_http as emulator_http
 from apinizer_pulumi.generate import declared_endpoints, resource_name
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine
 
@@ -19,7 +18,7 @@ def test_every_generated_endpoint_adopts_without_a_write(
 ) -> None:
     declared = declared_endpoints((generated_project / "__main__.py").read_text())
     assert len(declared) == 6
-    before = httpx.get(f"{gateway.url}/_emulator/state").json()["projects"]
+    before = emulator_http.get(f"{gateway.url}/_emulator/state").json()["projects"]
     gateway.reset_stats()
 
     for item in declared:
@@ -44,4 +43,4 @@ def test_every_generated_endpoint_adopts_without_a_write(
     # Pulumi operation, so nothing is shared).
     listed = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
     assert gateway.stats()["requests"] == {listed: 6}
-    assert httpx.get(f"{gateway.url}/_emulator/state").json()["projects"] == before
+    assert emulator_http.get(f"{gateway.url}/_emulator/state").json()["projects"] == before

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 import apinizer_pulumi as apinizer
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.resources._connection import close_clients
@@ -31,7 +31,7 @@ def test_groups_with_their_environments(emulator_url: str) -> None:
         client.api_proxy_groups.add_api_proxy("Demo", "Payments", "PetStore")
         client.api_proxy_groups.deploy("Demo", "Payments", "test")
         client.api_proxy_groups.deploy("Demo", "Payments", "production")
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
+    emulator_http.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
 
     groups = apinizer.get_api_proxy_groups("Demo", connection=admin)
 
@@ -39,7 +39,7 @@ def test_groups_with_their_environments(emulator_url: str) -> None:
         ("Payments", "Payments APIs", ["test", "production"]), ("Idle", "Idle APIs", [])]
     assert all(g.id for g in groups)
     # One list, one environments list per group.
-    assert httpx.get(f"{emulator_url}/_emulator/stats").json()["total"] == 3
+    assert emulator_http.get(f"{emulator_url}/_emulator/stats").json()["total"] == 3
     bare = apinizer.get_api_proxy_groups("Demo", with_environments=False, connection=admin)
     assert [g.environments for g in bare] == [[], []]
 

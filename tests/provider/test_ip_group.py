@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import IpGroupProvider
 from apinizer_pulumi.resources.ip_group import STEPPING_STONE
@@ -35,7 +35,7 @@ def groups(server: ProviderServer, emulator_url: str) -> Engine:
 
 
 def stored(gateway: Gateway, name: str = "Offices") -> dict[str, Any] | None:
-    state = httpx.get(f"{gateway.url}/_emulator/state").json()
+    state = emulator_http.get(f"{gateway.url}/_emulator/state").json()
     found = [g for g in state["projects"][0]["ipGroups"] if g["name"] == name]
     return found[0] if found else None
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources._create import LOOKUP_ATTEMPTS
 from apinizer_pulumi.resources.testing import DIFF_SOME, Engine
 
@@ -38,11 +38,11 @@ def fault(gateway: Gateway, **rule: Any) -> None:
     # A short Retry-After keeps the client's waits short through its own rule of honouring it.
     if "status" in rule:
         rule.setdefault("retry_after", 0.01)
-    httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 def toys_on_gateway(gateway: Gateway) -> list[dict[str, Any]]:
-    state = httpx.get(f"{gateway.url}/_emulator/state").json()
+    state = emulator_http.get(f"{gateway.url}/_emulator/state").json()
     proxy = next(p for p in state["projects"][0]["apiProxies"] if p["name"] == "PetStore")
     return [e for e in proxy["endpoints"] if e["endpoint"] == "/toys"]
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import PolicyProvider
 from apinizer_pulumi.resources.policy import find_policy, pipelines
@@ -319,7 +319,7 @@ def test_endpoint_scoped_policy_lives_in_the_endpoints_pipeline(
 
 def test_a_create_whose_answer_was_lost_is_recognised_not_repeated(
         policies: Engine, client: ApinizerClient, gateway: Gateway) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults",
+    emulator_http.post(f"{gateway.url}/_emulator/faults",
                json={"method": "POST", "path": "/policies/", "count": 1, "drop": True, "after": True}
                ).raise_for_status()
     id_, _ = policies.up(white_ip("lost", 1))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 import apinizer_pulumi as apinizer
 from apinizer_pulumi.client import ApinizerClient, NotFoundError
 from apinizer_pulumi.models import PolicyBase
@@ -30,7 +30,7 @@ def test_get_policies_reads_every_pipeline_in_one_request(emulator_url: str) -> 
             "type": "policy-script", "script_language": "GROOVY", "script_body": "return"},
             {**where, "target_scope": "ENDPOINT", "target_endpoint": "/orders",
              "target_endpoint_http_method": "GET"})
-    httpx.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
+    emulator_http.post(f"{emulator_url}/_emulator/stats/reset", json={}).raise_for_status()
     connection = {"url": emulator_url, "token": "dev-developer-token"}
 
     listed = apinizer.get_policies("Demo", "Orders", connection=connection)
@@ -40,6 +40,6 @@ def test_get_policies_reads_every_pipeline_in_one_request(emulator_url: str) -> 
     assert office.ip_list == ["10.0.0.0/8"]  # type: ignore[attr-defined]
     (orders,) = [item for item in listed.endpoint_list if item.endpoint == "/orders"]
     assert [policy.name for policy in orders.request_policy_list] == ["stamp"]
-    assert httpx.get(f"{emulator_url}/_emulator/stats").json()["total"] == 1
+    assert emulator_http.get(f"{emulator_url}/_emulator/stats").json()["total"] == 1
     with pytest.raises(NotFoundError):
         apinizer.get_policies("Demo", "Nothing", connection=connection)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.models import CacheSettings, WsaSettings
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, UNKNOWN, Engine
 
@@ -113,7 +113,7 @@ def test_rlcl_delete_goes_on_one_by_one_past_a_refused_entry(rlcls: Engine, gate
     id_, outs = rlcls.up(declared)
     # The emulator ignores entries it does not hold; a gateway may instead refuse the whole
     # batch with a 400 naming one entry. Here it refuses the batch and then the first entry.
-    httpx.post(f"{gateway.url}/_emulator/faults", json={
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json={
         "status": 400, "count": 2, "method": "DELETE", "path": "/rlcl/", "error": "bad_request",
         "error_description": "Endpoint with name (/pets/{id}) and HTTP method (GET) is not found!",
     }).raise_for_status()

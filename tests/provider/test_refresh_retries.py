@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
@@ -39,7 +39,7 @@ KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
 
 def fault(gateway: Gateway, **rule: Any) -> None:
     rule = {"method": "GET", "count": 1, **rule}
-    httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 def made(server: ProviderServer, kind: str) -> tuple[Engine, str, dict[str, Any]]:

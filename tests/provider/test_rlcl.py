@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.models import RlclSpec
 from apinizer_pulumi.resources import RlclProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -27,7 +27,7 @@ def lists(server: ProviderServer, emulator_url: str) -> Engine:
 
 
 def stored(gateway: Gateway, name: str) -> dict[str, Any] | None:
-    response = httpx.get(f"{gateway.url}/_emulator/projects/Demo/rlcl/{name}")
+    response = emulator_http.get(f"{gateway.url}/_emulator/projects/Demo/rlcl/{name}")
     return None if response.status_code == 404 else dict(response.json())
 
 
@@ -133,7 +133,8 @@ RLCL_CREATE = "POST /apiops/projects/{projectName}/rlcl/"
 
 
 def rlcl_fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json={"retry_after": 0.01, **rule}).raise_for_status()
+    rule = {"retry_after": 0.01, **rule}
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources import RlclConditionProvider, RlclCredentialsProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
@@ -28,7 +28,7 @@ def credentials(server: ProviderServer, emulator_url: str, emulator: Any) -> Ite
     from tests.emulator.conftest import Api
     from tests.emulator.test_api_proxy_groups import make_credential
 
-    with httpx.Client(base_url=emulator_url) as http:
+    with emulator_http.client(base_url=emulator_url) as http:
         for name in ("alice", "bob", "carol"):
             make_credential(Api(http, ADMIN_TOKEN), emulator, name)
     yield Engine(server, RlclCredentialsProvider(), "RlclCredentials")
@@ -48,7 +48,7 @@ def later(emulator_url: str) -> Iterator[tuple[Engine, Engine]]:
 
 
 def lists(gateway: Gateway) -> dict[str, Any]:
-    response = httpx.get(f"{gateway.url}/_emulator/projects/Demo/rlcl/Standard/credentials")
+    response = emulator_http.get(f"{gateway.url}/_emulator/projects/Demo/rlcl/Standard/credentials")
     found: dict[str, Any] = response.json()
     return found
 
@@ -107,7 +107,7 @@ def test_a_deleted_rlcl_takes_its_lists_with_it(
 ) -> None:
     cred_id, cred_outs = credentials.up(CREDENTIALS)
     cond_id, cond_outs = conditions.up(CONDITION)
-    httpx.delete(f"{gateway.url}/apiops/projects/Demo/rlcl/Standard/",
+    emulator_http.delete(f"{gateway.url}/apiops/projects/Demo/rlcl/Standard/",
                  headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}).raise_for_status()
     later[0].delete(cred_id, cred_outs)
     later[1].delete(cond_id, cond_outs)
@@ -120,7 +120,7 @@ def test_a_create_carried_out_whose_answers_were_lost_then_refused_is_sent_again
     stack. A replace is harmless to repeat, so it is sent again until it is answered."""
     for rule in ({"drop": True, "after": True, "method": "PUT", "path": "/credentials", "count": 1},
                  {"status": 500, "method": "PUT", "path": "/credentials", "count": 1}):
-        httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+        emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
     _, outs = credentials.up(CREDENTIALS)
     assert outs["credential_names"] == ["alice", "bob"]
     assert lists(gateway)["credentials"] == ["alice", "bob"]

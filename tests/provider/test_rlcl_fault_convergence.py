@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.models import RlclSpec
 from apinizer_pulumi.resources import RlclProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -53,7 +53,7 @@ def declared(i: int) -> dict[str, Any]:
 
 
 def on_gateway(gateway: Gateway) -> dict[str, dict[str, Any]]:
-    state = httpx.get(f"{gateway.url}/_emulator/state").json()
+    state = emulator_http.get(f"{gateway.url}/_emulator/state").json()
     [demo] = [project for project in state["projects"] if project["name"] == "Demo"]
     return {rlcl["name"]: rlcl["settings"] for rlcl in demo["rlcls"] if rlcl["name"].startswith(PREFIX)}
 
@@ -65,7 +65,7 @@ def lists(server: ProviderServer, emulator_url: str) -> Engine:
 
 def test_rlcls_converge_without_orphans_under_30_percent_faults(lists: Engine, gateway: Gateway) -> None:
     for rule in fault_rules():
-        httpx.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
+        emulator_http.post(f"{gateway.url}/_emulator/faults", json=rule).raise_for_status()
     stack: dict[int, tuple[str, dict[str, Any]]] = {}
     failures: list[str] = []
 

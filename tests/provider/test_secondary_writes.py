@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-import httpx
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     CredentialProvider,
@@ -33,7 +33,7 @@ LOST_IDS = ["500", "dropped connection"]
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:
-    httpx.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
+    emulator_http.post(f"{gateway.url}/_emulator/faults", json={"count": 1, **rule}).raise_for_status()
 
 
 def converges(engine: Engine, id_: str, outs: dict[str, Any], declared: dict[str, Any],
@@ -117,7 +117,7 @@ def test_an_ip_group_whose_addresses_failed_records_none(ip_groups: Engine, gate
     assert outs["addresses"] == []
 
     converges(ip_groups, id_, outs, declared, gateway.url)
-    state = httpx.get(f"{gateway.url}/_emulator/state").json()
+    state = emulator_http.get(f"{gateway.url}/_emulator/state").json()
     [demo] = [project for project in state["projects"] if project["name"] == "Demo"]
     [group] = [item for item in demo["ipGroups"] if item["name"] == "Office"]
     assert sorted(group["ipList"]) == ["10.0.0.0/8", "192.168.1.7"]

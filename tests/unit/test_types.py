@@ -79,39 +79,69 @@ BAD = {
 }
 
 
-def test_mypy_flags_a_value_outside_the_enumeration_and_passes_the_right_ones(tmp_path: Path) -> None:
-    good = tmp_path / "good" / "__main__.py"
-    good.parent.mkdir()
-    good.write_text(textwrap.dedent(GOOD))
-    bad = tmp_path / "bad" / "__main__.py"
-    bad.parent.mkdir()
-    source = textwrap.dedent(GOOD)
-    bad.write_text(source.replace('http_method="GET"', 'http_method="FETCH"')
-                   .replace("backend_http_method=HttpMethod.POST", 'backend_http_method="get"')
-                   .replace("cache_storage_type=CacheStorageType.LOCAL", 'cache_storage_type="REDIS"')
-                   .replace('handling_action="STOP"', 'handling_action="SKIP"')
-                   .replace('time_interval="ONE_MINUTE"', 'time_interval="ONE_WEEK"')
-                   .replace('type="PARAMETER"', 'type="COOKIE"')
-                   .replace('wsa_version="V200408"', 'wsa_version="2008"')
-                   .replace('execution_order="LAST"', 'execution_order="MIDDLE"'))
-
-    passed = mypy(good)
-    assert passed.returncode == 0, passed.stdout + passed.stderr
-
-    flagged = mypy(bad)
-    assert flagged.returncode == 1, flagged.stdout + flagged.stderr
-    errors = [line for line in flagged.stdout.splitlines() if ": error: " in line]
-    for argument in BAD.values():
-        assert any(f'Argument "{argument}" to ' in line and "[arg-type]" in line for line in errors), (
-            argument, flagged.stdout)
-    assert len(errors) == len(BAD), flagged.stdout
-
+BAD_SOURCE = (textwrap.dedent(GOOD)
+              .replace('http_method="GET"', 'http_method="FETCH"')
+              .replace("backend_http_method=HttpMethod.POST", 'backend_http_method="get"')
+              .replace("cache_storage_type=CacheStorageType.LOCAL", 'cache_storage_type="REDIS"')
+              .replace('handling_action="STOP"', 'handling_action="SKIP"')
+              .replace('time_interval="ONE_MINUTE"', 'time_interval="ONE_WEEK"')
+              .replace('type="PARAMETER"', 'type="COOKIE"')
+              .replace('wsa_version="V200408"', 'wsa_version="2008"')
+              .replace('execution_order="LAST"', 'execution_order="MIDDLE"'))
 
 PROGRAMS = sorted(str(path.relative_to(ROOT)) for path in [
     ROOT / "infra" / "__main__.py", *ROOT.glob("examples/*/__main__.py")])
 
 
+def copy_name(program: str) -> str:
+    """``examples/new-service/__main__.py`` -> ``examples_new_service.py``: one module name per program."""
+    return Path(program).parent.as_posix().replace("/", "_").replace("-", "_") + ".py"
+
+
+class Checked:
+    """One mypy run over many files; each test reads its own file's lines."""
+
+    def __init__(self, result: subprocess.CompletedProcess[str]) -> None:
+        # 0 (clean) or 1 (errors found); anything else is mypy failing to run, which every test must see.
+        assert result.returncode in (0, 1), result.stdout + result.stderr
+        self.result = result
+
+    def errors(self, path: Path) -> list[str]:
+        return [line for line in self.result.stdout.splitlines()
+                if line.startswith(f"{path}:") and ": error: " in line]
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Checked, dict[str, Path]]:
+    """mypy run once over the good and bad cases and a copy of every shipped program.
+
+    Each start of mypy costs 20-40 s on a loaded 2-core machine, so the module's cases share one.
+    The programs are all ``__main__.py``, which mypy refuses to check together (one module name twice);
+    a copy each, under its own name, type-checks the same text.
+    """
+    folder = tmp_path_factory.mktemp("types")
+    files = {"good": folder / "good.py", "bad": folder / "bad.py"}
+    files["good"].write_text(textwrap.dedent(GOOD))
+    files["bad"].write_text(BAD_SOURCE)
+    for program in PROGRAMS:
+        files[program] = folder / copy_name(program)
+        files[program].write_text((ROOT / program).read_text())
+    return Checked(mypy(*files.values())), files
+
+
+def test_mypy_flags_a_value_outside_the_enumeration_and_passes_the_right_ones(
+        checked: tuple[Checked, dict[str, Path]]) -> None:
+    result, files = checked
+    assert result.errors(files["good"]) == [], result.result.stdout
+
+    errors = result.errors(files["bad"])
+    for argument in BAD.values():
+        assert any(f'Argument "{argument}" to ' in line and "[arg-type]" in line for line in errors), (
+            argument, result.result.stdout)
+    assert len(errors) == len(BAD), result.result.stdout
+
+
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_the_shipped_programs_type_check(program: str) -> None:
-    result = mypy(ROOT / program)
-    assert result.returncode == 0, result.stdout + result.stderr
+def test_the_shipped_programs_type_check(program: str, checked: tuple[Checked, dict[str, Path]]) -> None:
+    result, files = checked
+    assert result.errors(files[program]) == [], result.result.stdout + result.result.stderr
