@@ -208,8 +208,28 @@ class Project:
     def init(self) -> None:
         self.run("stack", "init", self.stack, "--secrets-provider", "passphrase")
 
+    def configure(
+        self, plain: Mapping[str, str] | None = None, *, secrets: Mapping[str, str] | None = None
+    ) -> None:
+        """Sets all these values with one start of the CLI (``pulumi config set-all``), not one each.
+
+        ``secrets`` are stored encrypted, as ``config set --secret`` stores them. The CLI splits each
+        pair at its first ``=``, so a value may hold ``=`` (a URL's query, a JSON document).
+        """
+        pairs = [("--plaintext", key, value) for key, value in (plain or {}).items()]
+        pairs += [("--secret", key, value) for key, value in (secrets or {}).items()]
+        if not pairs:
+            raise ValueError("configure() needs at least one value to set")
+        self.run(
+            "config", "set-all", "--stack", self.stack,
+            *(arg for kind, key, value in pairs for arg in (kind, f"{key}={value}")),
+        )
+
     def set_config(self, key: str, value: str, *, secret: bool = False) -> None:
-        self.run("config", "set", "--stack", self.stack, *(["--secret"] if secret else []), key, value)
+        if secret:
+            self.configure(secrets={key: value})
+        else:
+            self.configure({key: value})
 
     def up(self, *extra: str, check: bool = True) -> Result:
         return self.run("up", "--yes", "--stack", self.stack, "--skip-preview", *extra, check=check)

@@ -101,8 +101,7 @@ def stack(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path
     def make(token: str = admin_token) -> Project:
         source = source_with_spec(tmp_path / "source", "proxy-life")
         project: Project = make_project(source, name="proxy-life")
-        project.set_config("apinizer:url", emulator_url)
-        project.set_config("apinizer:token", token, secret=True)
+        project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": token})
         return project
 
     return make

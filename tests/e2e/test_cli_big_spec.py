@@ -87,9 +87,9 @@ def test_a_big_spec_is_previewed_created_edited_and_updated(
     text = json.dumps(document, indent=1)
     (source / "specs" / "big.json").write_text(text[: len(text) // 2])  # cut short: not JSON
     project: Project = make_project(source, name="big-spec")
-    project.set_config("apinizer:url", emulator_url)
-    project.set_config("apinizer:token", admin_token, secret=True)
-    project.set_config("apinizer:timeout", "30")
+    project.configure(
+        {"apinizer:url": emulator_url, "apinizer:timeout": "30"}, secrets={"apinizer:token": admin_token}
+    )
     spec = project.directory / "specs" / "big.json"
     counts(emulator_url)
 

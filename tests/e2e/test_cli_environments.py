@@ -76,8 +76,7 @@ def test_two_stacks_of_one_program_share_one_management_api(
     prod.init()
     try:
         for stack in (dev, prod):
-            stack.set_config("apinizer:url", emulator_url)
-            stack.set_config("apinizer:token", token, secret=True)
+            stack.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": token})
         with ApinizerClient(emulator_url, token="dev-admin-token") as client:
             lifecycle(dev, prod, client, emulator.db)
     finally:

@@ -94,8 +94,7 @@ def stack(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path
     def make(program: str) -> Project:
         source = program_source(tmp_path / "source", "errors", program)
         project: Project = make_project(source, name="errors")
-        project.set_config("apinizer:url", emulator_url)
-        project.set_config("apinizer:token", admin_token, secret=True)
+        project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token})
         return project
 
     return make
@@ -103,9 +102,10 @@ def stack(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path
 
 def test_a_wrong_token(stack: Any, state_of: Any) -> None:
     project: Project = stack(endpoint_program("Orders", "/orders/{orderId}/status"))
-    project.set_config("apinizer:token", "not-a-valid-token", secret=True)
     # The operation's own error, past the connection check (test_cli_preview_checks.py has that one).
-    project.set_config("apinizer:skipConnectionCheck", "true")
+    project.configure(
+        {"apinizer:skipConnectionCheck": "true"}, secrets={"apinizer:token": "not-a-valid-token"}
+    )
 
     result = assert_up_fails_cleanly(project, state_of, re.escape(
         "apinizer:Endpoint GET /orders/{orderId}/status in Demo/Orders: 401 unauthorized_client: "
@@ -118,8 +118,8 @@ def test_a_wrong_token(stack: Any, state_of: Any) -> None:
 def test_an_unreachable_gateway(stack: Any, state_of: Any) -> None:
     project: Project = stack(endpoint_program("Orders", "/orders/{orderId}/status"))
     url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
-    project.set_config("apinizer:url", url)
-    project.set_config("apinizer:skipConnectionCheck", "true")  # as in test_a_wrong_token
+    # The connection check skipped as in test_a_wrong_token.
+    project.configure({"apinizer:url": url, "apinizer:skipConnectionCheck": "true"})
 
     assert_up_fails_cleanly(project, state_of, re.escape(
         f"apinizer:Endpoint GET /orders/{{orderId}}/status in Demo/Orders: POST {url}/apiops/projects/Demo/"

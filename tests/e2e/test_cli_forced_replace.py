@@ -62,8 +62,7 @@ pulumi.export("id", endpoint.endpoint_id)
 def toys(make_project: Any, tmp_path: Path, emulator_url: str, admin_token: str) -> Project:
     """The program on a stack of its own, not yet up, on the session emulator (reset)."""
     project: Project = make_project(program_source(tmp_path / "source", "toys", PROGRAM), name="toys")
-    project.set_config("apinizer:url", emulator_url)
-    project.set_config("apinizer:token", admin_token, secret=True)
+    project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token})
     return project
 
 
@@ -86,8 +85,7 @@ def shared_toys(
     """
     folder = tmp_path_factory.mktemp("toys")
     project = new_project(pulumi_cli, program_source(folder / "source", "toys", PROGRAM), folder, "toys")
-    project.set_config("apinizer:url", shared_gateway)
-    project.set_config("apinizer:token", ADMIN_TOKEN, secret=True)
+    project.configure({"apinizer:url": shared_gateway}, secrets={"apinizer:token": ADMIN_TOKEN})
     project.up()
     return project
 

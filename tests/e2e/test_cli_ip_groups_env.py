@@ -61,9 +61,9 @@ pulumi.export("key", key.global_value)
 def project(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path) -> Project:
     source = program_source(tmp_path / "source", "consumers-e2e", PROGRAM)
     made: Project = make_project(source, name="consumers-e2e")
-    made.set_config("apinizer:url", emulator_url)
-    made.set_config("apinizer:token", admin_token, secret=True)
-    made.set_config("partnerKey", SECRET, secret=True)
+    made.configure(
+        {"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token, "partnerKey": SECRET}
+    )
     return made
 
 

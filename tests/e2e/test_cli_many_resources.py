@@ -100,8 +100,7 @@ def test_two_thousand_endpoints_preview_up_and_destroy_under_the_cli(
 ) -> None:
     source = program_source(tmp_path / "source", "scale", textwrap.dedent(PROGRAM))
     project: Project = make_project(source, name="scale")
-    project.set_config("apinizer:url", emulator_url)
-    project.set_config("apinizer:token", admin_token, secret=True)
+    project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token})
 
     unprotected = timed(project, "preview", "--parallel", "64", env={"APINIZER_SERIALIZE_FIX": "0"})
     if sdk_stacks_wrappers():

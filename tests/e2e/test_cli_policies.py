@@ -61,8 +61,7 @@ def stack(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path
         (source / "Pulumi.yaml").write_text("name: policy-life\nruntime: python\n")
         (source / "__main__.py").write_text(textwrap.dedent(PROGRAM))
         project: Project = make_project(source, name="policy-life")
-        project.set_config("apinizer:url", emulator_url)
-        project.set_config("apinizer:token", admin_token, secret=True)
+        project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token})
         return project
 
     return make

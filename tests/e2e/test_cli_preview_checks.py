@@ -25,8 +25,7 @@ LIST = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
 def project_of(make_project: Any, tmp_path: Path, emulator_url: str, token: str, program: str) -> Project:
     source = program_source(tmp_path / "source", "checks", textwrap.dedent(program))
     project: Project = make_project(source, name="checks")
-    project.set_config("apinizer:url", emulator_url)
-    project.set_config("apinizer:token", token, secret=True)
+    project.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": token})
     return project
 
 

@@ -55,8 +55,7 @@ pulumi.export("deployed", deployment.deployed)
 def project(make_project: Any, emulator_url: str, admin_token: str, tmp_path: Path) -> Project:
     source = program_source(tmp_path / "source", "group-life", PROGRAM)
     made: Project = make_project(source, name="group-life")
-    made.set_config("apinizer:url", emulator_url)
-    made.set_config("apinizer:token", admin_token, secret=True)
+    made.configure({"apinizer:url": emulator_url}, secrets={"apinizer:token": admin_token})
     return made
 
 

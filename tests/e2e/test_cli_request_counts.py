@@ -54,9 +54,9 @@ def test_many_creates_get_their_own_ids_and_a_refresh_reads_one_list_per_proxy(
 ) -> None:
     source = program_source(tmp_path / "source", "many", textwrap.dedent(PROGRAM))
     project: Project = make_project(source, name="many")
-    project.set_config("apinizer:url", emulator_url)
-    project.set_config("apinizer:username", "admin")
-    project.set_config("apinizer:password", "admin", secret=True)
+    project.configure(
+        {"apinizer:url": emulator_url, "apinizer:username": "admin"}, secrets={"apinizer:password": "admin"}
+    )
     requests(emulator_url)
 
     project.up()

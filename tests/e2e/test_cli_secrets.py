@@ -68,10 +68,10 @@ def gateway(tmp_path: Path) -> Iterator[EmulatorServer]:
 @pytest.fixture
 def secrets_stack(make_project: Any, tmp_path: Path, gateway: EmulatorServer) -> Project:
     project: Project = make_project(program_source(tmp_path / "source", "secrets", PROGRAM), name="secrets")
-    project.set_config("url", gateway.base_url)
-    project.set_config("password", PASSWORD, secret=True)
-    project.set_config("apinizer:url", gateway.base_url)
-    project.set_config("apinizer:token", TOKEN, secret=True)
+    project.configure(
+        {"url": gateway.base_url, "apinizer:url": gateway.base_url},
+        secrets={"password": PASSWORD, "apinizer:token": TOKEN},
+    )
     return project
 
 

@@ -239,8 +239,7 @@ def test_example_up_again_and_destroy(
         ]
         initial = states(urls)
         project: Project = make_project(EXAMPLES_DIR / name)
-        for key, value in example.config(urls).items():
-            project.set_config(key, value)
+        project.configure(example.config(urls))
 
         up = project.up()
         assert summary(up.stdout) == {"created": example.resources + 1}, up.stdout
