@@ -26,7 +26,12 @@ from typing import Any
 
 from . import key_material, key_references
 from .errors import BadRequestError
-from .key_families import ObjectNotFoundError, deployment, require_environments, require_project
+from .key_families import (
+    deployment,
+    object_row,
+    require_environments,
+    require_project,
+)
 from .models import new_id
 
 SCHEMA = """
@@ -96,13 +101,7 @@ def read_upload(content: bytes, now: datetime) -> key_material.Certificate:
 
 
 def _row(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row:
-    require_project(db, project)
-    row: sqlite3.Row | None = db.execute(
-        "SELECT * FROM certificates WHERE project = ? AND name = ?", (project, name)
-    ).fetchone()
-    if row is None:
-        raise ObjectNotFoundError(KIND, name)
-    return row
+    return object_row(db, "certificates", KIND, project, name)
 
 
 def _environments(db: sqlite3.Connection, certificate_id: str) -> list[str]:

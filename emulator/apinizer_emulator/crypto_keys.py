@@ -25,9 +25,10 @@ from . import key_material, key_references
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    ObjectNotFoundError,
     deployment,
     environment_items,
+    environment_names,
+    object_row,
     read_name,
     require_environments,
     require_project,
@@ -102,17 +103,7 @@ def _read(value: Any, field: str, key_type: str, parse: Any) -> Any:
 
 
 def _row(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row:
-    require_project(db, project)
-    row: sqlite3.Row | None = db.execute(
-        "SELECT * FROM crypto_keys WHERE project = ? AND name = ?", (project, name)
-    ).fetchone()
-    if row is None:
-        raise ObjectNotFoundError(KIND, name)
-    return row
-
-
-def _environment_names(items: list[dict[str, Any]]) -> list[str]:
-    return [item["environmentName"] for item in items]
+    return object_row(db, "crypto_keys", KIND, project, name)
 
 
 def create(db: sqlite3.Connection, project: str, spec: KeySpec) -> dict[str, Any]:
@@ -120,13 +111,13 @@ def create(db: sqlite3.Connection, project: str, spec: KeySpec) -> dict[str, Any
     require_project(db, project)
     if db.execute("SELECT 1 FROM crypto_keys WHERE project = ? AND name = ?", (project, name)).fetchone():
         raise ObjectExistsError(KIND, name)
-    require_environments(db, _environment_names(items))
+    require_environments(db, environment_names(items))
     db.execute(
         "INSERT INTO crypto_keys (id, project, name, description, key_type, environments)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (new_id(), project, name, description, key_type, json.dumps(items)),
     )
-    return deployment(db, _environment_names(items))
+    return deployment(db, environment_names(items))
 
 
 def update(db: sqlite3.Connection, project: str, current: str, spec: KeySpec) -> tuple[str, dict[str, Any]]:
@@ -137,19 +128,19 @@ def update(db: sqlite3.Connection, project: str, current: str, spec: KeySpec) ->
         "SELECT 1 FROM crypto_keys WHERE project = ? AND name = ?", (project, name)
     ).fetchone():
         raise ObjectExistsError(KIND, name, on_create=False)
-    require_environments(db, _environment_names(items))
+    require_environments(db, environment_names(items))
     db.execute(
         "UPDATE crypto_keys SET name = ?, description = ?, key_type = ?, environments = ? WHERE id = ?",
         (name, description, key_type, json.dumps(items), row["id"]),
     )
-    return row["id"], deployment(db, _environment_names(items))
+    return row["id"], deployment(db, environment_names(items))
 
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     row = _row(db, project, name)
     key_references.refuse_if_named(db, project, KIND, name, row["id"])
     db.execute("DELETE FROM crypto_keys WHERE id = ?", (row["id"],))
-    return row["id"], deployment(db, _environment_names(json.loads(row["environments"])), undeploy=True)
+    return row["id"], deployment(db, environment_names(json.loads(row["environments"])), undeploy=True)
 
 
 def _answer(row: sqlite3.Row, *, private: bool = True) -> dict[str, Any]:

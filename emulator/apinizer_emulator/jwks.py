@@ -33,9 +33,9 @@ from . import certificates, crypto_keys, key_material, keystores, specs
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    ObjectNotFoundError,
     all_environments,
     deployment,
+    object_row,
     require_project,
 )
 from .models import new_id, stable_id
@@ -170,13 +170,7 @@ def create_from_object(
 
 
 def _row(db: sqlite3.Connection, project: str, name: str, *, on_update: bool = False) -> sqlite3.Row:
-    require_project(db, project)
-    row: sqlite3.Row | None = db.execute(
-        "SELECT * FROM jwks WHERE project = ? AND name = ?", (project, name)
-    ).fetchone()
-    if row is None:
-        raise ObjectNotFoundError(KIND, name, " Try create operation." if on_update else "")
-    return row
+    return object_row(db, "jwks", KIND, project, name, " Try create operation." if on_update else "")
 
 
 def update(db: sqlite3.Connection, project: str, current: str, body: Mapping[str, Any]) -> dict[str, Any]:

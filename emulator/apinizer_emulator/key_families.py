@@ -91,6 +91,25 @@ def require_project(db: sqlite3.Connection, project: str) -> None:
         raise KeysProjectError(project)
 
 
+def object_row(
+    db: sqlite3.Connection, table: str, kind: str, project: str, name: str, hint: str = ""
+) -> sqlite3.Row:
+    """The object of a keys family's ``table`` named ``name`` in ``project``, or the pages' 400
+    "<kind> (name: <name>) is not found!" (``hint`` after it). ``table`` is the family's own constant."""
+    require_project(db, project)
+    row: sqlite3.Row | None = db.execute(
+        f"SELECT * FROM {table} WHERE project = ? AND name = ?", (project, name)
+    ).fetchone()
+    if row is None:
+        raise ObjectNotFoundError(kind, name, hint)
+    return row
+
+
+def environment_names(items: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The environments of an object's per-environment items, in their order."""
+    return [item["environmentName"] for item in items]
+
+
 def require_environments(db: sqlite3.Connection, names: Iterable[str]) -> None:
     for name in names:
         if db.execute("SELECT 1 FROM environments WHERE name = ?", (name,)).fetchone() is None:

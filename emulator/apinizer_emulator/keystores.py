@@ -29,9 +29,10 @@ from . import key_material
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    ObjectNotFoundError,
     deployment,
     environment_items,
+    environment_names,
+    object_row,
     read_name,
     require_environments,
     require_project,
@@ -105,17 +106,7 @@ def _b64(value: bytes | None) -> str | None:
 
 
 def _row(db: sqlite3.Connection, project: str, name: str) -> sqlite3.Row:
-    require_project(db, project)
-    row: sqlite3.Row | None = db.execute(
-        "SELECT * FROM keystores WHERE project = ? AND name = ?", (project, name)
-    ).fetchone()
-    if row is None:
-        raise ObjectNotFoundError(KIND, name)
-    return row
-
-
-def _names(items: list[dict[str, Any]]) -> list[str]:
-    return [item["environmentName"] for item in items]
+    return object_row(db, "keystores", KIND, project, name)
 
 
 def create(db: sqlite3.Connection, project: str, spec: KeystoreSpec) -> dict[str, Any]:
@@ -123,13 +114,13 @@ def create(db: sqlite3.Connection, project: str, spec: KeystoreSpec) -> dict[str
     require_project(db, project)
     if db.execute("SELECT 1 FROM keystores WHERE project = ? AND name = ?", (project, name)).fetchone():
         raise ObjectExistsError(KIND, name)
-    require_environments(db, _names(items))
+    require_environments(db, environment_names(items))
     db.execute(
         "INSERT INTO keystores (id, project, name, description, environments, material)"
         " VALUES (?, ?, ?, ?, ?, ?)",
         (new_id(), project, name, description, json.dumps(items), json.dumps(material)),
     )
-    return deployment(db, _names(items))
+    return deployment(db, environment_names(items))
 
 
 def update(
@@ -142,18 +133,18 @@ def update(
         "SELECT 1 FROM keystores WHERE project = ? AND name = ?", (project, name)
     ).fetchone():
         raise ObjectExistsError(KIND, name, on_create=False)
-    require_environments(db, _names(items))
+    require_environments(db, environment_names(items))
     db.execute(
         "UPDATE keystores SET name = ?, description = ?, environments = ?, material = ? WHERE id = ?",
         (name, description, json.dumps(items), json.dumps(material), row["id"]),
     )
-    return row["id"], deployment(db, _names(items))
+    return row["id"], deployment(db, environment_names(items))
 
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     row = _row(db, project, name)
     db.execute("DELETE FROM keystores WHERE id = ?", (row["id"],))
-    return row["id"], deployment(db, _names(json.loads(row["environments"])), undeploy=True)
+    return row["id"], deployment(db, environment_names(json.loads(row["environments"])), undeploy=True)
 
 
 def _answer(row: sqlite3.Row) -> dict[str, Any]:
