@@ -58,7 +58,9 @@ class JwksServer:
             self._server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         except OSError:  # that port is taken now: any free one
             self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="jwks-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="jwks-server", daemon=True
+        )
 
     @property
     def port(self) -> int:

@@ -12,17 +12,19 @@ The examples are found on disk; each needs an entry in ``EXAMPLES`` below, or it
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
 import pytest
 
 from apinizer_emulator.testing import EmulatorServer
 from examples.harness import comparable_state
+from examples.test_secured_api import example_module
 
 from .conftest import ROOT, Project, summary
 
@@ -178,6 +180,38 @@ def consumers(before: list[State], states: list[State], outputs: dict[str, Any])
     assert outputs["access"] == ["API_PROXY Orders", "API_PROXY PetStore"]
 
 
+def secured_api(before: list[State], states: list[State], outputs: dict[str, Any]) -> None:
+    (project,) = [item for item in states[0]["projects"] if item["name"] == "Demo"]
+    jwks = {item["name"]: item for item in project["jwks"]}
+    sources = {name: jwk["sourceType"] for name, jwk in jwks.items()}
+    assert sources == {"acme-idp": "URL", "reconciliation-signing-1": "GENERATE"}
+    assert outputs["signingKeyId"] == jwks["reconciliation-signing-1"]["id"]
+    assert [item["name"] for item in project["certificates"]] == ["partners-ca"]
+    assert [item["type"] for item in project["connections"]] == ["elasticsearch"]
+    assert states[0]["geolocation"]["enabled"] is True
+    assert (outputs["apiProxy"], outputs["environment"], outputs["deployed"]) == ("Payouts", "test", True)
+
+
+def secured_api_destroyed(initial: State) -> State:
+    """Geolocation is turned off again; the uploaded MMDB file stays on the gateway (the API deletes none)."""
+    expected = copy.deepcopy(initial)
+    expected["geolocation"] = {"enabled": False, "mmdb": mock.ANY}
+    return expected
+
+
+@contextmanager
+def secured_api_setup(directory: Path) -> Iterator[dict[str, str]]:
+    """What secured-api's README does before `pulumi up`: prepare.py's files in the project's folder, and
+    the partner's key set served on a local URL (the example's own server, in this process)."""
+    example_module("prepare").prepare(directory / "local")
+    with example_module("jwks_server").JwksServer(directory / "local" / "jwks.json") as server:
+        yield {"apinizer-secured-api:jwksUrl": server.url}
+
+
+def no_setup(directory: Path) -> AbstractContextManager[dict[str, str]]:
+    return nullcontext({})
+
+
 def stack_gateway(urls: list[str]) -> dict[str, str]:
     return {"apinizer:url": urls[0]}
 
@@ -202,6 +236,9 @@ class Example:
     gateways: int = 1
     #: The first gateway's expected state after destroy, from its state before up.
     destroyed: Callable[[State], State] = unchanged
+    #: What the example's README sets up before `up` (files, a local server), given the project's folder;
+    #: it holds for the test and yields more stack config.
+    setup: Callable[[Path], AbstractContextManager[dict[str, str]]] = no_setup
 
 
 EXAMPLES = {
@@ -214,6 +251,7 @@ EXAMPLES = {
     "new-service": Example(6, new_service),
     "policies": Example(7, policies),
     "consumers": Example(6, consumers),
+    "secured-api": Example(12, secured_api, destroyed=secured_api_destroyed, setup=secured_api_setup),
 }
 
 
@@ -239,7 +277,7 @@ def test_example_up_again_and_destroy(
         ]
         initial = states(urls)
         project: Project = make_project(EXAMPLES_DIR / name)
-        project.configure(example.config(urls))
+        project.configure({**example.config(urls), **servers.enter_context(example.setup(project.directory))})
 
         up = project.up()
         assert summary(up.stdout) == {"created": example.resources + 1}, up.stdout
