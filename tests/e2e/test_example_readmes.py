@@ -78,6 +78,11 @@ def clone(tmp_path: Path) -> Iterator[Path]:
     copy = fresh_clone(tmp_path / "clone")
     yield copy
     stop_emulators_started_in(copy / ".apinizer")  # a failed test must not leave its emulators running
+    # Nor secured-api's JWKS server, which its README starts in the background (a no-op once stopped).
+    jwks_server = copy / "examples" / "secured-api" / "jwks_server.py"
+    if (jwks_server.parent / "local" / "jwks-server.json").exists():
+        subprocess.run([str(ROOT / ".venv" / "bin" / "python"), str(jwks_server), "stop"],
+                       capture_output=True, timeout=60, check=False)
 
 
 @pytest.fixture
@@ -150,8 +155,9 @@ def test_readme_commands_run_from_a_fresh_clone(
     stacks = json.loads(bash(f"{shell}pulumi stack ls --json\n", clone, env))
     assert [stack["name"] for stack in stacks if stack["name"].endswith(("dev", "prod"))] == [], stacks
     assert stack_file.is_file(), "the tear-down removed the example's shipped stack file"
-    # Every emulator the README started is stopped.
+    # Every emulator the README started is stopped, and secured-api's JWKS server.
     assert not (clone / ".apinizer" / "emulator.pid").exists()
+    assert not (clone / "examples" / name / "local" / "jwks-server.json").exists()
     for port in ports.values():
         with pytest.raises(httpx.TransportError):
             httpx.get(f"http://127.0.0.1:{port}/apiops/test/healthcheck", timeout=2)
