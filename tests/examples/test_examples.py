@@ -37,7 +37,7 @@ def test_every_example_has_a_project_a_program_and_a_dev_stack() -> None:
     names = sorted(path.name for path in EXAMPLES.iterdir() if (path / "Pulumi.yaml").exists())
     assert names == sorted(
         ["quickstart", "caching", "soap-ws-addressing", "rate-limits", "adopt-existing", "multiple-gateways",
-         "new-service", "policies", "consumers"]
+         "new-service", "policies", "consumers", "secured-api"]
     )
     for name in names:
         for file in ("Pulumi.yaml", "__main__.py", "Pulumi.dev.yaml"):
