@@ -52,8 +52,6 @@ def jwks_url() -> str:
 seed = config.require_secret("caKeySeed")
 ca = seed.apply(lambda value: pki.certificate_authority(value, generation))
 client = seed.apply(lambda value: pki.client_certificate(value, generation, f"{PARTNER}-payouts-client"))
-# A certificate is public: only the keys stay secret (the seed made all of it a secret Output).
-ca_pem = pulumi.Output.unsecret(ca.apply(lambda issued: issued.certificate_pem))
 
 partners_ca = apinizer.Certificate(
     "partners-ca",
@@ -62,7 +60,7 @@ partners_ca = apinizer.Certificate(
     alias="partners-ca",
     description="The CA of the partners' client certificates",
     environment_names=[environment],
-    pem=ca_pem,
+    pem=ca.apply(lambda issued: issued.certificate_pem),
 )
 
 # --- JWT: the partner's published key, and our own generated one -------------------------------------
@@ -80,8 +78,10 @@ signing_key = apinizer.Jwk(
     # A new generation is a new key beside the old one: the policy moves to it, then the old one goes.
     name=f"reconciliation-signing-{generation}",
     description="Signs the reconciliation job's tokens",
-    generate=apinizer.JwkGenerateArgs(type="EC", curve="P-256", use="sig", algorithm="ES256",
-                                      kid=f"reconciliation-{generation}"),
+    generate=apinizer.JwkGenerateArgs(
+        type="EC", ec=apinizer.JwkEcArgs(curve_type="P256"), use="SIGNATURE", algorithm="ES256",
+        kid=f"reconciliation-{generation}",
+    ),
 )
 
 # --- where the traffic logs go, and geolocation -----------------------------------------------------
@@ -186,8 +186,11 @@ pulumi.export("environment", deployment.environment_name)
 pulumi.export("deployed", deployment.deployed)
 pulumi.export("partnersCaSha256", partners_ca.sha256)
 pulumi.export("signingKeyId", signing_key.jwk_id)
+# The job's verifiers check its tokens with this public key (the private part stays a secret output).
+pulumi.export("signingPublicJwk", signing_key.public_jwk)
 pulumi.export("partnerKeyId", partner_key.jwk_id)
 pulumi.export("mmdbSha256", geolocation.mmdb_sha256)
-# What the partner installs to call the API: its client certificate, and its key (a secret).
+# What the partner installs to call the API: its client certificate, and its key (a secret). The
+# certificate is public: it is shown in clear, though made from the secret seed.
 pulumi.export("clientCertificate", pulumi.Output.unsecret(client.apply(lambda pair: pair.certificate_pem)))
 pulumi.export("clientPrivateKey", pulumi.Output.secret(client.apply(lambda pair: pair.private_key_pem)))

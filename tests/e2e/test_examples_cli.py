@@ -251,7 +251,7 @@ EXAMPLES = {
     "new-service": Example(6, new_service),
     "policies": Example(7, policies),
     "consumers": Example(6, consumers),
-    "secured-api": Example(12, secured_api, destroyed=secured_api_destroyed, setup=secured_api_setup),
+    "secured-api": Example(11, secured_api, destroyed=secured_api_destroyed, setup=secured_api_setup),
 }
 
 
