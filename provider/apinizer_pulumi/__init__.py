@@ -42,6 +42,12 @@ if _typing.TYPE_CHECKING:
         EnvironmentVariableValue,
         HeaderMatchArgs,
         IpGroup,
+        Jwk,
+        JwkEcArgs,
+        JwkGenerateArgs,
+        JwkOctArgs,
+        JwkOkpArgs,
+        JwkRsaArgs,
         Policy,
         Rlcl,
         RlclCondition,
@@ -120,6 +126,8 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
+# JWKs.
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})

@@ -69,6 +69,8 @@ def test_recorded_providers_run_each_shared_lifecycle(
             "variable_data_type": "STRING", "value_comparison_operator": "EQ",
             "second_value_source": "VALUE", "second_value": "A"}]},
          {}),
+        ("Jwk", {"project_name": "Demo", "name": "signing",
+                 "generate": {"type": "OKP", "okp": {"curve_type": "ED25519"}}}, {"description": "EdDSA"}),
     ]
     made: list[tuple[Engine, str, dict[str, Any]]] = []
     for kind, declared, change in lifecycles:

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         get_projects,
     )
     from .ip_group import IpGroup, IpGroupProvider
+    from .jwk import Jwk, JwkEcArgs, JwkGenerateArgs, JwkOctArgs, JwkOkpArgs, JwkProvider, JwkRsaArgs
     from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_condition import RlclCondition, RlclConditionProvider
@@ -159,6 +160,16 @@ _HOMES.update({
     "CredentialProvider": "credential",
     "get_credentials": "functions",
 })
+# JWKs.
+_HOMES.update({
+    "Jwk": "jwk",
+    "JwkEcArgs": "jwk",
+    "JwkGenerateArgs": "jwk",
+    "JwkOctArgs": "jwk",
+    "JwkOkpArgs": "jwk",
+    "JwkProvider": "jwk",
+    "JwkRsaArgs": "jwk",
+})
 
 __all__ = [
     "ApiProxy",
@@ -237,6 +248,8 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
+# JWKs.
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkProvider", "JwkRsaArgs"]
 
 
 def __getattr__(name: str) -> Any:

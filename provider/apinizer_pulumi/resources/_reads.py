@@ -35,7 +35,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -652,3 +652,52 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
         return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
 
     return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed
+
+
+
+# -- The key families (JWKs first): one list per (gateway, project, family) shared by every refresh of
+# -- that family, by the same rules as the endpoint lists. Lists answer no key material.
+
+
+@dataclass(frozen=True)
+class ProjectIndex:
+    """A project's objects of one family by name, or None when the gateway said the project is gone."""
+
+    by_name: Mapping[str, Any] | None
+
+
+def project_index(cache: ListCache[ProjectIndex], family: str, client: ApinizerClient, project: str,
+                  listing: Callable[[], Iterable[Any]]) -> Mapping[str, Any] | None:
+    """The project's objects of ``family`` by name from the shared list that ``listing`` reads, or None
+    when the gateway says the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> ProjectIndex:
+        try:
+            return ProjectIndex({item.name: item for item in listing()})
+        except NotFoundError as error:
+            if container_gone(error):
+                return ProjectIndex(None)
+            raise
+
+    return cache.get((client.base_url, project, family), _who(client), fetch).by_name
+
+
+#: The process's shared JWK lists.
+JWKS: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def jwks_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's JWKs: its shared lists sent before are stale after it."""
+    with JWKS.writing((client.base_url, project, "jwks")):
+        yield
+
+
+def live_jwk(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The JWK's list item (``models.Jwk`` without key material), or None when the project has no
+    such JWK or the gateway said the project is gone."""
+    index = project_index(JWKS, "jwks", client, project, lambda: client.jwks.list(project))
+    return None if index is None else index.get(name)
