@@ -67,6 +67,8 @@ if _typing.TYPE_CHECKING:
         get_endpoints,
         get_environment_variables,
         get_environments,
+        get_jwk,
+        get_jwks,
         get_organization_access_report,
         get_policies,
         get_projects,
@@ -127,7 +129,8 @@ __all__ = [
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 # JWKs.
-__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs"]
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs", "get_jwk",
+            "get_jwks"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from apinizer_pulumi.client import ApinizerClient
 
 from ._groups import GroupRecord, group_section, read_groups
+from ._jwks import JwkRecord, jwk_section, read_jwks
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -245,6 +246,7 @@ def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
+    jwks: Sequence[JwkRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -300,6 +302,10 @@ def render_program(
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
                              literal=literal))
+    out.extend(jwk_section(jwks, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION, literal=literal,
+                           width=WIDTH))
+    if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
+        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"
 
 
@@ -336,8 +342,9 @@ def generate_program(
     command = command_line(project, proxies, rlcls, retain=retain)
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
     groups = read_groups(client, project, progress or (lambda _line: None))
+    jwks = read_jwks(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups)
+                          groups=groups, jwks=jwks)
 
 
 def command_line(

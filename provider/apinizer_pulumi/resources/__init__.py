@@ -65,6 +65,8 @@ if TYPE_CHECKING:
         get_endpoints,
         get_environment_variables,
         get_environments,
+        get_jwk,
+        get_jwks,
         get_organization_access_report,
         get_policies,
         get_projects,
@@ -169,6 +171,8 @@ _HOMES.update({
     "JwkOkpArgs": "jwk",
     "JwkProvider": "jwk",
     "JwkRsaArgs": "jwk",
+    "get_jwk": "functions",
+    "get_jwks": "functions",
 })
 
 __all__ = [
@@ -249,7 +253,8 @@ __all__ = [
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
 # JWKs.
-__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkProvider", "JwkRsaArgs"]
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkProvider", "JwkRsaArgs",
+            "get_jwk", "get_jwks"]
 
 
 def __getattr__(name: str) -> Any:

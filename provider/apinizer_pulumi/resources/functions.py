@@ -24,6 +24,7 @@ from apinizer_pulumi.models import (
     Environment,
     EnvironmentVariable,
     HttpMethod,
+    Jwk,
     Project,
     ProxyPolicies,
 )
@@ -260,3 +261,47 @@ def get_api_proxy_groups(project_name: str, with_environments: bool = True,
             project_name, group.name) if item.deployed] if with_environments else [])
         found.append(ApiProxyGroupInfo(**group.model_dump(), environments=environments))
     return found
+
+
+# -- JWKs --------------------------------------------------------------------------------------------
+
+
+def get_jwks(project_name: str, connection: Connection = None) -> list[Jwk]:
+    """Every JWK of a project, without key material (the list operation answers none).
+
+    One ``GET .../jwks/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose JWKs to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The JWKs by name: ``id`` (what a policy's ``jwk_id_for_validation_and_sign`` names),
+        ``name``, ``description``, ``source_type``, ``source_url``, ``type`` and ``kid``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    return _client(connection).jwks.list(project_name)
+
+
+def get_jwk(project_name: str, name: str, connection: Connection = None) -> Jwk:
+    """One JWK with its public key material: ``rsa`` (``n``, ``e``), ``ec`` (``crv``, ``x``, ``y``) or
+    ``okp`` (``crv``, ``x``). Its private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, and an
+    ``oct`` key's ``k``) are left out, so that nothing secret lands in the program's values in clear;
+    the ``Jwk`` resource's ``private_jwk`` output holds them as a secret.
+
+    One ``GET .../jwks/{name}/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project that holds the JWK.
+    :param name: The JWK's name.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The JWK, as ``get_jwks`` lists it, with its public key material.
+    :raises apinizer_pulumi.client.BadRequestError: No JWK has this name (``JWK (name: ...) is not found!``).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    found = _client(connection).jwks.get(project_name, name)
+    public = {}
+    for kind in ("rsa", "ec", "oct", "okp"):
+        part = getattr(found, kind)
+        if part is not None:
+            private = [field for field, info in type(part).model_fields.items()
+                       if isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get("x-secret")]
+            public[kind] = part.model_copy(update=dict.fromkeys(private))
+    return found.model_copy(update=public)
