@@ -385,3 +385,17 @@ def test_someone_elses_jwk_found_after_a_lost_answer_is_not_taken(
     assert "already exists" in last_line(failure) and "set adopt=True" in last_line(failure)
     [live] = client.jwks.list("Demo")
     assert live.type is not None and live.type.value == "RSA"
+
+
+def test_a_pasted_jwk_the_gateway_refuses_is_not_quoted_in_the_error(
+        jwks: Engine, client: ApinizerClient) -> None:
+    private_member = "cHJpdmF0ZS1leHBvbmVudC1uZXZlci1zaG93bg"
+    broken = json.dumps({"kty": "RSA", "n": "not-a-modulus!", "e": "AQAB", "d": private_member})
+
+    with pytest.raises(grpc.RpcError) as failure:
+        jwks.up({"project_name": "Demo", "name": "pasted", "jwk_json": rpc.wrap_rpc_secret(broken)})
+
+    details = str(failure.value.details())
+    assert "400" in details and "jwk" in details.lower()
+    assert private_member not in details and "not-a-modulus" not in details
+    assert client.jwks.list("Demo") == []  # nothing half made
