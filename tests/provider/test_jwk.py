@@ -226,6 +226,10 @@ def test_diff_the_same_inputs_never_make_another_key(jwks: Engine) -> None:
                                                                 "rsa": {"key_size": 2048}}}
     rsa_as_generate_spells_it = {**rsa, "generate": {**rsa["generate"], "algorithm": "RSA256"}}
     assert jwks.checked(rsa) == jwks.checked(rsa_as_generate_spells_it)
+    # use_private_key=False is its default: the same declaration as none.
+    key = {"project_name": "Demo", "name": "k", "key_name": "signer-key", "environment_name": "production",
+           "use_type": "SIGNATURE", "algorithm": "RS256"}
+    assert jwks.checked({**key, "use_private_key": False}) == jwks.checked(key)
 
 
 def test_diff_a_changed_source_replaces_deleting_first_a_new_name_creating_first(jwks: Engine) -> None:
@@ -238,6 +242,24 @@ def test_diff_a_changed_source_replaces_deleting_first_a_new_name_creating_first
     assert (list(renamed.replaces), renamed.deleteBeforeReplace) == (["name"], False)
     described = jwks.diff(id_, outs, jwks.checked({**SIGNING, "description": "new"}))
     assert (described.changes, list(described.replaces)) == (DIFF_SOME, [])
+
+
+def test_a_urls_fetch_bounds_change_in_place_and_write_nothing(
+        jwks: Engine, served: SpecServer, gateway: Gateway) -> None:
+    declared = {"project_name": "Demo", "name": "partner", "url": served.url("/jwks.json"), "kid": "one"}
+    id_, outs = jwks.up(declared)
+    news = jwks.checked({**declared, "url_read_timeout": 3000})
+    bounded = jwks.diff(id_, outs, news)
+    assert (bounded.changes, list(bounded.replaces)) == (DIFF_SOME, [])
+    gateway.reset_stats()
+
+    updated = jwks.update(id_, outs, news)
+
+    assert updated["url_read_timeout"] == 3000 and updated["jwk_id"] == outs["jwk_id"]
+    assert requests(gateway) == {}
+    # Another key of the set, or none named (the recorded kid is the live key's), are as they say.
+    assert list(jwks.diff(id_, outs, jwks.checked({**declared, "kid": "two"})).replaces) == ["kid"]
+    assert jwks.diff(id_, outs, jwks.checked({**declared, "kid": None})).changes == DIFF_NONE
 
 
 # -- update, replace, delete ----------------------------------------------------------------------
