@@ -59,6 +59,7 @@ from apinizer_pulumi.resources import (
     EnvironmentVariableProvider,
     EnvironmentVariableValueProvider,
     IpGroupProvider,
+    JwkProvider,
     PolicyProvider,
     RlclConditionProvider,
     RlclCredentialsProvider,
@@ -384,6 +385,15 @@ def _variable_value_live(url: str, state: dict[str, Any], i: int) -> list[Projec
             for e in v["environmentValueList"] or [] if e["environmentName"] == _environment_of(i)]
 
 
+def _jwk(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"jwk {i} v{version}",
+            "generate": {"type": "OKP", "kid": f"fault-run-{i}", "okp": {"curve_type": "ED25519"}}}
+
+
+def _jwk_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(j["description"], j["kid"]) for j in _demo(state)["jwks"] if j["name"] == f"fault-run-{i}"]
+
+
 KINDS = [
     Kind("Endpoint", EndpointProvider, _endpoint,
          lambda i, v: (f"/v{v}/{i}", f"endpoint {i} v{v}", (i + v) % 3 != 0), _endpoint_live),
@@ -421,6 +431,7 @@ KINDS = [
          _rlcl_condition_live, parents=_rlcl_parent),
     Kind("EnvironmentVariableValue", EnvironmentVariableValueProvider, _variable_value,
          lambda i, v: f"https://{i}.example/v{v}", _variable_value_live),
+    Kind("Jwk", JwkProvider, _jwk, lambda i, v: (f"jwk {i} v{v}", f"fault-run-{i}"), _jwk_live),
 ]
 
 
