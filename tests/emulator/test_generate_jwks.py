@@ -95,3 +95,23 @@ def test_the_generated_program_adopts_the_jwks_without_a_change(
     with ApinizerClient(emulator_url, token=admin_token) as client:
         after = {item.name: item for item in client.jwks.list("Demo")}
     assert after == before  # taken over as they were: not one key made again
+
+
+@pytest.mark.usefixtures("env", "jwks")
+def test_check_finds_a_jwk_described_or_made_in_the_console(
+        tmp_path: Path, emulator_url: str, admin_token: str, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "__main__.py"
+    assert _generate(out) == 0
+    check = ["generate", "--project", "Demo", "--proxy", "Orders", "--no-policies", "--check",
+             "--out", str(out)]
+    assert main(check) == 0
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.jwks.update("Demo", "signing", {"name": "signing", "description": "changed in the console"})
+        client.jwks.generate("Demo", {"name": "extra", "type": "OKP", "okp": {"curveType": "ED25519"}})
+    capsys.readouterr()
+
+    assert main(check) == 1
+
+    drift = capsys.readouterr().out
+    assert "Jwk Demo/signing" in drift and "changed in the console" in drift
+    assert "Jwk Demo/extra" in drift
