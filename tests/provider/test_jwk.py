@@ -111,8 +111,9 @@ def test_a_generated_key_is_made_once_and_read_back_with_its_public_part_plain(
     ({"type": "RSA", "rsa": {"key_size": 2048}}, {"kty", "n", "e"}),
     ({"type": "OKP", "use": "ENCRYPTION", "algorithm": "ECDH-ES", "okp": {"curve_type": "X25519"}},
      {"kty", "crv", "x"}),
+    ({"type": "OKP", "okp": {"curve_type": "X25519"}}, {"kty", "crv", "x"}),  # the generate page's Example 7
     ({"type": "OCT", "algorithm": "HS256", "oct": {"key_size": 256}}, None),
-], ids=["RSA", "OKP", "OCT"])
+], ids=["RSA", "OKP", "X25519 without a use", "OCT"])
 def test_each_generated_type(jwks: Engine, generate: dict[str, Any], public_members: set[str] | None) -> None:
     _, outs = jwks.up({"project_name": "Demo", "name": "k", "generate": generate})
 
@@ -194,6 +195,8 @@ def test_check_names_each_bad_input_and_quotes_no_secret(jwks: Engine, gateway: 
         ({"generate": {"type": "EC", "algorithm": "ES384", "ec": {"curve_type": "P256"}}},
          {"generate.ec.curve_type": "must be P384"}),
         ({"generate": {"type": "OKP"}}, {"generate.okp": "is required when type is OKP"}),
+        ({"generate": {"type": "OKP", "use": "SIGNATURE", "okp": {"curve_type": "X25519"}}},
+         {"generate.okp.curve_type": "must be ED25519 for SIGNATURE"}),
         ({"certificate_name": "c"}, {"environment_name": "is required", "use_type": "is required",
                                      "algorithm": "is required"}),
         ({"key_name": "k", "environment_name": "production", "use_type": "SIGNATURE", "algorithm": "RSA"},
