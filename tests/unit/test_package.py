@@ -80,6 +80,8 @@ RECORDED_PROVIDERS = [
 ]
 # Credentials and their access.
 RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))
+# JWKs.
+RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.jwk", "JwkProvider"))
 
 
 @pytest.mark.parametrize(("module", "name"), RECORDED_PROVIDERS, ids=[n for _, n in RECORDED_PROVIDERS])
