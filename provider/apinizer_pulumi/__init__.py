@@ -121,6 +121,19 @@ __all__ = [
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 
+# Keystores and crypto keys: per-environment key material.
+if _typing.TYPE_CHECKING:
+    from .resources import (
+        CryptoKey,
+        CryptoKeyEnvironmentArgs,
+        Keystore,
+        KeystoreEnvironmentArgs,
+        get_crypto_keys,
+        get_keystores,
+    )
+__all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "Keystore", "KeystoreEnvironmentArgs", "get_crypto_keys",
+            "get_keystores"]
+
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})
 

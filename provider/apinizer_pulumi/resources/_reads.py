@@ -652,3 +652,63 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
         return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
 
     return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed
+
+
+# -- key material (keystores, crypto keys): one list per (gateway, project, kind) shared by every
+# -- resource's refresh and id read, by the same rules as the endpoint lists (key: URL, project and
+# -- the client's attribute of the kind).
+
+
+@dataclass(frozen=True)
+class KeyObjectsRead:
+    """A project's objects of one kind by name, or None when the gateway said the project is gone."""
+
+    by_name: Mapping[str, Any] | None
+
+
+#: The process's shared lists of keystores and crypto keys.
+KEY_OBJECTS: ListCache[KeyObjectsRead] = ListCache()
+
+
+@contextmanager
+def key_objects_writing(client: ApinizerClient, family: str, project: str) -> Iterator[None]:
+    """Around a write to a project's objects of ``family``: its shared lists sent before are stale
+    after it."""
+    with KEY_OBJECTS.writing((client.base_url, project, family)):
+        yield
+
+
+def live_key_object(client: ApinizerClient, family: str, kind: str, project: str, name: str) -> Any | None:
+    """The object (``client.<family>``'s model) from the project's shared list, or None only when the
+    gateway says it or its project is gone.
+
+    A name missing from the shared list is asked for by itself, as :func:`live_environment_variable`
+    does, so that a lagging list never drops an object from the state.
+    """
+    from apinizer_pulumi.client import APIStatusError, NotFoundError
+    from apinizer_pulumi.client._keys import key_object_not_found
+
+    from ._errors import container_gone
+
+    objects = getattr(client, family)
+
+    def fetch() -> KeyObjectsRead:
+        try:
+            return KeyObjectsRead({item.name: item for item in objects.list(project)})
+        except NotFoundError as error:
+            if container_gone(error):
+                return KeyObjectsRead(None)
+            raise
+
+    read = KEY_OBJECTS.get((client.base_url, project, family), _who(client), fetch)
+    if read.by_name is None:
+        return None
+    found = read.by_name.get(name)
+    if found is not None:
+        return found
+    try:
+        return objects.get(project, name)
+    except APIStatusError as error:
+        if key_object_not_found(error, kind) or (isinstance(error, NotFoundError) and container_gone(error)):
+            return None
+        raise
