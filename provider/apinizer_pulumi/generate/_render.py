@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from apinizer_pulumi.client import ApinizerClient
 
 from ._groups import GroupRecord, group_section, read_groups
+from ._key_material import MaterialRecord, key_material_section, read_key_material
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -245,6 +246,7 @@ def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
+    key_material: Sequence[MaterialRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -271,7 +273,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain or variables or snapshot.credentials else []),
+        *(["import pulumi"] if retain or variables or snapshot.credentials or key_material else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -300,6 +302,8 @@ def render_program(
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
                              literal=literal))
+    out.extend(key_material_section(key_material, indent=INDENT, literal=literal,
+                                    retain_option=RETAIN_OPTION if retain else None))
     return "\n".join(out) + "\n"
 
 
@@ -336,8 +340,9 @@ def generate_program(
     command = command_line(project, proxies, rlcls, retain=retain)
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
     groups = read_groups(client, project, progress or (lambda _line: None))
+    material = read_key_material(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups)
+                          groups=groups, key_material=material)
 
 
 def command_line(
