@@ -93,6 +93,8 @@ def test_create_from_files_sends_pem_and_der_and_keeps_only_digests(
 
     live = live_key(gateway)
     assert outs["crypto_key_id"] == live.id and outs["key_type"] == "EC"
+    assert outs["sha256"] == {"test": {"public_key": sha(files["public.der"]),
+                                       "private_key": sha(files["private.pem"])}}
     [item] = live.crypto_key_info_environment_list
     assert item.private_key == files["private.pem"].read_text()
     assert item.public_key is not None

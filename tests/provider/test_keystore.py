@@ -122,6 +122,7 @@ def test_create_sends_the_file_deploys_it_and_keeps_only_its_digest(
         {"environmentName": "test", "type": "PKCS12", "aliases": ["api"]}]
     [entry] = outs["environments"]
     assert entry["sha256"] == sha(files["p12"])
+    assert outs["sha256"] == {"test": sha(files["p12"])}  # beside the list, for diffs
     # The outputs handed to the engine mark the password secret; the file's bytes are nowhere.
     assert entry["password"] == raw_secret(PASSWORD)
     assert b64(files["p12"].read_bytes()) not in json.dumps(outs)

@@ -44,6 +44,10 @@ if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
 
 ENVIRONMENTS = "environments"
+#: The digests of every environment, by environment name: a top-level property apart from
+#: ``environments``, because the engine marks a whole list secret when an item holds a secret (it
+#: recurses into objects only), and a diff must still show which digest changed.
+DIGESTS = "sha256"
 _PEM = b"-----BEGIN"
 
 
@@ -161,6 +165,24 @@ class PerEnvironmentMaterial(NamedObject):
                 if isinstance(unwrap_secret(entry), Mapping) else entry for entry in entries]
         return out
 
+    def digest_view(self, entry: Mapping[str, Any]) -> Any:
+        """What :data:`DIGESTS` shows of one environment (its file's sha256)."""
+        return entry.get("sha256")
+
+    def with_digests(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        """``props`` with :data:`DIGESTS` made from its environments."""
+        out = dict(props)
+        entries = out.get(ENVIRONMENTS)
+        if isinstance(entries, list):
+            out[DIGESTS] = {entry["environment_name"]: self.digest_view(entry) for entry in entries
+                            if isinstance(entry, Mapping) and isinstance(entry.get("environment_name"), str)
+                            and not is_unknown(entry["environment_name"])}
+        return out
+
+    def to_engine(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        """A result for the engine: the digests shown apart, the secrets marked."""
+        return self.secret(self.with_digests(props))
+
     def secret(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """``props`` with every environment's secrets marked secret, for what goes to the engine."""
         from pulumi.runtime import rpc
@@ -202,7 +224,7 @@ class PerEnvironmentMaterial(NamedObject):
                                     for field, reason in self.digest_sources(entry, self.where(index, entry)))
                 digested.append(entry)
             inputs[ENVIRONMENTS] = digested
-        return dyn.CheckResult(self.secret(inputs), failures)
+        return dyn.CheckResult(self.to_engine(inputs), failures)
 
     def digest_keys(self, entry: Mapping[str, Any]) -> list[str]:
         """The digest fields of ``entry`` (one per source it gives)."""
@@ -303,7 +325,7 @@ class PerEnvironmentMaterial(NamedObject):
             self.created(props)
         object_id = confirmed(who, "reading its id", lambda: self.live_id(client, project, name), None)
         outs = self.outputs(props, **{self.id_output: object_id})
-        return dyn.CreateResult(f"{project}/{name}", self.secret(outs))
+        return dyn.CreateResult(f"{project}/{name}", self.to_engine(outs))
 
     @translated(lambda self, id_, olds, news: self.subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
@@ -320,7 +342,7 @@ class PerEnvironmentMaterial(NamedObject):
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{self.subject(news, id_)}: {error.message}") from None
         object_id = olds.get(self.id_output) or self.live_id(client, project, name)
-        return dyn.UpdateResult(self.secret(self.outputs(news, **{self.id_output: object_id})))
+        return dyn.UpdateResult(self.to_engine(self.outputs(news, **{self.id_output: object_id})))
 
     def live_id(self, client: ApinizerClient, project: str, name: str) -> str | None:
         from ._reads import live_key_object
@@ -378,9 +400,10 @@ class PerEnvironmentMaterial(NamedObject):
         if "description" not in seen:
             inputs.pop("description", None)
         inputs.pop(self.id_output, None)
+        inputs = self.with_digests(inputs)
         outs = self.outputs(inputs, **{self.id_output: live.id})
         drifted = self.drifted(props, outs)
-        return dyn.ReadResult(id_, self.secret(outs), self.secret(inputs) if drifted else None)
+        return dyn.ReadResult(id_, self.to_engine(outs), self.to_engine(inputs) if drifted else None)
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         from ._reads import key_objects_writing

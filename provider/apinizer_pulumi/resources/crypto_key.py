@@ -54,6 +54,9 @@ class CryptoKeyProvider(PerEnvironmentMaterial):
     source_keys = ("public_key", "public_key_file", "private_key", "private_key_file")
     digest_fields = ("public_key_sha256", "private_key_sha256")
 
+    def digest_view(self, entry: Mapping[str, Any]) -> Any:
+        return {half: entry[f"{half}_sha256"] for half in HALVES if entry.get(f"{half}_sha256") is not None}
+
     def digest_keys(self, entry: Mapping[str, Any]) -> list[str]:
         return [f"{half}_sha256" for half in HALVES
                 if entry.get(half) is not None or entry.get(f"{half}_file") is not None]
