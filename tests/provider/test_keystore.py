@@ -318,3 +318,50 @@ def test_a_refresh_of_many_keystores_reads_the_list_once(
         results = [future.result() for future in futures]
     assert all(result.id for result in results)
     assert gateway.stats()["requests"].get(LIST) == 1
+
+
+@pytest.mark.parametrize("scope", [None, "SAME_PROJECT"])
+def test_a_new_file_remakes_the_jwks_made_from_it_only_when_asked(
+    keystores: Engine, gateway: Gateway, files: dict[str, Path], scope: str | None
+) -> None:
+    id_, outs = keystores.up(declared(files, update_referenced_jwks=scope))
+    client = ApinizerClient(gateway.url, token="dev-admin-token")
+    client.jwks.parse_from_keystore("Demo", {
+        "name": "signing-jwk", "key_store_name": "signing", "alias_name": "api", "environment_name": "test",
+        "use_type": "SIGNATURE", "algorithm": "ES256"})
+    before = client.jwks.get("Demo", "signing-jwk").ec
+    news = keystores.checked(declared(files, update_referenced_jwks=scope, environments=[
+        {"environment_name": "test", "type": "PKCS12", "file": str(files["p12-rotated"]),
+         "password": PASSWORD}]))
+    # The option alone is never a change.
+    other = keystores.checked(declared(files, update_referenced_jwks="ALL_PROJECTS"))
+    assert keystores.diff(id_, plain(outs), other).changes == DIFF_NONE
+    keystores.update(id_, plain(outs), news)
+    after = client.jwks.get("Demo", "signing-jwk").ec
+    assert before is not None and after is not None
+    assert (after.x != before.x) == (scope is not None)
+
+
+def test_a_create_that_never_arrived_is_sent_again_after_looking(
+    keystores: Engine, gateway: Gateway, files: dict[str, Path]
+) -> None:
+    fault(gateway, method="POST", path="/keystores/", count=1, drop=True)
+    gateway.reset_stats()
+    _, outs = keystores.up(declared(files))
+    [live] = stored(gateway)
+    assert outs["keystore_id"] == live["id"]
+    requests = gateway.stats()["requests"]
+    assert requests[CREATE] == 2
+    assert requests[f"GET {KEYSTORES}{{keystoreName}}/"] == 1  # the look-up that found nothing
+
+
+def test_the_program_names_a_file_that_is_not_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import apinizer_pulumi as apinizer
+    from apinizer_pulumi.resources._args import InputValueError
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputValueError, match=r"environments\[0\]\.file 'missing\.p12' cannot be read"):
+        apinizer.Keystore("signing", project_name="Demo", name="signing", environments=[
+            apinizer.KeystoreEnvironmentArgs(environment_name="test", type="PKCS12", file="missing.p12")])
+    with pytest.raises(TypeError, match="did you mean file"):
+        apinizer.KeystoreEnvironmentArgs(environment_name="test", type="PKCS12", fil="x.p12")  # type: ignore[call-arg]

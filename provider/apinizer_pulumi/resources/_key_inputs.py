@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from apinizer_pulumi.models import CryptoKeyType, KeystoreType, Name
+from apinizer_pulumi.models import CryptoKeyType, KeystoreType, Name, ReferencedJwkUpdateScope
 from apinizer_pulumi.models._base import SecretField, SecretModel, field_errors
 from apinizer_pulumi.models._keystore import environment_names_problem
 
@@ -88,6 +88,7 @@ class KeystoreInputs(SecretModel):
     name: Name
     description: str | None = None
     environments: list[KeystoreEnvironmentInputs] = Field(default_factory=list)
+    update_referenced_jwks: ReferencedJwkUpdateScope | None = None
     adopt: bool = False
 
     @model_validator(mode="after")
@@ -104,6 +105,7 @@ class CryptoKeyInputs(SecretModel):
     description: str | None = None
     key_type: CryptoKeyType
     environments: list[CryptoKeyEnvironmentInputs] = Field(default_factory=list)
+    update_referenced_jwks: ReferencedJwkUpdateScope | None = None
     adopt: bool = False
 
     @model_validator(mode="after")

@@ -112,7 +112,8 @@ class PerEnvironmentMaterial(NamedObject):
     material per environment."""
 
     replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
+    # How an update is sent, not what the object holds: never a change by itself.
+    ignored_fields = (CONNECTION, "adopt", "update_referenced_jwks")
 
     # --- what a kind supplies ---------------------------------------------------------------
 
@@ -319,7 +320,8 @@ class PerEnvironmentMaterial(NamedObject):
         with key_objects_writing(client, self.family, project):
             adopted = create_or_adopt(
                 create, taken, props, who,
-                lambda: self.written(props, lambda: objects.update(project, body)), forced=False,
+                lambda: self.written(props, lambda: self.send_update(objects, project, body, props)),
+                forced=False,
                 adopted_gets=" (it then gets every declared environment and field)")
         if adopted:
             self.created(props)
@@ -338,11 +340,18 @@ class PerEnvironmentMaterial(NamedObject):
         objects = self.objects(client)
         with key_objects_writing(client, self.family, project):
             try:
-                self.written(news, lambda: objects.update(project, body))
+                self.written(news, lambda: self.send_update(objects, project, body, news))
             except ApinizerResourceError as error:
                 raise ApinizerResourceError(f"{self.subject(news, id_)}: {error.message}") from None
         object_id = olds.get(self.id_output) or self.live_id(client, project, name)
         return dyn.UpdateResult(self.to_engine(self.outputs(news, **{self.id_output: object_id})))
+
+    @staticmethod
+    def send_update(objects: Any, project: str, body: Mapping[str, Any], props: Mapping[str, Any]) -> object:
+        """``PUT`` the whole object; with ``update_referenced_jwks`` (a scope), the JWKs made from it
+        follow."""
+        scope = props.get("update_referenced_jwks")
+        return objects.update(project, body, update_referenced_jwks=scope is not None, update_scope=scope)
 
     def live_id(self, client: ApinizerClient, project: str, name: str) -> str | None:
         from ._reads import live_key_object

@@ -155,6 +155,8 @@ class CryptoKey(dyn.Resource, module="apinizer", name="CryptoKey"):
     ``private_key`` (secret) or ``private_key_file``) and the sha256 of each key given."""
     crypto_key_id: pulumi.Output[str | None]
     """The gateway's id of the key: a policy's ``crypto_key_info_id``."""
+    update_referenced_jwks: pulumi.Output[str | None]
+    """Whether (and in which scope) an update remakes the JWKs made from this key."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a key that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
@@ -169,6 +171,7 @@ class CryptoKey(dyn.Resource, module="apinizer", name="CryptoKey"):
         key_type: pulumi.Input[str],
         environments: Sequence[CryptoKeyEnvironmentArgs | Mapping[str, Any]],
         description: pulumi.Input[str] | None = None,
+        update_referenced_jwks: pulumi.Input[str] | None = None,
         adopt: pulumi.Input[bool] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
@@ -182,13 +185,17 @@ class CryptoKey(dyn.Resource, module="apinizer", name="CryptoKey"):
         :param environments: One :class:`CryptoKeyEnvironmentArgs` (or dict) per environment, each
             environment once: the whole list (an environment left out is removed from the key).
         :param description: Free text.
+        :param update_referenced_jwks: ``SAME_PROJECT`` or ``ALL_PROJECTS``: an update also remakes the
+            JWKs made from this key in that scope (the update page's ``updateReferencedJwks``). Default:
+            none, they keep the material they were made from. Never a change by itself.
         :param adopt: Take over an existing key of that name (default false).
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
         props = resource_props(project_name=project_name, name=name, description=description,
-                               key_type=key_type, adopt=adopt, crypto_key_id=None)
+                               key_type=key_type, update_referenced_jwks=update_referenced_jwks, adopt=adopt,
+                               crypto_key_id=None)
         props["environments"] = secret_environments(environments, SECRET_KEYS)
         props["connection"] = connection_props(connection)
         super().__init__(CryptoKeyProvider(), resource_name, props, resource_options(opts))

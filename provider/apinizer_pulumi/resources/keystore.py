@@ -122,6 +122,8 @@ class Keystore(dyn.Resource, module="apinizer", name="Keystore"):
     ``content_base64``, secret), ``password`` (secret) and ``sha256`` of the file."""
     keystore_id: pulumi.Output[str | None]
     """The gateway's id of the keystore."""
+    update_referenced_jwks: pulumi.Output[str | None]
+    """Whether (and in which scope) an update remakes the JWKs made from this keystore."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a keystore that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
@@ -135,6 +137,7 @@ class Keystore(dyn.Resource, module="apinizer", name="Keystore"):
         name: pulumi.Input[str],
         environments: Sequence[KeystoreEnvironmentArgs | Mapping[str, Any]],
         description: pulumi.Input[str] | None = None,
+        update_referenced_jwks: pulumi.Input[str] | None = None,
         adopt: pulumi.Input[bool] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
@@ -147,13 +150,16 @@ class Keystore(dyn.Resource, module="apinizer", name="Keystore"):
         :param environments: One :class:`KeystoreEnvironmentArgs` (or dict) per environment, each
             environment once: the whole list (an environment left out is removed from the keystore).
         :param description: Free text.
+        :param update_referenced_jwks: ``SAME_PROJECT`` or ``ALL_PROJECTS``: an update also remakes the
+            JWKs made from this keystore in that scope (the update page's ``updateReferencedJwks``). Default:
+            none, they keep the material they were made from. Never a change by itself.
         :param adopt: Take over an existing keystore of that name (default false).
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(project_name=project_name, name=name, description=description, adopt=adopt,
-                               keystore_id=None)
+        props = resource_props(project_name=project_name, name=name, description=description,
+                               update_referenced_jwks=update_referenced_jwks, adopt=adopt, keystore_id=None)
         props["environments"] = secret_environments(environments, SECRET_KEYS)
         props["connection"] = connection_props(connection)
         super().__init__(KeystoreProvider(), resource_name, props, resource_options(opts))
