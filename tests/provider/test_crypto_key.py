@@ -74,7 +74,7 @@ def declared(files: dict[str, Path], **changes: Any) -> dict[str, Any]:
 def stored(gateway: Gateway) -> list[dict[str, Any]]:
     state = emulator_http.get(f"{gateway.url}/_emulator/state").json()
     project = next(p for p in state["projects"] if p["name"] == "Demo")
-    return list(project.get("cryptoKeys", project.get("keys", [])))
+    return list(project["cryptoKeys"])
 
 
 def live_key(gateway: Gateway, name: str = "payload") -> Any:
@@ -113,6 +113,8 @@ def test_an_inline_private_key_is_a_secret_output_and_never_in_a_failure(
     assert envs(inputs)[0]["private_key_sha256"] == sha(files["private.pem"])
     outs = raw_create(keys, {**inputs, "environments": envs(inputs)})
     assert outs["environments"][0]["private_key"] == raw_secret(text)
+    [shown] = stored(gateway)  # /_emulator/state: the key, its private half masked
+    assert shown["name"] == "payload" and text not in json.dumps(shown)
 
     # The gateway refuses an RSA key under key_type EC: the message names the environment, not the key.
     rsa = files["rsa.pem"].read_text()

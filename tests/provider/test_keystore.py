@@ -126,6 +126,7 @@ def test_create_sends_the_file_deploys_it_and_keeps_only_its_digest(
     # The outputs handed to the engine mark the password secret; the file's bytes are nowhere.
     assert entry["password"] == raw_secret(PASSWORD)
     assert b64(files["p12"].read_bytes()) not in json.dumps(outs)
+    assert PASSWORD not in json.dumps(stored(gateway))  # nor in /_emulator/state
     requests = gateway.stats()["requests"]
     assert requests[CREATE] == 1 and requests[LIST] == 1  # the id: one list after the create
 

@@ -51,6 +51,11 @@ DIGESTS = "sha256"
 _PEM = b"-----BEGIN"
 
 
+def names_a_file(field: str) -> bool:
+    """Whether an environment's field is a path (``file``, ``private_key_file``...)."""
+    return field == "file" or field.endswith("_file")
+
+
 def digest(content: bytes) -> str:
     """The sha256 of some material, in hex: what the state keeps and diffs show."""
     return hashlib.sha256(content).hexdigest()
@@ -212,10 +217,9 @@ class PerEnvironmentMaterial(NamedObject):
                     digested.append(entry)
                     continue
                 entry = dict(entry)
-                if isinstance(entry.get("file"), str) and not is_unknown(entry["file"]):
-                    entry["file"] = str(Path(entry["file"]).absolute())
-                for key in [name for name in self.source_keys if name.endswith("_file") and
-                            isinstance(entry.get(name), str) and not is_unknown(entry[name])]:
+                for key in [name for name in self.source_keys if names_a_file(name)
+                            and isinstance(entry.get(name), str) and not is_unknown(entry[name])]:
+                    # Given as a dict to the provider, a relative path is the program's folder's.
                     entry[key] = str(Path(entry[key]).absolute())
                 if any(is_unknown(entry.get(name)) for name in self.source_keys):
                     for name in self.digest_keys(entry):
@@ -446,7 +450,7 @@ def secret_environments(entries: Any, secret_keys: Sequence[str]) -> Any:
         if isinstance(entry, dict):
             entry = dict(entry)
             for key in list(entry):
-                if key == "file" or key.endswith("_file"):
+                if names_a_file(key):
                     entry[key] = program_path(entry[key], f"{ENVIRONMENTS}[{index}].{key}")
                 elif key in secret_keys and entry[key] is not None:
                     entry[key] = pulumi.Output.secret(entry[key])

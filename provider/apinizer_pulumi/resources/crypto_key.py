@@ -27,6 +27,7 @@ from ._key_material import (
     bytes_as_text,
     checked_file,
     digest,
+    names_a_file,
     read_file,
     secret_environments,
     text_bytes,
@@ -69,10 +70,10 @@ class CryptoKeyProvider(PerEnvironmentMaterial):
             if entry.get(source) is None:
                 continue
             try:
-                content = read_file(str(entry[source]), f"{where}.{source}") if source.endswith("_file") \
+                content = read_file(str(entry[source]), f"{where}.{source}") if names_a_file(source) \
                     else text_bytes(str(entry[source]))
             except ValueError as error:
-                reason = str(error) if source.endswith("_file") else f"{where}.{source} {error}"
+                reason = str(error) if names_a_file(source) else f"{where}.{source} {error}"
                 failures.append((source, reason))
                 continue
             entry[f"{half}_sha256"] = digest(content)
