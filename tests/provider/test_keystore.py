@@ -366,3 +366,28 @@ def test_the_program_names_a_file_that_is_not_there(tmp_path: Path, monkeypatch:
             apinizer.KeystoreEnvironmentArgs(environment_name="test", type="PKCS12", file="missing.p12")])
     with pytest.raises(TypeError, match="did you mean file"):
         apinizer.KeystoreEnvironmentArgs(environment_name="test", type="PKCS12", fil="x.p12")  # type: ignore[call-arg]
+
+
+def test_a_refresh_under_the_examples_harness_sees_a_change_made_after_the_up(
+    tmp_path: Path, emulator_url: str, monkeypatch: pytest.MonkeyPatch, files: dict[str, Path]
+) -> None:
+    # The harness runs the providers in this process, where a list read by the up (the ids) must not
+    # answer the refresh that follows as a new operation: the engine would start a new provider process.
+    from examples.harness import refresh, run_program
+
+    (tmp_path / "Pulumi.yaml").write_text("name: keystores\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(
+        "import apinizer_pulumi as apinizer\n"
+        "apinizer.Keystore('signing', project_name='Demo', name='signing', environments=[\n"
+        f"    {{'environment_name': 'test', 'type': 'PKCS12', 'file': {str(files['p12'])!r},\n"
+        f"     'password': {PASSWORD!r}}}])\n")
+    config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
+    monkeypatch.setenv("PULUMI_CONFIG", json.dumps(config))
+    run = run_program(tmp_path, config)
+    # A password is a secret in the outputs the create recorded and in those the read gives: the same.
+    assert refresh(run) == {"signing": "same"}
+    ApinizerClient(emulator_url, token="dev-admin-token").keystores.update("Demo", {
+        "name": "signing", "key_store_environment_list": [
+            {"environment_name": "test", "type": "JKS", "file": b64(files["jks"].read_bytes()),
+             "password": PASSWORD}]})
+    assert refresh(run) == {"signing": "update"}
