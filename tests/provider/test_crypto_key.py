@@ -245,3 +245,20 @@ def test_a_refresh_of_many_keys_reads_the_list_once(
                    [reader.read_future(id_, plain(outs), name=id_) for id_, outs in created]]
     assert all(result.id for result in results)
     assert gateway.stats()["requests"].get(LIST) == 1
+
+
+def test_an_update_the_gateway_refuses_names_the_environment_and_changes_nothing(
+    keys: Engine, gateway: Gateway, files: dict[str, Path]
+) -> None:
+    id_, outs = keys.up(declared(files))
+    before = live_key(gateway)
+    news = keys.checked(declared(files, environments=[
+        {"environment_name": "test", "private_key_file": str(files["private.pem"])},
+        {"environment_name": "production", "private_key_file": str(files["rsa.pem"])}]))
+    with pytest.raises(grpc.RpcError) as failure:
+        keys.update(id_, plain(outs), news)
+    message = str(failure.value.details())
+    where = "environments[1] (environment 'production')"
+    assert message.startswith(f"apinizer:CryptoKey payload in Demo: {where}")
+    assert "BEGIN" not in message
+    assert live_key(gateway) == before
