@@ -9,6 +9,7 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-ke
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -262,3 +263,14 @@ def test_an_update_the_gateway_refuses_names_the_environment_and_changes_nothing
     assert message.startswith(f"apinizer:CryptoKey payload in Demo: {where}")
     assert "BEGIN" not in message
     assert live_key(gateway) == before
+
+
+@functools.cache
+def _inline_key() -> str:
+    return private_pem(ec_key()).decode()
+
+
+def inline_declaration() -> dict[str, Any]:
+    """A key given as text (no file on disk): for tests of every kind."""
+    return {"project_name": "Demo", "name": "inline", "key_type": "EC",
+            "environments": [{"environment_name": "test", "private_key": _inline_key()}]}

@@ -7,6 +7,7 @@ https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-ke
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -391,3 +392,15 @@ def test_a_refresh_under_the_examples_harness_sees_a_change_made_after_the_up(
             {"environment_name": "test", "type": "JKS", "file": b64(files["jks"].read_bytes()),
              "password": PASSWORD}]})
     assert refresh(run) == {"signing": "update"}
+
+
+@functools.cache
+def _inline_file() -> str:
+    return b64(pkcs12_file(issue("inline.example.com"), "inline", PASSWORD))
+
+
+def inline_declaration() -> dict[str, Any]:
+    """A keystore whose file is given as base64 content (no file on disk): for tests of every kind."""
+    return {"project_name": "Demo", "name": "inline", "environments": [
+        {"environment_name": "test", "type": "PKCS12", "content_base64": _inline_file(),
+         "password": PASSWORD}]}
