@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -53,6 +54,7 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
@@ -60,6 +62,7 @@ from apinizer_pulumi.resources import (
     EnvironmentVariableValueProvider,
     IpGroupProvider,
     JwkProvider,
+    KeystoreProvider,
     PolicyProvider,
     RlclConditionProvider,
     RlclCredentialsProvider,
@@ -432,6 +435,56 @@ KINDS = [
     Kind("EnvironmentVariableValue", EnvironmentVariableValueProvider, _variable_value,
          lambda i, v: f"https://{i}.example/v{v}", _variable_value_live),
     Kind("Jwk", JwkProvider, _jwk, lambda i, v: (f"jwk {i} v{v}", f"fault-run-{i}"), _jwk_live),
+]
+
+# Keystores and crypto keys: real key material per resource and version, made once (the tests' maker).
+KEYSTORE_PASSWORD = "fault-Pa55"
+
+
+@functools.cache
+def _material(i: int, version: int) -> tuple[str, str]:
+    """(a PKCS#12 file in base64 whose alias is ``a<i>v<version>``, an EC public key in base64 DER)."""
+    import base64
+    import sys
+
+    from cryptography.hazmat.primitives import serialization
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from _key_material import ec_key, issue, pkcs12_file
+
+    keystore = pkcs12_file(issue(f"k{i}.example.com"), f"a{i}v{version}", KEYSTORE_PASSWORD)
+    public = ec_key().public_key().public_bytes(serialization.Encoding.DER,
+                                                serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(keystore).decode(), base64.b64encode(public).decode()
+
+
+def _keystore(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"keystore {i} v{version}",
+            "environments": [{"environment_name": "test", "type": "PKCS12",
+                              "content_base64": _material(i, version)[0], "password": KEYSTORE_PASSWORD}]}
+
+
+def _keystore_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(k["description"], k["keyStoreEnvironmentList"][0]["aliases"]) for k in _demo(state)["keystores"]
+            if k["name"] == f"fault-run-{i}"]
+
+
+def _crypto_key(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"key {i} v{version}",
+            "key_type": "EC", "environments": [{"environment_name": "test",
+                                                "public_key": _material(i, version)[1]}]}
+
+
+def _crypto_key_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(k["description"], k["cryptoKeyInfoEnvironmentList"][0]["publicKey"])
+            for k in _demo(state)["cryptoKeys"] if k["name"] == f"fault-run-{i}"]
+
+
+KINDS += [
+    Kind("Keystore", KeystoreProvider, _keystore, lambda i, v: (f"keystore {i} v{v}", [f"a{i}v{v}"]),
+         _keystore_live),
+    Kind("CryptoKey", CryptoKeyProvider, _crypto_key, lambda i, v: (f"key {i} v{v}", _material(i, v)[1]),
+         _crypto_key_live),
 ]
 
 

@@ -132,6 +132,19 @@ __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 __all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs", "get_jwk",
             "get_jwks"]
 
+# Keystores and crypto keys: per-environment key material.
+if _typing.TYPE_CHECKING:
+    from .resources import (
+        CryptoKey,
+        CryptoKeyEnvironmentArgs,
+        Keystore,
+        KeystoreEnvironmentArgs,
+        get_crypto_keys,
+        get_keystores,
+    )
+__all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "Keystore", "KeystoreEnvironmentArgs", "get_crypto_keys",
+            "get_keystores"]
+
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})
 

@@ -16,8 +16,10 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointProvider,
     EnvironmentVariableProvider,
+    KeystoreProvider,
 )
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
@@ -25,8 +27,10 @@ from .conftest import Gateway
 from .test_api_proxy import orders
 from .test_api_proxy_group import GROUP
 from .test_credential import PARTNER
+from .test_crypto_key import inline_declaration as crypto_key_declaration
 from .test_endpoint import USERS
 from .test_environment_variable import BASE_URL
+from .test_keystore import inline_declaration as keystore_declaration
 
 KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
     "Endpoint": (EndpointProvider, lambda: USERS),
@@ -35,6 +39,9 @@ KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
     "EnvironmentVariable": (EnvironmentVariableProvider, lambda: BASE_URL),
     "ApiProxyGroup": (ApiProxyGroupProvider, lambda: GROUP),
 }
+# Keystores and crypto keys: material given inline, no file on disk.
+KINDS.update({"Keystore": (KeystoreProvider, keystore_declaration),
+              "CryptoKey": (CryptoKeyProvider, crypto_key_declaration)})
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:

@@ -15,9 +15,11 @@ from pulumi.runtime._serialization import _serialize
 from apinizer_pulumi.resources import (
     ConnectionArgs,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
+    KeystoreProvider,
     RlclEndpointsProvider,
 )
 from apinizer_pulumi.resources.testing import Engine
@@ -28,6 +30,8 @@ from .test_endpoint import USERS
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]
 # Credentials (their password is a secret input of their own: tests/provider/test_credential.py).
 PROVIDERS.append(CredentialProvider)
+# Keystores and crypto keys (their secrets: tests/provider/test_keystore.py, test_crypto_key.py).
+PROVIDERS += [KeystoreProvider, CryptoKeyProvider]
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)

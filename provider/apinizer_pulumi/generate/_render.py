@@ -13,6 +13,7 @@ from apinizer_pulumi.client import ApinizerClient
 
 from ._groups import GroupRecord, group_section, read_groups
 from ._jwks import JwkRecord, jwk_section, read_jwks
+from ._key_material import MaterialRecord, key_material_section, read_key_material
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -247,6 +248,7 @@ def render_program(
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
     jwks: Sequence[JwkRecord] = (),
+    key_material: Sequence[MaterialRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -273,7 +275,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain or variables or snapshot.credentials else []),
+        *(["import pulumi"] if retain or variables or snapshot.credentials or key_material else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -304,6 +306,8 @@ def render_program(
                              literal=literal))
     out.extend(jwk_section(jwks, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION, literal=literal,
                            width=WIDTH))
+    out.extend(key_material_section(key_material, indent=INDENT, literal=literal,
+                                    retain_option=RETAIN_OPTION if retain else None))
     if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
         out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"
@@ -343,8 +347,9 @@ def generate_program(
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
     groups = read_groups(client, project, progress or (lambda _line: None))
     jwks = read_jwks(client, project, progress or (lambda _line: None))
+    material = read_key_material(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups, jwks=jwks)
+                          groups=groups, jwks=jwks, key_material=material)
 
 
 def command_line(

@@ -27,6 +27,7 @@ from ._check import (
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._groups import GroupRecord, read_groups
 from ._jwks import JwkRecord, jwk_secret_keys, read_jwks
+from ._key_material import MaterialRecord, material_secret_keys, read_key_material
 from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 from ._variables import VariableRecord, read_environment_variables, secret_keys
@@ -120,19 +121,21 @@ def _snapshot(
 
 def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
-) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord], list[JwkRecord]]:
+) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord], list[JwkRecord], list[MaterialRecord]]:
     """Everything generate reads."""
     snapshot = _snapshot(client, args, declared_proxies, progress)
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
     jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
-    return snapshot, variables, groups, jwks
+    material = read_key_material(client, args.project, progress, unread=snapshot.unread)
+    return snapshot, variables, groups, jwks, material
 
 
 def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, variables: Sequence[VariableRecord],
-            groups: Sequence[GroupRecord], jwks: Sequence[JwkRecord] = ()) -> str:
+            groups: Sequence[GroupRecord], jwks: Sequence[JwkRecord] = (),
+            material: Sequence[MaterialRecord] = ()) -> str:
     return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                          variables=variables, groups=groups, jwks=jwks)
+                          variables=variables, groups=groups, jwks=jwks, key_material=material)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -149,12 +152,12 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
     # What generate would write now, compared with the program kind by kind.
-    snapshot, variables, groups, jwks = _read(args, client, list(dict.fromkeys(own)), progress)
+    snapshot, variables, groups, jwks, material = _read(args, client, list(dict.fromkeys(own)), progress)
     # Endpoints are compared from their records; the rest from the program written without them
     # (an endpoint's dozen lines are most of a big program, and parsing is most of the time).
     rest = dataclasses.replace(snapshot, proxies=[dataclasses.replace(proxy, endpoints=[], policies={})
                                                   for proxy in snapshot.proxies])
-    program = _render(args, rest, variables, groups, jwks)
+    program = _render(args, rest, variables, groups, jwks, material)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
@@ -178,8 +181,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot, variables, groups, jwks = _read(args, client, [], progress)
-    program = _render(args, snapshot, variables, groups, jwks)
+    snapshot, variables, groups, jwks, material = _read(args, client, [], progress)
+    program = _render(args, snapshot, variables, groups, jwks, material)
     if args.out is None:
         sys.stdout.write(program)
     else:
@@ -207,6 +210,11 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         progress(f"and {len(jwk_keys)} JWK(s) with a private part: set each to the JWK's JSON (the gateway's "
                  f"GET .../jwks/<name>/ answers it) with `pulumi config set --secret <key> <json>` before "
                  f"`pulumi up` (keys: {', '.join(jwk_keys)})")
+    material_keys = material_secret_keys(material)
+    if material_keys:
+        progress(f"and {len(material)} keystore(s) and crypto key(s): set each file, password and private "
+                 f"key with `pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(material_keys)})")
     return EXIT_OK
 
 

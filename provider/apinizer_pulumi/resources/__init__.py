@@ -256,6 +256,24 @@ __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialP
 __all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkProvider", "JwkRsaArgs",
             "get_jwk", "get_jwks"]
 
+# Keystores and crypto keys: per-environment key material.
+if TYPE_CHECKING:
+    from .crypto_key import CryptoKey, CryptoKeyEnvironmentArgs, CryptoKeyProvider
+    from .functions import get_crypto_keys, get_keystores
+    from .keystore import Keystore, KeystoreEnvironmentArgs, KeystoreProvider
+_HOMES.update({
+    "CryptoKey": "crypto_key",
+    "CryptoKeyEnvironmentArgs": "crypto_key",
+    "CryptoKeyProvider": "crypto_key",
+    "Keystore": "keystore",
+    "KeystoreEnvironmentArgs": "keystore",
+    "KeystoreProvider": "keystore",
+    "get_crypto_keys": "functions",
+    "get_keystores": "functions",
+})
+__all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "CryptoKeyProvider", "Keystore",
+            "KeystoreEnvironmentArgs", "KeystoreProvider", "get_crypto_keys", "get_keystores"]
+
 
 def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)

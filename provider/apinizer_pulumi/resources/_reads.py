@@ -655,7 +655,7 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
 
 
 
-# -- The key families (JWKs first): one list per (gateway, project, family) shared by every refresh of
+# -- The key families: one list per (gateway, project, family) shared by every refresh and id read of
 # -- that family, by the same rules as the endpoint lists. Lists answer no key material.
 
 
@@ -701,3 +701,42 @@ def live_jwk(client: ApinizerClient, project: str, name: str) -> Any | None:
     such JWK or the gateway said the project is gone."""
     index = project_index(JWKS, "jwks", client, project, lambda: client.jwks.list(project))
     return None if index is None else index.get(name)
+
+
+#: The process's shared lists of keystores and crypto keys.
+KEY_OBJECTS: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def key_objects_writing(client: ApinizerClient, family: str, project: str) -> Iterator[None]:
+    """Around a write to a project's objects of ``family``: its shared lists sent before are stale
+    after it."""
+    with KEY_OBJECTS.writing((client.base_url, project, family)):
+        yield
+
+
+def live_key_object(client: ApinizerClient, family: str, kind: str, project: str, name: str) -> Any | None:
+    """The object (``client.<family>``'s model) from the project's shared list, or None only when the
+    gateway says it or its project is gone.
+
+    A name missing from the shared list is asked for by itself, as :func:`live_environment_variable`
+    does, so that a lagging list never drops an object from the state.
+    """
+    from apinizer_pulumi.client import APIStatusError, NotFoundError
+    from apinizer_pulumi.client._keys import key_object_not_found
+
+    from ._errors import container_gone
+
+    objects = getattr(client, family)
+    by_name = project_index(KEY_OBJECTS, family, client, project, lambda: objects.list(project))
+    if by_name is None:
+        return None
+    found = by_name.get(name)
+    if found is not None:
+        return found
+    try:
+        return objects.get(project, name)
+    except APIStatusError as error:
+        if key_object_not_found(error, kind) or (isinstance(error, NotFoundError) and container_gone(error)):
+            return None
+        raise

@@ -8,6 +8,7 @@ Gateway errors raise the client's typed exceptions (``apinizer_pulumi.client.Not
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -305,3 +306,74 @@ def get_jwk(project_name: str, name: str, connection: Connection = None) -> Jwk:
                        if isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get("x-secret")]
             public[kind] = part.model_copy(update=dict.fromkeys(private))
     return found.model_copy(update=public)
+# -- keystores and crypto keys: what they hold per environment, by digest; never the key material.
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMaterialEnvironment:
+    """One environment's material of a keystore or crypto key, by its sha256 (as the resources'
+    outputs record it): ``type`` and ``sha256`` for a keystore's file, ``public_key_sha256`` and
+    ``private_key_sha256`` for a key's halves (None where it has none)."""
+
+    environment_name: str
+    type: str | None = None
+    sha256: str | None = None
+    public_key_sha256: str | None = None
+    private_key_sha256: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMaterialObject:
+    """A keystore or crypto key of a project: its gateway id (a policy's ``crypto_key_info_id``),
+    name, description, ``key_type`` (crypto keys) and its environments."""
+
+    id: str | None
+    name: str
+    description: str | None
+    environments: list[KeyMaterialEnvironment]
+    key_type: str | None = None
+
+
+def _key_material(provider: Any, items: list[Any]) -> list[KeyMaterialObject]:
+    return [KeyMaterialObject(id=item.id, name=item.name, description=item.description,
+                              key_type=provider.live_extra(item).get("key_type"),
+                              environments=[KeyMaterialEnvironment(**entry)
+                                            for entry in provider.live_entries(item)])
+            for item in items]
+
+
+def get_keystores(project_name: str, connection: Connection = None) -> list[KeyMaterialObject]:
+    """Every keystore of a project, each environment's file by its sha256 (the files and passwords
+    are left out).
+
+    One ``GET .../keystores/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose keystores to list.
+    :param connection: Where the gateway is and how to log in; defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The keystores in the gateway's order, each a :class:`KeyMaterialObject` whose
+        environments give ``environment_name``, ``type`` and ``sha256``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    from .keystore import KeystoreProvider
+
+    return _key_material(KeystoreProvider(), _client(connection).keystores.list(project_name))
+
+
+def get_crypto_keys(project_name: str, connection: Connection = None) -> list[KeyMaterialObject]:
+    """Every crypto key of a project, each environment's keys by their sha256 (the keys are left out).
+
+    One ``GET .../keys/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose keys to list.
+    :param connection: Where the gateway is and how to log in; defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The keys in the gateway's order, each a :class:`KeyMaterialObject` with ``key_type``
+        and environments giving ``environment_name``, ``public_key_sha256`` and ``private_key_sha256``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    from .crypto_key import CryptoKeyProvider
+
+    return _key_material(CryptoKeyProvider(), _client(connection).crypto_keys.list(project_name))
