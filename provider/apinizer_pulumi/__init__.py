@@ -40,6 +40,7 @@ if _typing.TYPE_CHECKING:
         EndpointWsa,
         EnvironmentVariable,
         EnvironmentVariableValue,
+        Geolocation,
         HeaderMatchArgs,
         IpGroup,
         Policy,
@@ -120,6 +121,8 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
+# Geolocation: the MMDB file and whether it is on.
+__all__ += ["Geolocation"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})

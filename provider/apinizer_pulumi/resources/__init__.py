@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         get_policies,
         get_projects,
     )
+    from .geolocation import Geolocation, GeolocationProvider
     from .ip_group import IpGroup, IpGroupProvider
     from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
@@ -159,6 +160,8 @@ _HOMES.update({
     "CredentialProvider": "credential",
     "get_credentials": "functions",
 })
+# Geolocation: the MMDB file and whether it is on.
+_HOMES.update({"Geolocation": "geolocation", "GeolocationProvider": "geolocation"})
 
 __all__ = [
     "ApiProxy",
@@ -237,6 +240,8 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
+# Geolocation.
+__all__ += ["Geolocation", "GeolocationProvider"]
 
 
 def __getattr__(name: str) -> Any:
