@@ -23,7 +23,7 @@ from apinizer_pulumi.resources import GeolocationProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _mmdb import write_mmdb  # noqa: E402  # the tests' MMDB writer
+from _mmdb import write_mmdb  # the tests' MMDB writer
 
 #: Each provider process proves its token once, with one read, before its first request.
 SKIP_CHECK = {"APINIZER_SKIP_CONNECTION_CHECK": "1"}
