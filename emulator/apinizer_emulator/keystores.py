@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import key_material
+from . import key_material, key_references
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
@@ -143,6 +143,7 @@ def update(
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     row = _row(db, project, name)
+    key_references.refuse_if_named(db, project, KIND, row["name"], row["id"])
     db.execute("DELETE FROM keystores WHERE id = ?", (row["id"],))
     return row["id"], deployment(db, environment_names(json.loads(row["environments"])), undeploy=True)
 
