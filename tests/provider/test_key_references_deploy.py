@@ -7,28 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 import _key_material as km
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.resources import ApiProxyDeploymentProvider, PolicyProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
 
 from .conftest import Gateway
+from .test_api_proxy import DEPLOYMENT, deployments  # noqa: F401  # the fixture
+from .test_policy import policies  # noqa: F401  # the fixture
 
 PROXY = "Orders"
 DEPLOY_TEST = {"project_name": "Demo", "api_proxy_name": PROXY, "environment_name": "test"}
-DEPLOYMENT = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/environments/{environmentName}/"
-
-
-@pytest.fixture
-def policies(server: ProviderServer, emulator_url: str) -> Engine:
-    return Engine(server, PolicyProvider(), "Policy")
-
-
-@pytest.fixture
-def deployments(server: ProviderServer, emulator_url: str) -> Engine:
-    return Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment")
 
 
 def _key(client: ApinizerClient, name: str, issued: km.Issued) -> str:
@@ -47,7 +35,7 @@ def encryption(key_id: str) -> dict[str, Any]:
 
 
 def test_a_policy_rotated_to_another_key_makes_the_deployment_redeploy(
-    policies: Engine, deployments: Engine, client: ApinizerClient, gateway: Gateway
+    policies: Engine, deployments: Engine, client: ApinizerClient, gateway: Gateway,  # noqa: F811
 ) -> None:
     old_key = _key(client, "payload-key", km.issue("old.example.com", key=km.rsa_key()))
     policy_id, policy_outs = policies.up(encryption(old_key))
