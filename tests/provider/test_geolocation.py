@@ -173,3 +173,22 @@ def test_a_lost_answer_is_retried_and_leaves_one_upload_in_effect(
     assert live["enabled"] is True and live["mmdb"]["sha256"] == outs["mmdb_sha256"]
     assert _requests(gateway)[UPLOAD] == 2
 
+
+
+def test_create_takes_over_what_the_gateway_had_and_a_second_declaration_is_refused(
+    geos: Engine, gateway: Gateway, mmdb_file: Path, tmp_path: Path, client: Any
+) -> None:
+    other = tmp_path / "other.mmdb"
+    write_mmdb(other, country="DE")
+    client.geolocation.upload_mmdb(other)
+    client.geolocation.disable()
+
+    _, outs = geos.up(_file_inputs(mmdb_file))
+
+    live = _live(gateway)
+    assert live["enabled"] is True and live["mmdb"]["sha256"] == outs["mmdb_sha256"]
+    # One per management API: a second resource of the same deployment names the same object (the
+    # first to claim it in this provider process, which earlier tests share, is named beside it).
+    [failure] = geos.check({"enabled": False}, name="geo-again").failures.values()
+    assert failure.startswith("apinizer: Geolocation 'geo-again' and Geolocation '")
+    assert "' manage the same gateway object: each would overwrite (or delete)" in failure
