@@ -25,6 +25,37 @@ def _key(client: ApinizerClient, name: str, issued: km.Issued) -> str:
     return str(client.crypto_keys.get("Demo", name).id)
 
 
+def hold_named_objects(client: ApinizerClient, settings: Any) -> None:
+    """Make the keystores and certificates that a policy's (snake_case) settings name by name, so that the
+    gateway takes it (it refuses a policy naming what the project does not hold)."""
+    from apinizer_pulumi.resources._policy_references import REFERENCE_FIELDS
+
+    def named(value: Any) -> set[tuple[str, str]]:
+        found: set[tuple[str, str]] = set()
+        if isinstance(value, dict):
+            for field, item in value.items():
+                kind, output = REFERENCE_FIELDS.get(field, ("", ""))
+                if output == "name" and isinstance(item, str) and item:
+                    found.add((kind, item))
+                else:
+                    found |= named(item)
+        elif isinstance(value, list):
+            for item in value:
+                found |= named(item)
+        return found
+
+    issued = km.issue("named.example.com", key=km.rsa_key())
+    for kind, name in sorted(named(settings)):
+        if kind == "Keystore":
+            client.keystores.create("Demo", {"name": name, "keyStoreEnvironmentList": [
+                {"environmentName": "test", "type": "PKCS12", "password": "s3cret",
+                 "file": km.b64(km.pkcs12_file(issued, "signer", "s3cret"))}]})
+        else:
+            client.certificates.create("Demo", {
+                "certificate_name": name, "alias": name, "certificate_description": "",
+                "environment_list": ["test"], "pem_encoded_file": issued.pem})
+
+
 def encryption(key_id: str) -> dict[str, Any]:
     body = {"name": "body", "type": "BODY", "message_content_type": "ALL_BODY"}
     return {"project_name": "Demo", "api_proxy_name": PROXY, "name": "encrypt",
