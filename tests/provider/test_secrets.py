@@ -18,6 +18,7 @@ from apinizer_pulumi.resources import (
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
+    GeolocationProvider,
     RlclEndpointsProvider,
 )
 from apinizer_pulumi.resources.testing import Engine
@@ -28,6 +29,8 @@ from .test_endpoint import USERS
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]
 # Credentials (their password is a secret input of their own: tests/provider/test_credential.py).
 PROVIDERS.append(CredentialProvider)
+# Geolocation (its MMDB bytes never reach the outputs: tests/provider/test_geolocation.py).
+PROVIDERS.append(GeolocationProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)
