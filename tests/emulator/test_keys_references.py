@@ -284,3 +284,26 @@ def test_a_keystore_or_certificate_named_by_a_policy_is_kept_until_the_policy_le
         assert api.request("DELETE", POLICIES + f"{policy}/", delete).status_code == 200
     assert api.request("DELETE", KEYSTORES + "saml-keystore/").status_code == 200
     assert api.request("DELETE", "/apiops/projects/Demo/certificates/client-cert/").status_code == 200
+
+
+def test_a_keystore_named_by_a_deployed_policy_changes_in_place_without_a_redeploy(
+    api: Api, rsa: km.Issued
+) -> None:
+    """By name as by id: the keystore deploys itself on its update; a policy naming another keystore is a
+    change of the proxy, which its deployment must catch up with."""
+    _keystore(api, rsa)
+    _keystore(api, rsa, "other-keystore")
+    assert api.request("POST", POLICIES + "saml/", saml_validation("saml-keystore")).status_code == 200
+    deployed = api.request("POST", "/apiops/projects/Demo/apiProxies/PetStore/environments/test/")
+    assert deployed.status_code == 200
+    assert _redeploy_required(api) == {"test": False}
+
+    renewed = km.issue("renewed.example.com", key=km.rsa_key())
+    body = {"name": "saml-keystore", "keyStoreEnvironmentList": [
+        {"environmentName": "production", "type": "PKCS12", "password": "s3cret",
+         "file": km.b64(km.pkcs12_file(renewed, "signer", "s3cret"))}]}
+    assert api.request("PUT", KEYSTORES + "saml-keystore/", body).status_code == 200
+    assert _redeploy_required(api) == {"test": False}
+
+    assert api.request("PUT", POLICIES + "saml/", saml_validation("other-keystore")).status_code == 200
+    assert _redeploy_required(api) == {"test": True}
