@@ -54,10 +54,10 @@ class MissingReferenceError(BadRequestError):
 
 
 class ReferencedObjectError(BadRequestError):
-    def __init__(self, kind: str, name: str, policy: str, proxy: str) -> None:
+    def __init__(self, kind: str, name: str, policy: str, proxy: str, action: str = "deleting") -> None:
         super().__init__(
             f"{kind} (name: {name}) is used by policy ({policy}) of API Proxy ({proxy}):"
-            " remove it from the policy before deleting it!"
+            f" remove it from the policy before {action} it!"
         )
 
 
@@ -91,9 +91,10 @@ def names_object(field: str, value: str, table: str, name: str, object_id: str) 
     return NAMED_REFERENCES[field][1] == table and value == name
 
 
-def refuse_if_named(db: sqlite3.Connection, project: str, kind: str, name: str, object_id: str) -> None:
+def refuse_if_named(db: sqlite3.Connection, project: str, kind: str, name: str, object_id: str,
+                    *, by_name_only: bool = False) -> None:
     """A 400 if a policy of the project names the object (a crypto key, certificate or keystore being
-    deleted), by its id or by its name."""
+    deleted), by its id or by its name; with ``by_name_only``, by its name (one being renamed)."""
     table = _TABLES[kind]
     for row in db.execute(
         "SELECT p.name, x.name AS proxy, p.body FROM policies p JOIN proxies x ON x.id = p.proxy_id"
@@ -101,5 +102,7 @@ def refuse_if_named(db: sqlite3.Connection, project: str, kind: str, name: str, 
         (project, f"%{object_id}%", f"%{name}%"),
     ):
         if any(names_object(field, value, table, name, object_id)
+               and not (by_name_only and field in REFERENCES)
                for field, value in named_in(json.loads(row["body"]))):
-            raise ReferencedObjectError(kind, name, row["name"], row["proxy"])
+            action = "renaming" if by_name_only else "deleting"
+            raise ReferencedObjectError(kind, name, row["name"], row["proxy"], action)

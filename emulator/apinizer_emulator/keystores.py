@@ -129,6 +129,9 @@ def update(
     """(the keystore's id, the deployment answer); the caller remakes the JWKs made from it."""
     name, description, items, material = spec
     row = _row(db, project, current)
+    if name != row["name"]:
+        # Policies name keystores by name: a rename would leave them naming nothing.
+        key_references.refuse_if_named(db, project, KIND, row["name"], row["id"], by_name_only=True)
     if name != current and db.execute(
         "SELECT 1 FROM keystores WHERE project = ? AND name = ?", (project, name)
     ).fetchone():

@@ -307,3 +307,18 @@ def test_a_keystore_named_by_a_deployed_policy_changes_in_place_without_a_redepl
 
     assert api.request("PUT", POLICIES + "saml/", saml_validation("other-keystore")).status_code == 200
     assert _redeploy_required(api) == {"test": True}
+
+
+def test_a_keystore_a_policy_names_by_name_keeps_its_name(api: Api, rsa: km.Issued) -> None:
+    """A rename would leave the policy naming nothing (the pages are silent): refused, naming the policy."""
+    _keystore(api, rsa)
+    assert api.request("POST", POLICIES + "saml/", saml_validation("saml-keystore")).status_code == 200
+    body = {"name": "renamed-keystore", "keyStoreEnvironmentList": [
+        {"environmentName": "production", "type": "PKCS12", "password": "s3cret",
+         "file": km.b64(km.pkcs12_file(rsa, "signer", "s3cret"))}]}
+    assert_error(
+        api.request("PUT", KEYSTORES + "saml-keystore/", body), 400, "bad_request",
+        "Keystore (name: saml-keystore) is used by policy (saml) of API Proxy (PetStore):"
+        " remove it from the policy before renaming it!",
+    )
+    assert api.request("GET", KEYSTORES + "saml-keystore/").status_code == 200
