@@ -158,9 +158,10 @@ class GeolocationProvider(SettingsOfParent):
             client.geolocation.upload_mmdb(upload[0], file_name=upload[1])
         _toggle(client, bool(settings.get("enabled", True)))
 
-    def outputs(self, inputs: Mapping[str, Any], **computed: Any) -> dict[str, Any]:  # type: ignore[override]
+    @staticmethod
+    def outputs(inputs: Mapping[str, Any], **computed: Any) -> dict[str, Any]:
         # The file's bytes stay out of the outputs: its sha256 stands for it.
-        outs = super().outputs(inputs, **computed)
+        outs = SettingsOfParent.outputs(inputs, **computed)
         outs.pop("mmdb_base64", None)
         return outs
 
