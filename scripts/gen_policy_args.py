@@ -29,6 +29,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from apinizer_pulumi.resources._policy_references import REFERENCE_FIELDS
+
 ROOT = Path(__file__).resolve().parents[1]
 ARGS_FILE = ROOT / "provider" / "apinizer_pulumi" / "resources" / "_policy_args.py"
 REFERENCE_FILE = ROOT / "docs" / "policies" / "reference.md"
@@ -197,6 +199,8 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
         lines.append('    """The dotted paths of the fields stored only as secrets."""')
     for field_name, info in fields.items():
         annotation = renderer.annotation(info)
+        if field_name in REFERENCE_FIELDS:  # also the resource that makes the object (_policy_references)
+            annotation = f"{annotation} | pulumi.Resource"
         text = annotation if info.is_required() else f"{annotation} | None"
         tail = "" if info.is_required() else " = None"
         line = f"    {field_name}: {text}{tail}"

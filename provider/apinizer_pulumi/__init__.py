@@ -40,6 +40,7 @@ if _typing.TYPE_CHECKING:
         EndpointWsa,
         EnvironmentVariable,
         EnvironmentVariableValue,
+        Geolocation,
         HeaderMatchArgs,
         IpGroup,
         Jwk,
@@ -144,6 +145,8 @@ if _typing.TYPE_CHECKING:
     )
 __all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "Keystore", "KeystoreEnvironmentArgs", "get_crypto_keys",
             "get_keystores"]
+# Geolocation: the MMDB file and whether it is on.
+__all__ += ["Geolocation"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})

@@ -19,6 +19,7 @@ from apinizer_pulumi.resources import (
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
+    GeolocationProvider,
     KeystoreProvider,
     RlclEndpointsProvider,
 )
@@ -32,6 +33,8 @@ PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclE
 PROVIDERS.append(CredentialProvider)
 # Keystores and crypto keys (their secrets: tests/provider/test_keystore.py, test_crypto_key.py).
 PROVIDERS += [KeystoreProvider, CryptoKeyProvider]
+# Geolocation (its MMDB bytes never reach the outputs: tests/provider/test_geolocation.py).
+PROVIDERS.append(GeolocationProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)

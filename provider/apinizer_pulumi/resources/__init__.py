@@ -71,6 +71,7 @@ if TYPE_CHECKING:
         get_policies,
         get_projects,
     )
+    from .geolocation import Geolocation, GeolocationProvider
     from .ip_group import IpGroup, IpGroupProvider
     from .jwk import Jwk, JwkEcArgs, JwkGenerateArgs, JwkOctArgs, JwkOkpArgs, JwkProvider, JwkRsaArgs
     from .policy import Policy, PolicyProvider
@@ -174,6 +175,8 @@ _HOMES.update({
     "get_jwk": "functions",
     "get_jwks": "functions",
 })
+# Geolocation: the MMDB file and whether it is on.
+_HOMES.update({"Geolocation": "geolocation", "GeolocationProvider": "geolocation"})
 
 __all__ = [
     "ApiProxy",
@@ -273,6 +276,8 @@ _HOMES.update({
 })
 __all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "CryptoKeyProvider", "Keystore",
             "KeystoreEnvironmentArgs", "KeystoreProvider", "get_crypto_keys", "get_keystores"]
+# Geolocation.
+__all__ += ["Geolocation", "GeolocationProvider"]
 
 
 def __getattr__(name: str) -> Any:

@@ -522,9 +522,10 @@ class ApinizerProvider(dyn.ResourceProvider):
         mine, theirs = _resource_name(urn), _resource_name(owner)
         if mine == theirs:
             mine, theirs = urn, owner
+        named = f" ({what})" if what else ""  # a kind without identifiers is one per gateway
         return [dyn.CheckFailure("", (
-            f"apinizer: {self.kind} '{mine}' and {self.kind} '{theirs}' manage the same gateway object "
-            f"({what}): each would overwrite (or delete) what the other declares. Declare it once; "
+            f"apinizer: {self.kind} '{mine}' and {self.kind} '{theirs}' manage the same gateway object"
+            f"{named}: each would overwrite (or delete) what the other declares. Declare it once; "
             f"adopt=True does not help, it only lets a second resource take over the first's object"
         ))]
 

@@ -865,6 +865,13 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
             active=active, condition=condition, error_messages=error_messages, settings=None,
             deploy_to=deploy_to, adopt=adopt, position=None, revision=None,
         )
+        if settings is not None:
+            # A JWK, key, certificate or keystore given as its resource: checked, then its id or name.
+            from ._policy_references import resolve_references
+
+            where = (f"apinizer.policies.{type(settings).__name__}" if declared_type is not None
+                     else f"Policy {resource_name!r} settings")
+            settings = resolve_references(settings, where)
         props["settings"] = to_props(settings) if settings is not None else {}
         props[CONNECTION] = connection_props(connection)
         secret_outputs = []
