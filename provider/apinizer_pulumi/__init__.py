@@ -20,7 +20,7 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models, policies
+    from . import client, connections, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
@@ -30,6 +30,7 @@ if _typing.TYPE_CHECKING:
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
         ClientRouteArgs,
+        Connection,
         ConnectionArgs,
         CorsSettingsArgs,
         Credential,
@@ -123,6 +124,10 @@ __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...), their typed settings and functions.
+__all__ += ["Connection", "connections"]
+_SUBPACKAGES |= {"connections"}
 
 
 def __getattr__(name: str) -> _typing.Any:

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
     from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
+    from .connection import Connection, ConnectionProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
@@ -159,6 +160,11 @@ _HOMES.update({
     "CredentialProvider": "credential",
     "get_credentials": "functions",
 })
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+_HOMES.update({
+    "Connection": "connection",
+    "ConnectionProvider": "connection",
+})
 
 __all__ = [
     "ApiProxy",
@@ -237,6 +243,10 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
+
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+__all__ += ["Connection", "ConnectionProvider"]
 
 
 def __getattr__(name: str) -> Any:
