@@ -56,6 +56,8 @@ if _typing.TYPE_CHECKING:
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -126,7 +128,7 @@ _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})
 
 # Connections to outside systems (Kafka, SMTP, LDAP ...), their typed settings and functions.
-__all__ += ["Connection", "connections"]
+__all__ += ["Connection", "connections", "get_connection", "get_connections"]
 _SUBPACKAGES |= {"connections"}
 
 

@@ -341,3 +341,40 @@ def test_every_types_secret_fields_stay_secret(connection_type: str, links: Engi
     _, read_outs, read_inputs = links.read(id_, outs)
     assert read_inputs is None, "the list's masked secrets showed as drift"
     assert rpc.is_rpc_secret(read_outs["settings"])
+
+
+# -- get_connections and get_connection: called from the program's process ------------------------
+
+
+def test_get_connections_lists_one_type_or_all_with_no_secret(
+    emulator_url: str, client: ApinizerClient, gateway: Gateway
+) -> None:
+    import apinizer_pulumi as apinizer
+    from apinizer_pulumi.client import InvalidArgumentError, NotFoundError
+    from apinizer_pulumi.resources._connection import close_clients
+
+    client.connections.create("Demo", {"type": "email", "name": "mailer", "host": "smtp.example.com",
+                                       "auth": True, "username": "u", "password": PASSWORD})
+    client.connections.create("Demo", {"type": "webhook", "name": "hook", "fullUrl": "https://hooks.example.com/x",
+                                       "headerList": [{"name": "X-Token", "value": PASSWORD}]})
+    connection = apinizer.ConnectionArgs(url=emulator_url, token=ADMIN_TOKEN)
+    gateway.reset_stats()
+    try:
+        emails = apinizer.get_connections("Demo", "email", connection=connection)
+        assert [(c.name, c.type) for c in emails] == [("mailer", "email")]
+        assert gateway.stats()["requests"] == {LIST: 1}
+        every = apinizer.get_connections("Demo", connection=connection)
+        assert sorted(c.name for c in every) == ["hook", "mailer"]
+        assert gateway.stats()["requests"] == {LIST: 15}  # one per type
+        one = apinizer.get_connection("Demo", "HOOK", connection=connection)  # names ignore case
+        assert one.type == "webhook" and one.header_list[0].name == "X-Token"  # type: ignore[union-attr]
+        found = [*every, one, apinizer.get_connection("Demo", "mailer", connection=connection)]
+        assert PASSWORD not in repr(found) + json.dumps([c.model_dump(mode="json") for c in found])
+        with pytest.raises(InvalidArgumentError):
+            apinizer.get_connections("Demo", "pigeon", connection=connection)
+        with pytest.raises(NotFoundError):
+            apinizer.get_connection("Demo", "nowhere", connection=connection)
+        with pytest.raises(NotFoundError):
+            apinizer.get_connections("Nowhere", "email", connection=connection)
+    finally:
+        close_clients()

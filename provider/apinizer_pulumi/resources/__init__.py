@@ -60,6 +60,8 @@ if TYPE_CHECKING:
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -164,6 +166,8 @@ _HOMES.update({
 _HOMES.update({
     "Connection": "connection",
     "ConnectionProvider": "connection",
+    "get_connection": "functions",
+    "get_connections": "functions",
 })
 
 __all__ = [
@@ -246,7 +250,7 @@ __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialP
 
 
 # Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
-__all__ += ["Connection", "ConnectionProvider"]
+__all__ += ["Connection", "ConnectionProvider", "get_connection", "get_connections"]
 
 
 def __getattr__(name: str) -> Any:
