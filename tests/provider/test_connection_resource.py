@@ -27,9 +27,9 @@ SERIALIZER = "org.apache.kafka.common.serialization.StringSerializer"
 KAFKA_SETTINGS: dict[str, Any] = {
     "topic_name": "audit",
     "properties_map": {
-        "bootstrap.servers": {"value": "kafka:9092", "type": "STRING"},
-        "key.serializer": {"value": SERIALIZER, "type": "STRING"},
-        "value.serializer": {"value": SERIALIZER, "type": "STRING"},
+        "bootstrap.servers": {"value": "kafka:9092", "value_type": "STRING"},
+        "key.serializer": {"value": SERIALIZER, "value_type": "STRING"},
+        "value.serializer": {"value": SERIALIZER, "value_type": "STRING"},
     },
 }
 KAFKA: dict[str, Any] = {"project_name": "Demo", "name": "audit-log", "connection_type": "kafka",
@@ -216,7 +216,7 @@ def test_an_existing_connection_needs_adopt(links: Engine, gateway: Gateway, cli
 
 def test_adopting_a_connection_of_another_type_fails_clearly(links: Engine, client: ApinizerClient) -> None:
     client.connections.create("Demo", {"type": "kafka", "name": "mailer", **{
-        "topicName": "t", "propertiesMap": {k: {"value": "v", "type": "STRING"} for k in (
+        "topicName": "t", "propertiesMap": {k: {"value": "v", "valueType": "STRING"} for k in (
             "bootstrap.servers", "key.serializer", "value.serializer")}}})
     with pytest.raises(grpc.RpcError) as info:
         links.up({**EMAIL, "adopt": True})
@@ -378,3 +378,10 @@ def test_get_connections_lists_one_type_or_all_with_no_secret(
             apinizer.get_connections("Nowhere", "email", connection=connection)
     finally:
         close_clients()
+
+
+def test_check_names_an_unknown_field_inside_a_map_value(links: Engine) -> None:
+    properties = {**KAFKA_SETTINGS["properties_map"],
+                  "bootstrap.servers": {"value": "kafka:9092", "type": "STRING"}}
+    failures = links.check({**KAFKA, "settings": {**KAFKA_SETTINGS, "properties_map": properties}}).failures
+    assert failures == {"settings.properties_map.bootstrap.servers.type": "unknown property"}

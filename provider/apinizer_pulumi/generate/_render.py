@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
 from ._policies import policy_section, python_literal
 from ._snapshot import (
@@ -245,6 +246,7 @@ def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
+    connections: Sequence[ConnectionRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -300,6 +302,10 @@ def render_program(
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
                              literal=literal))
+    connection_lines = connection_section(connections, retain_option=RETAIN_OPTION if retain else None)
+    out.extend(connection_lines)
+    if "import pulumi" not in out and any("pulumi.Config()" in line for line in connection_lines):
+        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"
 
 
@@ -336,8 +342,9 @@ def generate_program(
     command = command_line(project, proxies, rlcls, retain=retain)
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
     groups = read_groups(client, project, progress or (lambda _line: None))
+    connections = read_connections(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups)
+                          groups=groups, connections=connections)
 
 
 def command_line(
