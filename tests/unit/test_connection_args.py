@@ -83,3 +83,10 @@ def test_a_wrong_argument_is_one_line_naming_the_connections_module() -> None:
     with pytest.raises(pulumi.RunError) as secret:
         connections.Email(host="smtp", pasword="Hunter2-secret")  # type: ignore[call-arg]
     assert "Hunter2-secret" not in str(secret.value) and "apinizer.connections.Email" in str(secret.value)
+
+
+def test_a_connection_whose_settings_give_no_type_is_refused_saying_what_to_give() -> None:
+    import apinizer_pulumi as apinizer
+
+    with pytest.raises(TypeError, match=r"from apinizer_pulumi\.connections .*'type'"):
+        apinizer.Connection("x", project_name="Demo", name="x", settings={"hostname": "graylog.internal"})
