@@ -26,11 +26,12 @@ import pulumi
 import pulumi.dynamic as dyn
 
 from ._args import connection_props, resource_options, resource_props, to_props
-from ._base import CONNECTION, Path, _under, inputs_of, is_unknown, lazy_model, same, strip_unknowns
-from ._connection import ConnectionArgs, unwrap_secret
+from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
+from ._connection import ConnectionArgs
 from ._errors import translated
 from ._named import NamedObject, create_or_adopt, identity, subject
 from ._replace import unchangeable
+from ._typed_settings import SettingsFamily
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -51,38 +52,26 @@ def _subject(props: Mapping[str, Any], id_: str = "") -> str:
     return subject(KIND, props, id_)
 
 
+#: The connection types' shared lifecycle of typed settings (``_typed_settings``), as the policies' is.
+SETTINGS = SettingsFamily(
+    noun="connection", resource="Connection", type_input="connection_type",
+    registry="apinizer_pulumi.models._connection_registry:CONNECTION_TYPES",
+    base="apinizer_pulumi.models:ConnectionBase",
+    args="apinizer_pulumi.resources._connection_args:CONNECTION_ARGS",
+    common={key: key for key in COMMON},
+)
+
+
 def connection_model(connection_type: str) -> type[ConnectionBase]:
     """The model of a type string; an unknown one is an error naming the known types."""
-    from apinizer_pulumi.models import CONNECTION_TYPES
-
-    model = CONNECTION_TYPES.get(connection_type)
-    if model is None:
-        raise ValueError(f"unknown connection type {connection_type!r}; known types: "
-                         f"{', '.join(CONNECTION_TYPES)}")
+    model: type[ConnectionBase] = SETTINGS.model(connection_type)  # type: ignore[assignment]
     return model
 
 
-def secret_fields(connection_type: Any) -> tuple[str, ...]:
-    """The dotted snake_case paths of the type's secret fields, from the generated settings classes
-    (no models imported: the program's process calls this too); none for an unknown type."""
-    from ._connection_args import CONNECTION_ARGS
-
-    args = CONNECTION_ARGS.get(connection_type) if isinstance(connection_type, str) else None
-    return tuple(getattr(args, "secret_fields", ()))
-
-
-def own_field_names(connection_type: str) -> set[str]:
-    """The type's own fields: those beyond ``ConnectionBase``'s common ones."""
-    from apinizer_pulumi.models import ConnectionBase
-
-    return set(connection_model(connection_type).model_fields) - set(ConnectionBase.model_fields) - {"type"}
-
-
-def settings_of(connection: Any) -> dict[str, Any]:
-    """The type's own fields of a (declared or live) connection, as the ``settings`` input holds them."""
-    own = own_field_names(str(getattr(connection, "type", "")))
-    dumped = connection.model_dump(mode="json", exclude_none=True)
-    return {key: value for key, value in dumped.items() if key in own}
+secret_fields = SETTINGS.secret_fields
+settings_of = SETTINGS.settings_of
+plain = SETTINGS.plain
+secret = SETTINGS.secret
 
 
 def build(props: Mapping[str, Any]) -> ConnectionBase:
@@ -93,25 +82,6 @@ def build(props: Mapping[str, Any]) -> ConnectionBase:
     data["type"] = props["connection_type"]
     data["name"] = props.get("name")
     return model.model_validate(data)
-
-
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with ``settings`` unwrapped: it arrives as a secret when its type has secret fields."""
-    out = dict(props)
-    if "settings" in out:
-        out["settings"] = unwrap_secret(out["settings"])
-    return out
-
-
-def secret(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with ``settings`` marked secret again when its type has secret fields."""
-    from pulumi.runtime import rpc
-
-    out = dict(props)
-    if secret_fields(out.get("connection_type")) and out.get("settings") is not None \
-            and not is_unknown(out["settings"]):
-        out["settings"] = rpc.wrap_rpc_secret(out["settings"])
-    return out
 
 
 def keep_declared_secrets(live: Any, declared: Any, path: Sequence[str]) -> None:
@@ -180,82 +150,30 @@ class ConnectionProvider(NamedObject):
         news = plain(news)
         result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
-        failures: dict[str, list[str]] = {}
-        for failure in result.failures:
-            failures.setdefault(failure.property, []).append(failure.reason)
-        extra, settings = self._check_settings(news)
-        for failure in extra:
-            reasons = failures.setdefault(failure.property, [])
-            if failure.reason not in "; ".join(reasons):
-                reasons.append(failure.reason)
+        typed, news = self._settings_type(news)
+        extra, settings = SETTINGS.check_settings(news, extra={"name": self._name_for_check(news)})
         if settings is not None:
             inputs["settings"] = settings
-        merged = [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in failures.items()]
-        return dyn.CheckResult(secret(inputs), merged)
+        return dyn.CheckResult(secret(inputs), SETTINGS.merged(result.failures, typed, extra))
 
     @staticmethod
-    def _check_settings(news: Mapping[str, Any]) -> tuple[list[dyn.CheckFailure], dict[str, Any] | None]:
-        """The type's model over the settings and the common fields: failures named from the inputs
-        (``settings.<field>``), and the settings with the type's defaults filled in (None while a
-        part is unknown, or when they fail)."""
-        from pydantic import ValidationError
+    def _settings_type(news: dict[str, Any]) -> tuple[list[dyn.CheckFailure], dict[str, Any]]:
+        """A plain dict's ``type`` (the type the constructor took from it), which must be the resource's,
+        taken out of ``settings``."""
+        settings = news.get("settings")
+        if not isinstance(settings, Mapping) or "type" not in settings:
+            return [], news
+        given, kind = settings["type"], news.get("connection_type")
+        rest = {**news, "settings": {key: value for key, value in settings.items() if key != "type"}}
+        if is_unknown(given) or is_unknown(kind) or given == kind:
+            return [], rest
+        return [dyn.CheckFailure("settings.type", f"{given!r} differs from connection_type {kind!r}")], rest
 
-        from ._base import unknown_keys
-
-        connection_type = news.get("connection_type")
-        if not isinstance(connection_type, str) or is_unknown(connection_type):
-            return [], None
-        try:
-            model = connection_model(connection_type)
-        except ValueError as error:
-            return [dyn.CheckFailure("connection_type", str(error))], None
-        raw = unwrap_secret(news.get("settings"))
-        if is_unknown(raw):
-            return [], None
-        if raw is not None and not isinstance(raw, Mapping):
-            return [dyn.CheckFailure("settings", "must be the type's settings class or a dict")], None
-        settings, unknown = strip_unknowns(dict(raw or {}))
-        failures: list[dyn.CheckFailure] = []
-        given_type = settings.pop("type", connection_type)
-        if given_type != connection_type:
-            failures.append(dyn.CheckFailure("settings.type", (
-                f"{given_type!r} differs from connection_type {connection_type!r}")))
-        own = own_field_names(connection_type)
-        failures.extend(dyn.CheckFailure(".".join(("settings", *path)), "unknown property")
-                        for path in unknown_keys(model, settings))
-        failures.extend(dyn.CheckFailure(f"settings.{key}", (
-            f"not a setting of the type: it is the Connection's own input {key!r}"))
-            for key in settings if key not in own and key in model.model_fields)
-        data: dict[str, Any] = {key: value for key, value in settings.items() if key in own}
-        common_unknown: list[Path] = []
-        for key in COMMON:
-            value = news.get(key)
-            if is_unknown(value):
-                common_unknown.append((key,))
-            elif value is not None:
-                data[key] = value
-        data["type"] = connection_type
-        data["name"] = news.get("name") if isinstance(news.get("name"), str) \
-            and not is_unknown(news.get("name")) else "unknown-yet"
-        try:
-            connection = model.model_validate(data)
-        except ValidationError as error:
-            found: dict[str, list[str]] = {}
-            unknown_paths = [("settings", *path) for path in unknown] + common_unknown
-            for item in error.errors():
-                loc = tuple(str(part) for part in item["loc"])
-                head = loc[0] if loc else ""
-                if head in COMMON or head in ("name", "type"):
-                    continue  # the resource's own inputs: the base check names them
-                path: Path = ("settings", *loc) if loc else ("settings",)
-                if _under(path, unknown_paths):
-                    continue
-                found.setdefault(".".join(path), []).append(item["msg"])
-            failures.extend(dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items())
-            return failures, None
-        if unknown or common_unknown or failures:
-            return failures, None
-        return failures, settings_of(connection)
+    @staticmethod
+    def _name_for_check(news: Mapping[str, Any]) -> str:
+        """The model needs a name; one not known yet (or bad: the base check names it) is stood in for."""
+        name = news.get("name")
+        return name if isinstance(name, str) and name and not is_unknown(name) else "name-not-known-yet"
 
     # -- diff --------------------------------------------------------------------------------
 
