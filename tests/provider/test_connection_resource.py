@@ -385,3 +385,18 @@ def test_check_names_an_unknown_field_inside_a_map_value(links: Engine) -> None:
                   "bootstrap.servers": {"value": "kafka:9092", "type": "STRING"}}
     failures = links.check({**KAFKA, "settings": {**KAFKA_SETTINGS, "properties_map": properties}}).failures
     assert failures == {"settings.properties_map.bootstrap.servers.type": "unknown property"}
+
+
+def test_a_read_from_the_id_alone_finds_the_type_and_keeps_secrets_secret(
+    links: Engine, gateway: Gateway, client: ApinizerClient
+) -> None:
+    # `pulumi import apinizer:Connection mailer Demo/mailer`: no recorded type, so one get.
+    client.connections.create("Demo", {"type": "email", "name": "mailer", "host": "smtp.example.com",
+                                       "auth": True, "username": "u", "password": PASSWORD})
+    gateway.reset_stats()
+    read_id, outs, inputs = links.read("Demo/mailer", {})
+    assert read_id == "Demo/mailer" and gateway.stats()["requests"] == {GET: 1}
+    assert outs["connection_type"] == "email" and rpc.is_rpc_secret(outs["settings"])
+    assert inputs is not None and rpc.is_rpc_secret(inputs["settings"])
+    assert plain_settings(outs)["password"] == PASSWORD
+    assert links.read("Demo/nowhere", {})[0] == ""
