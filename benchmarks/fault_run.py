@@ -53,6 +53,7 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupDeploymentProvider,
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    ConnectionProvider,
     CredentialProvider,
     CryptoKeyProvider,
     EndpointCacheProvider,
@@ -486,6 +487,25 @@ KINDS += [
     Kind("CryptoKey", CryptoKeyProvider, _crypto_key, lambda i, v: (f"key {i} v{v}", _material(i, v)[1]),
          _crypto_key_live),
 ]
+
+
+# -- connections to outside systems (an SMTP server each: a secret password, masked by the list) -----
+
+
+def _connection(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "connection_type": "email",
+            "description": f"connection {i} v{version}",
+            "settings": {"host": f"smtp{i}.example.com", "port": 580 + version, "auth": True,
+                         "username": f"user{i}", "password": f"pass-{i}-{version}"}}
+
+
+def _connection_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(c["description"], c["port"]) for c in _demo(state)["connections"]
+            if c["name"] == f"fault-run-{i}"]
+
+
+KINDS.append(Kind("Connection", ConnectionProvider, _connection,
+                  lambda i, v: (f"connection {i} v{v}", 580 + v), _connection_live))
 
 
 # -- the runs -------------------------------------------------------------------------------------

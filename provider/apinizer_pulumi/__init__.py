@@ -20,7 +20,7 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models, policies
+    from . import client, connections, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
@@ -30,6 +30,7 @@ if _typing.TYPE_CHECKING:
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
         ClientRouteArgs,
+        Connection,
         ConnectionArgs,
         CorsSettingsArgs,
         Credential,
@@ -62,6 +63,8 @@ if _typing.TYPE_CHECKING:
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -148,8 +151,11 @@ __all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "Keystore", "KeystoreEnviro
 # Geolocation: the MMDB file and whether it is on.
 __all__ += ["Geolocation"]
 
-_SUBPACKAGES = frozenset({"client", "models"})
-_SUBPACKAGES = frozenset({"client", "models", "policies"})
+_SUBPACKAGES = {"client", "models", "policies"}
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...), their typed settings and functions.
+__all__ += ["Connection", "connections", "get_connection", "get_connections"]
+_SUBPACKAGES |= {"connections"}
 
 
 def __getattr__(name: str) -> _typing.Any:

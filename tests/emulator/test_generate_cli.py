@@ -120,6 +120,8 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         # The project's keystores and crypto keys (none): one list each.
         "GET /apiops/projects/{projectName}/keystores/": 1,
         "GET /apiops/projects/{projectName}/keys/": 1,
+        # The project's connections: the API lists one type at a time (none here: no get of one).
+        "GET /apiops/projects/{projectName}/connections/": 14,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

@@ -126,3 +126,26 @@ def test_a_resource_of_another_kind_is_refused_naming_the_field_and_the_kinds() 
     with pytest.raises(ArgumentError, match=r"^Policy 'saml' settings.key_store_name: given the Jwk"):
         _policy("saml", {"key_store_name": Jwk("signer", jwk_id="jwk-0001")}, "policy-saml-validation")
     assert not [args for args in REGISTERED if args.typ.endswith(":Policy")]
+
+
+@pulumi.runtime.test
+def test_a_connection_takes_a_keystore_resource_by_its_name_and_refuses_another_kind() -> Any:
+    """A connection's keystore and certificate fields take the resource as a policy's do."""
+    BROKERS = {"bootstrap.servers": {"value": "kafka:9093", "value_type": "STRING"}}  # noqa: N806
+    brokers = Keystore("broker-keystore")
+    kafka = apinizer.Connection(
+        "events", project_name="Demo", name="events",
+        settings=apinizer.connections.Kafka(topic_name="audit", properties_map=BROKERS, enable_secure=True,
+                                            protocol_types=["TLS_1_2"], key_store_name=brokers))
+    with pytest.raises(ArgumentError, match=r"apinizer\.connections\.Kafka\.key_store_name: given the Jwk "
+                                            r"resource 'signer-2', but it names a Keystore"):
+        apinizer.Connection(
+            "events-2", project_name="Demo", name="events-2",
+            settings=apinizer.connections.Kafka(topic_name="audit", properties_map=BROKERS,
+                                                key_store_name=Jwk("signer-2", jwk_id="jwk-2")))
+
+    def check(settings: dict[str, Any]) -> None:
+        assert settings["key_store_name"] == "broker-keystore"
+        assert any("broker-keystore" in urn for urn in DEPENDENCIES["events"])
+
+    return kafka.settings.apply(check)

@@ -15,6 +15,7 @@ import _emulator_http as emulator_http
 from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    ConnectionProvider,
     CredentialProvider,
     CryptoKeyProvider,
     EndpointProvider,
@@ -26,6 +27,7 @@ from apinizer_pulumi.resources.testing import Engine, ProviderServer
 from .conftest import Gateway
 from .test_api_proxy import orders
 from .test_api_proxy_group import GROUP
+from .test_connection_resource import EMAIL
 from .test_credential import PARTNER
 from .test_crypto_key import inline_declaration as crypto_key_declaration
 from .test_endpoint import USERS
@@ -38,6 +40,7 @@ KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
     "ApiProxy": (ApiProxyProvider, orders),
     "EnvironmentVariable": (EnvironmentVariableProvider, lambda: BASE_URL),
     "ApiProxyGroup": (ApiProxyGroupProvider, lambda: GROUP),
+    "Connection": (ConnectionProvider, lambda: EMAIL),
 }
 # Keystores and crypto keys: material given inline, no file on disk.
 KINDS.update({"Keystore": (KeystoreProvider, keystore_declaration),

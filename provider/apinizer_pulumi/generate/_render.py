@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
 from ._jwks import JwkRecord, jwk_section, read_jwks
 from ._key_material import MaterialRecord, key_material_section, read_key_material
@@ -249,6 +250,7 @@ def render_program(
     groups: Sequence[GroupRecord] = (),
     jwks: Sequence[JwkRecord] = (),
     key_material: Sequence[MaterialRecord] = (),
+    connections: Sequence[ConnectionRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -308,6 +310,7 @@ def render_program(
                            width=WIDTH))
     out.extend(key_material_section(key_material, indent=INDENT, literal=literal,
                                     retain_option=RETAIN_OPTION if retain else None))
+    out.extend(connection_section(connections, retain_option=RETAIN_OPTION if retain else None))
     if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
         out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"
@@ -348,8 +351,9 @@ def generate_program(
     groups = read_groups(client, project, progress or (lambda _line: None))
     jwks = read_jwks(client, project, progress or (lambda _line: None))
     material = read_key_material(client, project, progress or (lambda _line: None))
+    connections = read_connections(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups, jwks=jwks, key_material=material)
+                          groups=groups, jwks=jwks, key_material=material, connections=connections)
 
 
 def command_line(

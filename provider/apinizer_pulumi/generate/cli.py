@@ -25,6 +25,8 @@ from ._check import (
     declared_resources,
 )
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
+from ._connections import ConnectionRecord, read_connections
+from ._connections import secret_keys as connection_secret_keys
 from ._groups import GroupRecord, read_groups
 from ._jwks import JwkRecord, jwk_secret_keys, read_jwks
 from ._key_material import MaterialRecord, material_secret_keys, read_key_material
@@ -119,23 +121,35 @@ def _snapshot(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class _Others:
+    """What generate reads beside the proxies: one project's variables, groups, JWKs, key material and
+    connections."""
+
+    variables: list[VariableRecord]
+    groups: list[GroupRecord]
+    jwks: list[JwkRecord]
+    material: list[MaterialRecord]
+    connections: list[ConnectionRecord]
+
+
 def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
-) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord], list[JwkRecord], list[MaterialRecord]]:
+) -> tuple[GatewaySnapshot, _Others]:
     """Everything generate reads."""
     snapshot = _snapshot(client, args, declared_proxies, progress)
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
     jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
     material = read_key_material(client, args.project, progress, unread=snapshot.unread)
-    return snapshot, variables, groups, jwks, material
+    connections = read_connections(client, args.project, progress, unread=snapshot.unread)
+    return snapshot, _Others(variables, groups, jwks, material, connections)
 
 
-def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, variables: Sequence[VariableRecord],
-            groups: Sequence[GroupRecord], jwks: Sequence[JwkRecord] = (),
-            material: Sequence[MaterialRecord] = ()) -> str:
+def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, others: _Others) -> str:
     return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                          variables=variables, groups=groups, jwks=jwks, key_material=material)
+                          variables=others.variables, groups=others.groups, jwks=others.jwks,
+                          key_material=others.material, connections=others.connections)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -152,12 +166,12 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
     # What generate would write now, compared with the program kind by kind.
-    snapshot, variables, groups, jwks, material = _read(args, client, list(dict.fromkeys(own)), progress)
+    snapshot, others = _read(args, client, list(dict.fromkeys(own)), progress)
     # Endpoints are compared from their records; the rest from the program written without them
     # (an endpoint's dozen lines are most of a big program, and parsing is most of the time).
     rest = dataclasses.replace(snapshot, proxies=[dataclasses.replace(proxy, endpoints=[], policies={})
                                                   for proxy in snapshot.proxies])
-    program = _render(args, rest, variables, groups, jwks, material)
+    program = _render(args, rest, others)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
@@ -169,8 +183,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
-            "the proxies with their routing and deployments, and the policies, credentials, variables "
-            "and groups it holds"
+            "the proxies with their routing and deployments, and the policies, credentials, variables, "
+            "groups, JWKs, keystores, crypto keys and connections it holds"
         )
         return EXIT_OK
     print(f"drift between {path} and the gateway (project {args.project}):")
@@ -181,8 +195,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot, variables, groups, jwks, material = _read(args, client, [], progress)
-    program = _render(args, snapshot, variables, groups, jwks, material)
+    snapshot, others = _read(args, client, [], progress)
+    program = _render(args, snapshot, others)
     if args.out is None:
         sys.stdout.write(program)
     else:
@@ -200,21 +214,26 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
-    secret_values = secret_keys(variables)
+    secret_values = secret_keys(others.variables)
     if secret_values:
         progress(f"and {len(secret_values)} secret environment value(s): set each with "
                  f"`pulumi config set --secret <key> <value>` before `pulumi up` "
                  f"(keys: {', '.join(secret_values)})")
-    jwk_keys = jwk_secret_keys(jwks)
+    jwk_keys = jwk_secret_keys(others.jwks)
     if jwk_keys:
         progress(f"and {len(jwk_keys)} JWK(s) with a private part: set each to the JWK's JSON (the gateway's "
                  f"GET .../jwks/<name>/ answers it) with `pulumi config set --secret <key> <json>` before "
                  f"`pulumi up` (keys: {', '.join(jwk_keys)})")
-    material_keys = material_secret_keys(material)
+    material_keys = material_secret_keys(others.material)
     if material_keys:
-        progress(f"and {len(material)} keystore(s) and crypto key(s): set each file, password and private "
-                 f"key with `pulumi config set --secret <key> <value>` before `pulumi up` "
+        progress(f"and {len(others.material)} keystore(s) and crypto key(s): set each file, password and "
+                 f"private key with `pulumi config set --secret <key> <value>` before `pulumi up` "
                  f"(keys: {', '.join(material_keys)})")
+    connection_secrets = connection_secret_keys(others.connections)
+    if connection_secrets:
+        progress(f"and {len(connection_secrets)} secret connection field(s): set each with "
+                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(connection_secrets)})")
     return EXIT_OK
 
 

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
     from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
+    from .connection import Connection, ConnectionProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
@@ -59,6 +60,8 @@ if TYPE_CHECKING:
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -177,6 +180,13 @@ _HOMES.update({
 })
 # Geolocation: the MMDB file and whether it is on.
 _HOMES.update({"Geolocation": "geolocation", "GeolocationProvider": "geolocation"})
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+_HOMES.update({
+    "Connection": "connection",
+    "ConnectionProvider": "connection",
+    "get_connection": "functions",
+    "get_connections": "functions",
+})
 
 __all__ = [
     "ApiProxy",
@@ -278,6 +288,10 @@ __all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "CryptoKeyProvider", "Keyst
             "KeystoreEnvironmentArgs", "KeystoreProvider", "get_crypto_keys", "get_keystores"]
 # Geolocation.
 __all__ += ["Geolocation", "GeolocationProvider"]
+
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+__all__ += ["Connection", "ConnectionProvider", "get_connection", "get_connections"]
 
 
 def __getattr__(name: str) -> Any:

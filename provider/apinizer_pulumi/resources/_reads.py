@@ -740,3 +740,57 @@ def live_key_object(client: ApinizerClient, family: str, kind: str, project: str
         if key_object_not_found(error, kind) or (isinstance(error, NotFoundError) and container_gone(error)):
             return None
         raise
+
+
+# -- connections (Kafka, SMTP, LDAP ...): one list per (gateway, project, type) shared by every
+# -- Connection's refresh (the list page needs the type: each type is its own collection).
+
+
+@dataclass(frozen=True)
+class ConnectionsRead:
+    """A project's connections of one type by casefolded name (names are case-insensitive), or None
+    when the gateway said the project is gone. Secret fields are None, as the list answers them."""
+
+    by_name: Mapping[str, Any] | None
+
+
+#: The process's shared connection lists.
+CONNECTIONS: ListCache[ConnectionsRead] = ListCache()
+
+
+def _connections_key(client: ApinizerClient, project: str, connection_type: str) -> ProxyKey:
+    return (client.base_url, project, f"connections?type={connection_type}")
+
+
+@contextmanager
+def connections_writing(client: ApinizerClient, project: str, connection_type: str | None) -> Iterator[None]:
+    """Around a write to a project's connections of one type (None: of any type, for a delete that
+    does not know it): the shared lists of that type sent before are stale after it."""
+    from contextlib import ExitStack
+
+    from apinizer_pulumi.models import CONNECTION_TYPES
+
+    with ExitStack() as stack:
+        for kind in [connection_type] if connection_type else list(CONNECTION_TYPES):
+            stack.enter_context(CONNECTIONS.writing(_connections_key(client, project, kind)))
+        yield
+
+
+def live_connection(client: ApinizerClient, project: str, connection_type: str, name: str) -> Any | None:
+    """The connection (secret fields None) from the project's shared list of its type; None when it
+    (or the project) is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> ConnectionsRead:
+        try:
+            listed = client.connections.list(project, connection_type)
+        except NotFoundError as error:
+            if container_gone(error):
+                return ConnectionsRead(None)
+            raise
+        return ConnectionsRead({str(item.name).casefold(): item for item in listed})
+
+    read = CONNECTIONS.get(_connections_key(client, project, connection_type), _who(client), fetch)
+    return None if read.by_name is None else read.by_name.get(name.casefold())

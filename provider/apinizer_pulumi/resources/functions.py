@@ -19,6 +19,8 @@ from apinizer_pulumi.models import (
     ApiProxyGroupInfo,
     ApiProxyReportItem,
     ApiProxySummary,
+    ConnectionBase,
+    ConnectionEntry,
     CredentialWithAccess,
     Endpoint,
     EndpointPolicies,
@@ -377,3 +379,58 @@ def get_crypto_keys(project_name: str, connection: Connection = None) -> list[Ke
     from .crypto_key import CryptoKeyProvider
 
     return _key_material(CryptoKeyProvider(), _client(connection).crypto_keys.list(project_name))
+# -- connections to outside systems (Kafka, SMTP, LDAP ...), not the gateway connection ------------
+
+
+def _without_secrets(item: ConnectionBase | ConnectionEntry) -> ConnectionBase | ConnectionEntry:
+    """A connection read by the client, with every secret field of its type None (as the list
+    answers them): a get answers them in full, and a function's result is no place for them."""
+    from apinizer_pulumi.models import parse_connection
+    from apinizer_pulumi.models._connection_registry import masked_connection
+
+    masked = masked_connection(item.model_dump(mode="json", by_alias=True))
+    try:
+        return parse_connection(masked, listed=True)
+    except ValueError:
+        return ConnectionEntry.model_validate(masked)
+
+
+def get_connections(project_name: str, type: str | None = None,
+                    connection: Connection = None) -> list[ConnectionBase | ConnectionEntry]:
+    """The project's connections to outside systems, of one type or of every type.
+
+    One ``GET .../connections/?type=<type>`` request per type asked for (the API lists one type at a
+    time: 14 requests without ``type``), made when called (also during ``pulumi preview``).
+    Secret fields (passwords, passphrases, header values) are None, as the list answers them.
+
+    :param project_name: The project whose connections to list.
+    :param type: A connection type string (``kafka``, ``email``, ... as ``apinizer_pulumi.connections``
+        names them in each class's ``connection_type``); default every type.
+    :param connection: Where the gateway is and how to log in, as for ``get_endpoints``.
+    :returns: The connections, by type then in the gateway's order, each its type's model
+        (``apinizer_pulumi.models.KafkaConnection`` ...).
+    :raises apinizer_pulumi.client.InvalidArgumentError: ``type`` is no connection type.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    from apinizer_pulumi.models import CONNECTION_TYPES
+
+    client = _client(connection)
+    types = [type] if type is not None else list(CONNECTION_TYPES)
+    return [item for kind in types for item in client.connections.list(project_name, kind)]
+
+
+def get_connection(project_name: str, name: str,
+                   connection: Connection = None) -> ConnectionBase | ConnectionEntry:
+    """One connection to an outside system, by name (case-insensitive), of whatever type it is.
+
+    One ``GET .../connections/{name}/`` request, made when called. The gateway answers its secret
+    fields in full; this function sets them to None (declare them from secret config instead).
+
+    :param project_name: The project that holds the connection.
+    :param name: The connection's name.
+    :param connection: Where the gateway is and how to log in, as for ``get_endpoints``.
+    :returns: The connection as its type's model, secret fields None.
+    :raises apinizer_pulumi.client.NotFoundError: No connection has this name (404 ``Connection
+        (name: <name>) was not found!``), or the project does not exist.
+    """
+    return _without_secrets(_client(connection).connections.get(project_name, name))
