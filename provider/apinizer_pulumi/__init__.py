@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:
         ApiProxyGroupDeployment,
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
+        Certificate,
         ClientRouteArgs,
         ConnectionArgs,
         CorsSettingsArgs,
@@ -51,10 +52,13 @@ if _typing.TYPE_CHECKING:
         RoutingArgs,
         VariableArgs,
         WsaSettingsArgs,
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -64,6 +68,7 @@ if _typing.TYPE_CHECKING:
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
 
 try:
@@ -120,6 +125,9 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
 _SUBPACKAGES = frozenset({"client", "models"})
 _SUBPACKAGES = frozenset({"client", "models", "policies"})

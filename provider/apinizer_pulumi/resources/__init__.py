@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
     from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
+    from .certificate import Certificate, CertificateProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
@@ -55,10 +56,13 @@ if TYPE_CHECKING:
     from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
     from .environment_variable_value import EnvironmentVariableValue, EnvironmentVariableValueProvider
     from .functions import (
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
@@ -68,6 +72,7 @@ if TYPE_CHECKING:
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
     from .ip_group import IpGroup, IpGroupProvider
     from .policy import Policy, PolicyProvider
@@ -159,6 +164,15 @@ _HOMES.update({
     "CredentialProvider": "credential",
     "get_credentials": "functions",
 })
+# Certificates, their export and the environments' truststores.
+_HOMES.update({
+    "Certificate": "certificate",
+    "CertificateProvider": "certificate",
+    "export_certificate": "functions",
+    "get_certificate": "functions",
+    "get_certificates": "functions",
+    "get_truststore_certificates": "functions",
+})
 
 __all__ = [
     "ApiProxy",
@@ -237,6 +251,9 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "CertificateProvider", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
 
 def __getattr__(name: str) -> Any:

@@ -652,3 +652,44 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
         return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
 
     return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed
+
+
+# -- certificates: one list per (gateway, project) shared by every Certificate's refresh and by the
+# -- reads after their creates and updates, by the same rules as the endpoint lists.
+
+
+@dataclass(frozen=True)
+class CertificateIndex:
+    """A project's certificates by name, or None when the gateway said the project is gone."""
+
+    certificates: Mapping[str, Any] | None
+
+
+#: The process's shared certificate lists, keyed by (URL, project, "certificates").
+CERTIFICATES: ListCache[CertificateIndex] = ListCache()
+
+
+@contextmanager
+def certificates_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's certificates: its shared lists sent before are stale after it."""
+    with CERTIFICATES.writing((client.base_url, project, "certificates")):
+        yield
+
+
+def live_certificate(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The certificate from the project's shared list (``models.Certificate``, no content), or None
+    when the project has no such certificate or the gateway said the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> CertificateIndex:
+        try:
+            return CertificateIndex({item.name: item for item in client.certificates.list(project)})
+        except NotFoundError as error:
+            if container_gone(error):
+                return CertificateIndex(None)
+            raise
+
+    index = CERTIFICATES.get((client.base_url, project, "certificates"), _who(client), fetch).certificates
+    return None if index is None else index.get(name)
