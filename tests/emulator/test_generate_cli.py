@@ -116,6 +116,8 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         "GET /apiops/projects/{projectName}/credentials/": 1,  # the project's credentials (none)
         # The project's API proxy groups (none here: no environments list per group).
         "GET /apiops/projects/{projectName}/apiProxyGroups/": 1,
+        # The project's certificates (none: no export).
+        "GET /apiops/projects/{projectName}/certificates/": 1,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._certificates import CertificateRecord, certificate_section
 from ._groups import GroupRecord, group_section, read_groups
 from ._policies import policy_section, python_literal
 from ._snapshot import (
@@ -245,6 +246,7 @@ def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
+    certificates: Sequence[CertificateRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -300,6 +302,8 @@ def render_program(
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
                              literal=literal))
+    out.extend(certificate_section(certificates, indent=INDENT, literal=literal,
+                                   retain_option=RETAIN_OPTION if retain else None))
     return "\n".join(out) + "\n"
 
 
