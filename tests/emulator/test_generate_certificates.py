@@ -28,7 +28,8 @@ def certificates(emulator_url: str, admin_token: str, authority: km.Issued) -> N
     with ApinizerClient(emulator_url, token=admin_token) as client:
         client.certificates.create("Demo", {
             "certificate_name": "partners-ca", "alias": "partners",
-            "certificate_description": "the partners' CA", "environment_list": ["test", "production"], "pem_encoded_file": authority.pem})
+            "certificate_description": "the partners' CA", "environment_list": ["test", "production"],
+            "pem_encoded_file": authority.pem})
 
 
 @pytest.mark.usefixtures("env", "certificates")
