@@ -23,7 +23,7 @@ from apinizer_pulumi.resources import CertificateProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import _key_material as km  # noqa: E402
+import _key_material as km
 
 LIST = "GET /apiops/projects/{projectName}/certificates/"
 #: Each provider process proves its token once, with one read, before its first request.

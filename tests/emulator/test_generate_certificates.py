@@ -66,3 +66,21 @@ def test_the_generated_program_adopts_the_certificates_without_a_change(
     with ApinizerClient(emulator_url, token=admin_token) as client:
         [found] = client.certificates.list("Demo")
     assert found.name == "partners-ca" and found.description == "the partners' CA"
+
+
+@pytest.mark.usefixtures("env", "certificates")
+def test_check_sees_a_certificate_changed_in_the_console(
+    tmp_path: Path, emulator_url: str, admin_token: str, authority: km.Issued,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "__main__.py"
+    assert main([*GENERATE, "--out", str(out)]) == 0
+    assert main([*GENERATE, "--check", "--out", str(out), "--quiet"]) == 0
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        client.certificates.update("Demo", {
+            "certificate_name": "partners-ca", "alias": "partners", "certificate_description": "edited",
+            "environment_list": ["test"], "pem_encoded_file": authority.pem})
+    capsys.readouterr()
+    assert main([*GENERATE, "--check", "--out", str(out), "--quiet"]) == 1
+    report = capsys.readouterr().out
+    assert "partners-ca" in report and "description" in report and "environment_names" in report

@@ -288,6 +288,7 @@ IDENTITIES: dict[str, tuple[str, ...]] = {
     "EnvironmentVariable": ("project_name", "name"),
     "ApiProxyGroup": ("project_name", "name"),
     "ApiProxyGroupDeployment": ("project_name", "api_proxy_group_name", "environment_name"),
+    "Certificate": ("project_name", "name"),
 }
 #: The keywords compared for each kind: those ``generate`` writes from what the gateway holds (a
 #: keyword such as ``deploy_to`` or ``opts`` says how Pulumi manages it, not what the gateway holds).
@@ -301,6 +302,7 @@ _COMPARED: dict[str, frozenset[str]] = {
     "EnvironmentVariable": frozenset({"description", "global_value", "environment_values", "secret"}),
     "ApiProxyGroup": frozenset({"description"}),
     "ApiProxyGroupDeployment": frozenset(),
+    "Certificate": frozenset({"alias", "description", "environment_names"}),
 }
 #: What a keyword left out means, where generate leaves the default out.
 _DEFAULTS: dict[str, dict[str, Any]] = {
