@@ -347,3 +347,49 @@ def test_refresh_of_many_certificates_reads_the_list_once(
         futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
         assert [future.result().id for future in futures] == [id_ for id_, _ in made]
     assert gateway.stats()["requests"] == {LIST: 1}
+
+
+def encryption_policy(certificate_id: str) -> dict[str, Any]:
+    """The encryption page's policy, encrypting the body with the certificate."""
+    return {
+        "project_name": "Demo", "api_proxy_name": "PetStore", "name": "encrypt-body",
+        "policy_type": "policy-encryption", "pipeline": "REQUEST",
+        "settings": {"policy_encryption_def_list": [{
+            "source_var": {"name": "requestBody", "type": "BODY", "message_content_type": "ALL_BODY"},
+            "target_var": {"name": "encryptedBody", "type": "BODY", "message_content_type": "ALL_BODY"},
+            "cipher_algorithm": "RSA_ECB_PKCS1Padding", "enum_key_certificate_type": "CERTIFICATE",
+            "certificate_id": certificate_id, "output_encoding_type": "BASE64",
+        }]},
+    }
+
+
+def test_a_policy_names_the_certificate_through_a_rotation_and_its_delete_is_refused_first(
+    certificates: Engine, server: ProviderServer, client: ApinizerClient, emulator_url: str
+) -> None:
+    from apinizer_pulumi.resources import PolicyProvider
+
+    policies = Engine(server, PolicyProvider(), "Policy")
+    rsa, renewed = km.issue("enc.example.com", key=km.rsa_key()), km.issue("enc2.example.com", key=km.rsa_key())
+    id_, outs = certificates.up(declared(rsa))
+    policy_id, policy_outs = policies.up(encryption_policy(outs["certificate_id"]), name="p")
+
+    # A rotation: the id the policy names is the certificate's after the update (the product makes it anew).
+    rotated = certificates.update(id_, outs, certificates.checked(declared(renewed)))
+    found = live(client)
+    assert found is not None and rotated["certificate_id"] == found.id
+    assert content(found) == renewed.der
+    if rotated["certificate_id"] != outs["certificate_id"]:
+        policy_outs = policies.update(policy_id, policy_outs, policies.checked(
+            encryption_policy(rotated["certificate_id"])), name="p")
+
+    # Destroy (an operation, a provider process, of its own) deletes the policy first: it depends on the
+    # certificate's id. Out of order, the gateway's refusal names the policy and nothing is deleted.
+    config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as destroying:
+        with pytest.raises(grpc.RpcError) as failure:
+            certificates.on(destroying).delete(id_, rotated)
+        assert "is used by policy (encrypt-body)" in str(failure.value.details())
+        assert live(client) is not None
+        policies.on(destroying).delete(policy_id, policy_outs, name="p")
+        certificates.on(destroying).delete(id_, rotated)
+    assert live(client) is None
