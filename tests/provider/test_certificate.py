@@ -369,7 +369,8 @@ def test_a_policy_names_the_certificate_through_a_rotation_and_its_delete_is_ref
     from apinizer_pulumi.resources import PolicyProvider
 
     policies = Engine(server, PolicyProvider(), "Policy")
-    rsa, renewed = km.issue("enc.example.com", key=km.rsa_key()), km.issue("enc2.example.com", key=km.rsa_key())
+    rsa = km.issue("enc.example.com", key=km.rsa_key())
+    renewed = km.issue("enc2.example.com", key=km.rsa_key())
     id_, outs = certificates.up(declared(rsa))
     policy_id, policy_outs = policies.up(encryption_policy(outs["certificate_id"]), name="p")
 
