@@ -13,6 +13,7 @@ from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.runtime._serialization import _serialize
 
 from apinizer_pulumi.resources import (
+    CertificateProvider,
     ConnectionArgs,
     CredentialProvider,
     EndpointCacheProvider,
@@ -28,6 +29,8 @@ from .test_endpoint import USERS
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]
 # Credentials (their password is a secret input of their own: tests/provider/test_credential.py).
 PROVIDERS.append(CredentialProvider)
+# Certificates (their PEM is a secret input of their own: tests/provider/test_certificate.py).
+PROVIDERS.append(CertificateProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)
