@@ -394,3 +394,14 @@ def test_a_policy_names_the_certificate_through_a_rotation_and_its_delete_is_ref
         policies.on(destroying).delete(policy_id, policy_outs, name="p")
         certificates.on(destroying).delete(id_, rotated)
     assert live(client) is None
+
+
+def test_a_failed_read_back_after_the_create_is_read_again(
+    certificates: Engine, gateway: Gateway, client: ApinizerClient, authority: km.Issued
+) -> None:
+    # A 500 (which the client never repeats) on the list that gives the new certificate's id.
+    fault(gateway, method="GET", path="/certificates/", count=1, status=500)
+    _, outs = certificates.up(declared(authority))
+    found = live(client)
+    assert found is not None and outs["certificate_id"] == found.id
+    assert gateway.stats()["requests"][CREATE] == 1

@@ -264,10 +264,13 @@ class CertificateProvider(NamedObject):
 
     @staticmethod
     def _read_back(client: ApinizerClient, project: str, name: str) -> dict[str, Any]:
-        """The computed outputs after a write: from the project's shared list, sent after the write."""
+        """The computed outputs after a write: from the project's shared list, sent after the write,
+        read again after failures that may pass (a 500 the client never repeats)."""
+        from ._create import read_retried
         from ._reads import live_certificate
 
-        live = live_certificate(client, project, name) or client.certificates.get(project, name)
+        live = read_retried(lambda: live_certificate(client, project, name)
+                            or client.certificates.get(project, name))
         return _computed(live)
 
     @staticmethod
