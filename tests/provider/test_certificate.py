@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from pulumi.runtime import rpc
 
 import _emulator_http as emulator_http
 import _key_material as km
+from _draft_environment import draft_staging, publish_staging
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import CertificateProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
@@ -405,3 +407,30 @@ def test_a_failed_read_back_after_the_create_is_read_again(
     found = live(client)
     assert found is not None and outs["certificate_id"] == found.id
     assert gateway.stats()["requests"][CREATE] == 1
+
+
+@pytest.fixture
+def staging_draft(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    with draft_staging(tmp_path) as emulator:
+        yield emulator
+
+
+def test_a_deployment_that_failed_somewhere_leaves_the_certificate_the_stacks_and_is_sent_again(
+        staging_draft: tuple[str, Path], authority: km.Issued) -> None:
+    url, database = staging_draft
+    config = {"apinizer:url": url, "apinizer:token": "dev-admin-token"}
+    staged = declared(authority, environment_names=["test", "staging"])
+    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+        engine = Engine(server, CertificateProvider(), "Certificate")
+        # Made on the gateway, deployed to test, not to staging (a draft): the stack records it.
+        id_, outs = engine.up(staged)
+        assert id_ == "Demo/ca" and outs["undeployed_environments"] == ["staging"]
+        assert outs["certificate_id"]
+        # The next up sees a change, and a refresh keeps what the last write's answer said.
+        assert engine.diff(id_, outs, engine.checked(staged)).changes == DIFF_SOME
+        _, read_outs, _ = engine.read(id_, outs)
+        assert read_outs["undeployed_environments"] == ["staging"]
+        publish_staging(database)
+        outs = engine.update(id_, read_outs, engine.checked(staged))
+        assert "undeployed_environments" not in outs
+        assert engine.diff(id_, outs, engine.checked(staged)).changes == DIFF_NONE

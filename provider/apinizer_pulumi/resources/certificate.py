@@ -35,6 +35,7 @@ from ._base import CONNECTION, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._errors import ApinizerResourceError, translated
 from ._named import NamedObject, create_or_adopt
+from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -46,8 +47,8 @@ if TYPE_CHECKING:
 SECRET_INPUTS = ("pem",)
 #: What the gateway answers per environment, recorded as outputs keyed by environment name.
 PER_ENVIRONMENT = ("subject_dn", "end_date", "sha1_thumbprint")
-#: The outputs that only the gateway gives.
-COMPUTED = ("certificate_id", *PER_ENVIRONMENT)
+#: The outputs that only the gateway gives (and where its last deployment failed).
+COMPUTED = ("certificate_id", *PER_ENVIRONMENT, UNDEPLOYED)
 #: The documented answer of a create with a taken name: ``Certificate (name: X) is already exist!``.
 _ALREADY_EXISTS = re.compile(r"^Certificate \(name: .*\) is already exist", re.DOTALL)
 
@@ -169,7 +170,8 @@ class CertificateProvider(NamedObject):
         return dyn.CheckResult(secret(inputs), result.failures)
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        return super().diff(id_, plain(olds), plain(news))
+        """The declared changes; and a change when the last write's deployment failed somewhere."""
+        return redeploy_diff(super().diff(id_, plain(olds), plain(news)), olds)
 
     @translated(lambda self, props: subject(plain(props)))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
@@ -181,8 +183,23 @@ class CertificateProvider(NamedObject):
         client = self.client(props)
         declared, der = _declared(props)
         spec = declared.spec(der)
+        who = subject(props)
+        # Until a create is answered, its deployment is unknown: one confirmed by the look-up after a
+        # lost answer lost the deployment's result with it, so every environment is recorded as not
+        # deployed, and the next `pulumi up` deploys it again.
+        undeployed: list[str] | None = None
+
+        def send() -> None:
+            nonlocal undeployed
+            undeployed = deployed(who, "created", lambda: client.certificates.create(project, spec))
+
+        def take_over() -> None:
+            nonlocal undeployed
+            # The update page writes every field, the file too.
+            undeployed = deployed(who, "taken over", lambda: client.certificates.update(project, spec))
+
         create = ExactlyOnce[Any](
-            send=lambda: self._discard(client.certificates.create(project, spec)),
+            send=send,
             look_up=lambda: client.certificates.find(project, name),
             made_by=lambda live: _made_by(live, declared, der),
             already_exists=_taken,
@@ -190,16 +207,19 @@ class CertificateProvider(NamedObject):
             namesake="a certificate with this name",
         )
         with certificates_writing(client, project):
-            # Taken over: the update page writes every field, the file too.
-            adopted = create_or_adopt(create, _taken, props, subject(props),
-                                      lambda: client.certificates.update(project, spec), forced=False,
+            adopted = create_or_adopt(create, _taken, props, who, take_over, forced=False,
                                       adopted_gets=" (it then gets every declared field and this file)")
         if adopted:
             self.created(props)
+        if undeployed is None:
+            undeployed = sorted(declared.environment_names)
+            pulumi.log.warn(f"{who}: created, but the answer that reports its deployment was lost; "
+                            "the next `pulumi up` deploys it again")
         computed: dict[str, Any] = {}
-        with after_create(subject(props), "reading its id back", "the next `pulumi refresh` reads it"):
+        with after_create(who, "reading its id back", "the next `pulumi refresh` reads it"):
             computed = self._read_back(client, project, name)
-        return dyn.CreateResult(f"{project}/{name}", self._outputs(props, computed))
+        return dyn.CreateResult(f"{project}/{name}",
+                                self._outputs(props, {**computed, **undeployed_outputs(undeployed)}))
 
     @translated(lambda self, id_, olds, news: subject(plain(news), id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
@@ -211,9 +231,11 @@ class CertificateProvider(NamedObject):
         declared, der = _declared(news)
         with certificates_writing(client, project):
             # The update page replaces the certificate whole (the product deletes and makes it again).
-            self._discard(client.certificates.update(project, declared.spec(der)))
+            undeployed = deployed(subject(news, id_), "updated",
+                                  lambda: client.certificates.update(project, declared.spec(der)))
         # Read again: the id a policy names may be the new certificate's.
-        return dyn.UpdateResult(self._outputs(news, self._read_back(client, project, name)))
+        computed = self._read_back(client, project, name)
+        return dyn.UpdateResult(self._outputs(news, {**computed, **undeployed_outputs(undeployed)}))
 
     @translated(lambda self, id_, props: subject(plain(props), id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
@@ -245,22 +267,21 @@ class CertificateProvider(NamedObject):
             inputs["alias"] = aliases[0] if props.get("alias") not in aliases else props["alias"]
         if changed_sha256 is not None:
             inputs["sha256"] = changed_sha256
-        outs = self._outputs(inputs, _computed(live))
+        # The list shows no deployments: what the last write's answer said is kept.
+        outs = self._outputs(inputs, {**_computed(live), **undeployed_outputs(props.get(UNDEPLOYED) or [])})
         return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         from ._reads import certificates_writing
 
         with certificates_writing(client, project):
-            self._discard(client.certificates.delete(project, name))
+            # Deleted whatever its undeployment says: a failed one is a warning, as for the writes.
+            deployed(subject({"project_name": project, "name": name}), "deleted",
+                     lambda: client.certificates.delete(project, name))
 
     gone = staticmethod(_missing)
 
     # -- helpers -------------------------------------------------------------------------------
-
-    @staticmethod
-    def _discard(_: object) -> None:
-        """A write's deployment answer is checked by the client (a failed environment raises)."""
 
     @staticmethod
     def _read_back(client: ApinizerClient, project: str, name: str) -> dict[str, Any]:
@@ -337,6 +358,8 @@ class Certificate(dyn.Resource, module="apinizer", name="Certificate"):
     """Per environment, the end of its validity (ISO 8601, UTC), as the gateway answers it."""
     sha1_thumbprint: pulumi.Output[dict[str, str]]
     """Per environment, its SHA-1 thumbprint (upper-case hex), as the gateway answers it."""
+    undeployed_environments: pulumi.Output[list[str] | None]
+    """Where the last write's deployment failed (absent when it passed everywhere)."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a certificate that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
