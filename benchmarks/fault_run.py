@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -53,6 +54,7 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupDeploymentProvider,
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    CertificateProvider,
     ConnectionProvider,
     CredentialProvider,
     CryptoKeyProvider,
@@ -507,6 +509,31 @@ def _connection_live(url: str, state: dict[str, Any], i: int) -> list[Projection
 KINDS.append(Kind("Connection", ConnectionProvider, _connection,
                   lambda i, v: (f"connection {i} v{v}", 580 + v), _connection_live))
 
+
+
+@functools.cache
+def _certificate_pem() -> str:
+    """One CA's PEM, made with ``cryptography`` (tests/_key_material.py), shared by every certificate."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import _key_material as km
+
+    return km.ca().pem.decode()
+
+
+def _certificate(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-cert-{i}", "alias": f"fault-cert-{i}-v{version}",
+            "description": f"certificate {i} v{version}", "environment_names": ["test", "production"],
+            "pem": _certificate_pem()}
+
+
+def _certificate_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(c["description"], c["certificateEnvironmentList"][0]["alias"])
+            for c in _demo(state)["certificates"] if c["name"] == f"fault-cert-{i}"]
+
+
+# Certificates: a multipart create whose answer may be lost, recognised by a get of its content.
+KINDS.append(Kind("Certificate", CertificateProvider, _certificate,
+                  lambda i, v: (f"certificate {i} v{v}", f"fault-cert-{i}-v{v}"), _certificate_live))
 
 # -- the runs -------------------------------------------------------------------------------------
 

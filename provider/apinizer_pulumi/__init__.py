@@ -29,6 +29,7 @@ if _typing.TYPE_CHECKING:
         ApiProxyGroupDeployment,
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
+        Certificate,
         ClientRouteArgs,
         Connection,
         ConnectionArgs,
@@ -59,10 +60,13 @@ if _typing.TYPE_CHECKING:
         RoutingArgs,
         VariableArgs,
         WsaSettingsArgs,
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
         get_connection,
         get_connections,
         get_credentials,
@@ -76,6 +80,7 @@ if _typing.TYPE_CHECKING:
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
 
 try:
@@ -135,6 +140,9 @@ __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
 # JWKs.
 __all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs", "get_jwk",
             "get_jwks"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
 # Keystores and crypto keys: per-environment key material.
 if _typing.TYPE_CHECKING:

@@ -122,6 +122,8 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         "GET /apiops/projects/{projectName}/keys/": 1,
         # The project's connections: the API lists one type at a time (none here: no get of one).
         "GET /apiops/projects/{projectName}/connections/": 14,
+        # The project's certificates (none: no export).
+        "GET /apiops/projects/{projectName}/certificates/": 1,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

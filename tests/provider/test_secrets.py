@@ -13,6 +13,7 @@ from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.runtime._serialization import _serialize
 
 from apinizer_pulumi.resources import (
+    CertificateProvider,
     ConnectionArgs,
     CredentialProvider,
     CryptoKeyProvider,
@@ -35,6 +36,8 @@ PROVIDERS.append(CredentialProvider)
 PROVIDERS += [KeystoreProvider, CryptoKeyProvider]
 # Geolocation (its MMDB bytes never reach the outputs: tests/provider/test_geolocation.py).
 PROVIDERS.append(GeolocationProvider)
+# Certificates (their PEM is a secret input of their own: tests/provider/test_certificate.py).
+PROVIDERS.append(CertificateProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)

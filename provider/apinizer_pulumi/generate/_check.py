@@ -290,6 +290,7 @@ IDENTITIES: dict[str, tuple[str, ...]] = {
     "ApiProxyGroupDeployment": ("project_name", "api_proxy_group_name", "environment_name"),
     "Jwk": ("project_name", "name"),
     "Connection": ("project_name", "name"),
+    "Certificate": ("project_name", "name"),
 }
 #: The keywords compared for each kind: those ``generate`` writes from what the gateway holds (a
 #: keyword such as ``deploy_to`` or ``opts`` says how Pulumi manages it, not what the gateway holds).
@@ -305,6 +306,7 @@ _COMPARED: dict[str, frozenset[str]] = {
     "ApiProxyGroupDeployment": frozenset(),
     "Jwk": frozenset({"description", "url"}),
     "Connection": frozenset({"description", "enabled", "deploy_to_worker", "settings"}),
+    "Certificate": frozenset({"alias", "description", "environment_names"}),
 }
 #: What a keyword left out means, where generate leaves the default out.
 _DEFAULTS: dict[str, dict[str, Any]] = {

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._certificates import CertificateRecord, certificate_section
 from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
 from ._jwks import JwkRecord, jwk_section, read_jwks
@@ -251,6 +252,7 @@ def render_program(
     jwks: Sequence[JwkRecord] = (),
     key_material: Sequence[MaterialRecord] = (),
     connections: Sequence[ConnectionRecord] = (),
+    certificates: Sequence[CertificateRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -311,6 +313,8 @@ def render_program(
     out.extend(key_material_section(key_material, indent=INDENT, literal=literal,
                                     retain_option=RETAIN_OPTION if retain else None))
     out.extend(connection_section(connections, retain_option=RETAIN_OPTION if retain else None))
+    out.extend(certificate_section(certificates, indent=INDENT, literal=literal,
+                                   retain_option=RETAIN_OPTION if retain else None))
     if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
         out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
     from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
+    from .certificate import Certificate, CertificateProvider
     from .connection import Connection, ConnectionProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
@@ -56,10 +57,13 @@ if TYPE_CHECKING:
     from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
     from .environment_variable_value import EnvironmentVariableValue, EnvironmentVariableValueProvider
     from .functions import (
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
         get_connection,
         get_connections,
         get_credentials,
@@ -73,6 +77,7 @@ if TYPE_CHECKING:
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
     from .geolocation import Geolocation, GeolocationProvider
     from .ip_group import IpGroup, IpGroupProvider
@@ -187,6 +192,15 @@ _HOMES.update({
     "get_connection": "functions",
     "get_connections": "functions",
 })
+# Certificates, their export and the environments' truststores.
+_HOMES.update({
+    "Certificate": "certificate",
+    "CertificateProvider": "certificate",
+    "export_certificate": "functions",
+    "get_certificate": "functions",
+    "get_certificates": "functions",
+    "get_truststore_certificates": "functions",
+})
 
 __all__ = [
     "ApiProxy",
@@ -292,6 +306,9 @@ __all__ += ["Geolocation", "GeolocationProvider"]
 
 # Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
 __all__ += ["Connection", "ConnectionProvider", "get_connection", "get_connections"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "CertificateProvider", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
 
 def __getattr__(name: str) -> Any:

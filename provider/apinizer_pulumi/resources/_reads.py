@@ -794,3 +794,25 @@ def live_connection(client: ApinizerClient, project: str, connection_type: str, 
 
     read = CONNECTIONS.get(_connections_key(client, project, connection_type), _who(client), fetch)
     return None if read.by_name is None else read.by_name.get(name.casefold())
+
+
+# -- certificates: one list per (gateway, project) shared by every Certificate's refresh and by the
+# -- reads after their creates and updates, by the key families' rules.
+
+#: The process's shared certificate lists, keyed by (URL, project, "certificates").
+CERTIFICATES: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def certificates_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's certificates: its shared lists sent before are stale after it."""
+    with CERTIFICATES.writing((client.base_url, project, "certificates")):
+        yield
+
+
+def live_certificate(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The certificate from the project's shared list (``models.Certificate``, no content), or None
+    when the project has no such certificate or the gateway said the project is gone."""
+    index = project_index(CERTIFICATES, "certificates", client, project,
+                          lambda: client.certificates.list(project))
+    return None if index is None else index.get(name)

@@ -19,6 +19,7 @@ from apinizer_pulumi.models import (
     ApiProxyGroupInfo,
     ApiProxyReportItem,
     ApiProxySummary,
+    Certificate,
     ConnectionBase,
     ConnectionEntry,
     CredentialWithAccess,
@@ -434,3 +435,68 @@ def get_connection(project_name: str, name: str,
         (name: <name>) was not found!``), or the project does not exist.
     """
     return _without_secrets(_client(connection).connections.get(project_name, name))
+def get_certificates(project_name: str, connection: Connection = None) -> list[Certificate]:
+    """The certificates of a project, each with one line per environment it is deployed to.
+
+    One ``GET .../certificates/`` request. The list leaves out each certificate's content
+    (``base64_encoded_content`` is None); ``get_certificate`` or ``export_certificate`` read it.
+
+    :param project_name: The project whose certificates to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The certificates in the gateway's order: ``id`` (what a policy's ``certificate_id``
+        names), ``name``, ``description`` and ``certificate_environment_list`` (per environment its
+        ``alias``, ``subject_dn``, ``start_date``, ``end_date`` and ``sha1_thumbprint``).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    return _client(connection).certificates.list(project_name)
+
+
+def get_certificate(project_name: str, name: str, connection: Connection = None) -> Certificate:
+    """One certificate, with its content (base64 DER) per environment.
+
+    :param project_name: The project that holds the certificate.
+    :param name: The certificate's name.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: As an item of ``get_certificates``, with ``base64_encoded_content`` filled in.
+    :raises apinizer_pulumi.client.BadRequestError: No certificate has this name
+        (``Certificate (name: <name>) is not found!``).
+    """
+    return _client(connection).certificates.get(project_name, name)
+
+
+def get_truststore_certificates(project_name: str, environment_name: str,
+                                connection: Connection = None) -> list[Certificate]:
+    """The certificates of an environment's truststore (the CA certificates it validates with).
+
+    One ``GET .../certificates/truststore/{environment_name}/`` request; the page allows it in the
+    admin project only.
+
+    :param project_name: The admin project (``admin``).
+    :param environment_name: The environment whose truststore to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: Each certificate with one line, the environment's, content included.
+    :raises apinizer_pulumi.client.BadRequestError: Not the admin project, or an unknown environment
+        (``Environment (<name>) is not found or user does not have privilege to access it!``).
+    """
+    return _client(connection).certificates.truststore(project_name, environment_name)
+
+
+def export_certificate(project_name: str, name: str, environment_name: str | None = None,
+                       connection: Connection = None) -> str:
+    """A certificate as PEM text, from the export operation.
+
+    One ``GET .../certificates/{name}/export/`` request, whose answer is a ZIP holding one DER file
+    per environment (``<name>-<environment>.cer``).
+
+    :param project_name: The project that holds the certificate.
+    :param name: The certificate's name.
+    :param environment_name: The environment whose file to take; by default the first in the ZIP.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The certificate as one PEM block (``-----BEGIN CERTIFICATE-----`` ...).
+    :raises apinizer_pulumi.client.BadRequestError: No certificate has this name.
+    :raises ValueError: The ZIP holds no file for ``environment_name`` (the message lists those it holds).
+    """
+    from ._certificate_inputs import exported_pem
+
+    return exported_pem(_client(connection).certificates.export(project_name, name), name,
+                        environment_name).decode()
