@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -52,13 +54,18 @@ from apinizer_pulumi.resources import (
     ApiProxyGroupDeploymentProvider,
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    CertificateProvider,
+    ConnectionProvider,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
     EnvironmentVariableProvider,
     EnvironmentVariableValueProvider,
     IpGroupProvider,
+    JwkProvider,
+    KeystoreProvider,
     PolicyProvider,
     RlclConditionProvider,
     RlclCredentialsProvider,
@@ -384,6 +391,15 @@ def _variable_value_live(url: str, state: dict[str, Any], i: int) -> list[Projec
             for e in v["environmentValueList"] or [] if e["environmentName"] == _environment_of(i)]
 
 
+def _jwk(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"jwk {i} v{version}",
+            "generate": {"type": "OKP", "kid": f"fault-run-{i}", "okp": {"curve_type": "ED25519"}}}
+
+
+def _jwk_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(j["description"], j["kid"]) for j in _demo(state)["jwks"] if j["name"] == f"fault-run-{i}"]
+
+
 KINDS = [
     Kind("Endpoint", EndpointProvider, _endpoint,
          lambda i, v: (f"/v{v}/{i}", f"endpoint {i} v{v}", (i + v) % 3 != 0), _endpoint_live),
@@ -421,8 +437,103 @@ KINDS = [
          _rlcl_condition_live, parents=_rlcl_parent),
     Kind("EnvironmentVariableValue", EnvironmentVariableValueProvider, _variable_value,
          lambda i, v: f"https://{i}.example/v{v}", _variable_value_live),
+    Kind("Jwk", JwkProvider, _jwk, lambda i, v: (f"jwk {i} v{v}", f"fault-run-{i}"), _jwk_live),
 ]
 
+# Keystores and crypto keys: real key material per resource and version, made once (the tests' maker).
+KEYSTORE_PASSWORD = "fault-Pa55"
+
+
+@functools.cache
+def _material(i: int, version: int) -> tuple[str, str]:
+    """(a PKCS#12 file in base64 whose alias is ``a<i>v<version>``, an EC public key in base64 DER)."""
+    import base64
+    import sys
+
+    from cryptography.hazmat.primitives import serialization
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from _key_material import ec_key, issue, pkcs12_file
+
+    keystore = pkcs12_file(issue(f"k{i}.example.com"), f"a{i}v{version}", KEYSTORE_PASSWORD)
+    public = ec_key().public_key().public_bytes(serialization.Encoding.DER,
+                                                serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(keystore).decode(), base64.b64encode(public).decode()
+
+
+def _keystore(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"keystore {i} v{version}",
+            "environments": [{"environment_name": "test", "type": "PKCS12",
+                              "content_base64": _material(i, version)[0], "password": KEYSTORE_PASSWORD}]}
+
+
+def _keystore_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(k["description"], k["keyStoreEnvironmentList"][0]["aliases"]) for k in _demo(state)["keystores"]
+            if k["name"] == f"fault-run-{i}"]
+
+
+def _crypto_key(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "description": f"key {i} v{version}",
+            "key_type": "EC", "environments": [{"environment_name": "test",
+                                                "public_key": _material(i, version)[1]}]}
+
+
+def _crypto_key_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(k["description"], k["cryptoKeyInfoEnvironmentList"][0]["publicKey"])
+            for k in _demo(state)["cryptoKeys"] if k["name"] == f"fault-run-{i}"]
+
+
+KINDS += [
+    Kind("Keystore", KeystoreProvider, _keystore, lambda i, v: (f"keystore {i} v{v}", [f"a{i}v{v}"]),
+         _keystore_live),
+    Kind("CryptoKey", CryptoKeyProvider, _crypto_key, lambda i, v: (f"key {i} v{v}", _material(i, v)[1]),
+         _crypto_key_live),
+]
+
+
+# -- connections to outside systems (an SMTP server each: a secret password, masked by the list) -----
+
+
+def _connection(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-run-{i}", "connection_type": "email",
+            "description": f"connection {i} v{version}",
+            "settings": {"host": f"smtp{i}.example.com", "port": 580 + version, "auth": True,
+                         "username": f"user{i}", "password": f"pass-{i}-{version}"}}
+
+
+def _connection_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(c["description"], c["port"]) for c in _demo(state)["connections"]
+            if c["name"] == f"fault-run-{i}"]
+
+
+KINDS.append(Kind("Connection", ConnectionProvider, _connection,
+                  lambda i, v: (f"connection {i} v{v}", 580 + v), _connection_live))
+
+
+
+@functools.cache
+def _certificate_pem() -> str:
+    """One CA's PEM, made with ``cryptography`` (tests/_key_material.py), shared by every certificate."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import _key_material as km
+
+    return km.ca().pem.decode()
+
+
+def _certificate(i: int, version: int) -> dict[str, Any]:
+    return {"project_name": PROJECT, "name": f"fault-cert-{i}", "alias": f"fault-cert-{i}-v{version}",
+            "description": f"certificate {i} v{version}", "environment_names": ["test", "production"],
+            "pem": _certificate_pem()}
+
+
+def _certificate_live(url: str, state: dict[str, Any], i: int) -> list[Projection]:
+    return [(c["description"], c["certificateEnvironmentList"][0]["alias"])
+            for c in _demo(state)["certificates"] if c["name"] == f"fault-cert-{i}"]
+
+
+# Certificates: a multipart create whose answer may be lost, recognised by a get of its content.
+KINDS.append(Kind("Certificate", CertificateProvider, _certificate,
+                  lambda i, v: (f"certificate {i} v{v}", f"fault-cert-{i}-v{v}"), _certificate_live))
 
 # -- the runs -------------------------------------------------------------------------------------
 

@@ -1,13 +1,16 @@
-"""Write the typed settings args of every policy type, and their reference page, from the models.
+"""Write the typed settings args of every policy type and of every connection type, and their
+reference pages, from the models.
 
-    .venv/bin/python scripts/gen_policy_args.py          # write both files
-    .venv/bin/python scripts/gen_policy_args.py --check  # exit 1 when either is not current
+    .venv/bin/python scripts/gen_policy_args.py          # write the four files
+    .venv/bin/python scripts/gen_policy_args.py --check  # exit 1 when one is not current
 
-The models' registry (``apinizer_pulumi.models._policy_registry.POLICY_TYPES``) is the one source:
-each type's own fields (those beyond ``PolicyBase``'s common ones, which are the ``Policy``
-resource's own inputs) become a frozen keyword-only dataclass of ``pulumi.Input`` fields, each
-enum a ``Literal`` of its values, each nested model its own ``...Args`` dataclass, and each
-field's ``description=`` its docstring. ``tests/unit/test_policy_args.py`` fails when the files
+Two targets, one way: the models' registries (``POLICY_TYPES`` in ``models._policy_registry``,
+``CONNECTION_TYPES`` in ``models._connection_registry``) are the one source. Each type's own
+fields (those beyond the base's common ones, ``PolicyBase`` or ``ConnectionBase``, which are the
+``Policy`` or ``Connection`` resource's own inputs) become a frozen keyword-only dataclass of
+``pulumi.Input`` fields, each enum a ``Literal`` of its values, each nested model its own
+``...Args`` dataclass, and each field's ``description=`` its docstring.
+``tests/unit/test_policy_args.py`` and ``tests/unit/test_connection_args.py`` fail when the files
 in the tree are not what this script writes.
 """
 
@@ -29,9 +32,9 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from apinizer_pulumi.resources._policy_references import REFERENCE_FIELDS
+
 ROOT = Path(__file__).resolve().parents[1]
-ARGS_FILE = ROOT / "provider" / "apinizer_pulumi" / "resources" / "_policy_args.py"
-REFERENCE_FILE = ROOT / "docs" / "policies" / "reference.md"
 SOURCE_PREFIX = "https://github.com/apinizer/management-api-docs/blob/main/"
 
 #: Nested models that already have an args class elsewhere: reused, not generated again.
@@ -50,9 +53,10 @@ def _tuple(values: Sequence[str]) -> str:
     return "(" + ", ".join(_q(value) for value in values) + ("," if len(values) == 1 else "") + ")"
 
 
-def type_class_name(model: type[BaseModel]) -> str:
-    """``ApiBasedThrottlingPolicy`` -> ``ApiBasedThrottling``: the settings class of a type."""
-    return model.__name__.removesuffix("Policy")
+def type_class_name(model: type[BaseModel], suffix: str = "Policy") -> str:
+    """``ApiBasedThrottlingPolicy`` -> ``ApiBasedThrottling`` (``KafkaConnection`` -> ``Kafka``):
+    the settings class of a type."""
+    return model.__name__.removesuffix(suffix)
 
 
 def _doc(text: str | None) -> str:
@@ -181,14 +185,14 @@ def _docstring(text: str, indent: str) -> list[str]:
 
 
 def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer: Renderer,
-                 secrets: Iterable[str], policy_type: str | None) -> list[str]:
+                 secrets: Iterable[str], type_string: str | None, target: Target) -> list[str]:
     secret_names = set(secrets)
     lines = ["", "", "@dataclasses.dataclass(kw_only=True, frozen=True)", f"class {name}:"]
     lines.extend(_docstring(doc, "    "))
     lines.append("")
-    if policy_type is not None:
-        lines.append(f"    policy_type: ClassVar[str] = {_q(policy_type)}")
-        lines.append('    """The policy type this settings class declares."""')
+    if type_string is not None:
+        lines.append(f"    {target.type_attribute}: ClassVar[str] = {_q(type_string)}")
+        lines.append(f'    """The {target.noun} type this settings class declares."""')
         line = f"    secret_fields: ClassVar[tuple[str, ...]] = {_tuple(secrets)}"
         if len(line) > WIDTH:
             line = ("    secret_fields: ClassVar[tuple[str, ...]] = (\n"
@@ -197,6 +201,8 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
         lines.append('    """The dotted paths of the fields stored only as secrets."""')
     for field_name, info in fields.items():
         annotation = renderer.annotation(info)
+        if field_name in REFERENCE_FIELDS:  # also the resource that makes the object (_policy_references)
+            annotation = f"{annotation} | pulumi.Resource"
         text = annotation if info.is_required() else f"{annotation} | None"
         tail = "" if info.is_required() else " = None"
         line = f"    {field_name}: {text}{tail}"
@@ -208,28 +214,64 @@ def _class_lines(name: str, doc: str, fields: Mapping[str, FieldInfo], renderer:
 
 
 @dataclass
-class PolicyTypeInfo:
-    policy_type: str
+class TypeInfo:
+    type_string: str
     model: type[BaseModel]
     class_name: str
     fields: dict[str, FieldInfo]
     secrets: tuple[str, ...]
 
 
-def collect() -> tuple[list[PolicyTypeInfo], type[BaseModel]]:
-    from apinizer_pulumi.models import PolicyBase
-    from apinizer_pulumi.models._policy_registry import POLICY_TYPES
+@dataclass(frozen=True)
+class Target:
+    """One family of typed settings: where its registry is and what the script writes for it."""
 
+    #: ``policy`` or ``connection``: the word in the generated text.
+    noun: str
+    #: The models' registry (``module:NAME``) and the base whose fields are the resource's own.
+    registry: str
+    base: str
+    #: The suffix a model's class name drops to name its settings class.
+    suffix: str
+    #: The settings classes' ClassVar holding the type string, and the dict of them by type string.
+    type_attribute: str
+    by_type: str
+    args_file: Path
+    reference_file: Path
+    header: str
+    #: The public module and the resource's page (relative to the reference page).
+    public_module: str
+    resource: str
+    resource_page: str
+    #: The reference page's text after its title, before the table.
+    intro: tuple[str, ...]
+
+
+def collect(target: Target) -> list[TypeInfo]:
+    import importlib
+
+    module, name = target.registry.split(":")
+    registry = getattr(importlib.import_module(module), name)
+    base = getattr(importlib.import_module("apinizer_pulumi.models"), target.base)
     infos = []
-    for policy_type in sorted(POLICY_TYPES):
-        model = POLICY_TYPES[policy_type]
-        fields = {name: info for name, info in own_fields(model, PolicyBase).items() if name != "type"}
-        secrets = tuple(model.secret_fields())  # type: ignore[attr-defined]
-        infos.append(PolicyTypeInfo(policy_type, model, type_class_name(model), fields, secrets))
-    return infos, PolicyBase
+    for type_string in sorted(registry):
+        model = registry[type_string]
+        fields = {name: info for name, info in own_fields(model, base).items() if name != "type"}
+        secrets = tuple(model.secret_fields())
+        infos.append(TypeInfo(type_string, model, type_class_name(model, target.suffix), fields, secrets))
+    return infos
 
 
-HEADER = '''"""The typed settings of every policy type: ``apinizer_pulumi.policies.<Type>``.
+POLICIES = Target(
+    noun="policy",
+    registry="apinizer_pulumi.models._policy_registry:POLICY_TYPES",
+    base="PolicyBase",
+    suffix="Policy",
+    type_attribute="policy_type",
+    by_type="POLICY_ARGS",
+    args_file=ROOT / "provider" / "apinizer_pulumi" / "resources" / "_policy_args.py",
+    reference_file=ROOT / "docs" / "policies" / "reference.md",
+    header='''"""The typed settings of every policy type: ``apinizer_pulumi.policies.<Type>``.
 
 GENERATED by scripts/gen_policy_args.py from the models (``POLICY_TYPES``): do not edit by hand;
 run the script after a model changes (tests/unit/test_policy_args.py fails until then).
@@ -248,26 +290,76 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import pulumi
-'''
+''',
+    public_module="policies",
+    resource="Policy",
+    resource_page="../resources/policy.md",
+    intro=(
+        "One section per policy type: the settings class to pass as `settings=` to",
+        "[`Policy`](../resources/policy.md), its type string, and its own fields (snake_case, as a",
+        "program writes them). The fields every policy shares are the `Policy` resource's inputs.",
+        "Secret fields are stored only as secrets (see [Secrets](../secrets.md)).",
+    ),
+)
+CONNECTIONS = Target(
+    noun="connection",
+    registry="apinizer_pulumi.models._connection_registry:CONNECTION_TYPES",
+    base="ConnectionBase",
+    suffix="Connection",
+    type_attribute="connection_type",
+    by_type="CONNECTION_ARGS",
+    args_file=ROOT / "provider" / "apinizer_pulumi" / "resources" / "_connection_args.py",
+    reference_file=ROOT / "docs" / "resources" / "connection-types.md",
+    header='''"""The typed settings of every connection type: ``apinizer_pulumi.connections.<Type>``.
+
+GENERATED by scripts/gen_policy_args.py from the models (``CONNECTION_TYPES``): do not edit by hand;
+run the script after a model changes (tests/unit/test_connection_args.py fails until then).
+
+Each class holds one type's own fields; the fields every connection shares (name, description,
+enabled, deploy_to_worker) are the ``Connection`` resource's own inputs. Enumerated fields are
+``Literal`` types, so that mypy and IDEs check them; nested structures are their own ``...Args``
+classes (a plain dict with the same snake_case keys is accepted too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Literal
+
+import pulumi
+''',
+    public_module="connections",
+    resource="Connection",
+    resource_page="connection.md",
+    intro=(
+        "One section per connection type: the settings class to pass as `settings=` to",
+        "[`Connection`](connection.md), its type string, and its own fields (snake_case, as a",
+        "program writes them). The fields every connection shares (`name`, `description`, `enabled`,",
+        "`deploy_to_worker`) are the `Connection` resource's inputs. Secret fields are stored only as",
+        "secrets (see [Secrets](../secrets.md)).",
+    ),
+)
+TARGETS = (POLICIES, CONNECTIONS)
 
 
-def render_args() -> str:
-    infos, _ = collect()
+def render_args(target: Target) -> str:
+    infos = collect(target)
     renderer = Renderer()
     type_blocks: list[str] = []
     for info in infos:
         doc = _doc(info.model.__doc__)
         type_blocks.extend(_class_lines(info.class_name, doc, info.fields, renderer, info.secrets,
-                                        info.policy_type))
+                                        info.type_string, target))
     nested_blocks: list[str] = []
     done: set[str] = set()
     while len(done) < len(renderer.nested):  # nested models may nest further
         for name in sorted(set(renderer.nested) - done):
             model = renderer.nested[name]
             nested_blocks.extend(_class_lines(name, _doc(model.__doc__), model.model_fields, renderer, (),
-                                              None))
+                                              None, target))
             done.add(name)
-    out = [HEADER.rstrip("\n")]
+    out = [target.header.rstrip("\n")]
     imports: dict[str, list[str]] = {"._args": ["one_line_arguments"]}
     for name in sorted(renderer.shared):
         module = next(mod for mod, cls in SHARED_ARGS.values() if cls == name)
@@ -289,10 +381,10 @@ def render_args() -> str:
     out.append("")
     out.append("")
     out.append("#: Each type string's settings class.")
-    out.append("POLICY_ARGS: dict[str, type] = {")
-    out.extend(f"    {_q(info.policy_type)}: {info.class_name}," for info in infos)
+    out.append(f"{target.by_type}: dict[str, type] = {{")
+    out.extend(f"    {_q(info.type_string)}: {info.class_name}," for info in infos)
     out.append("}")
-    out.append("#: Each literal's enum, by name (tests/unit/test_policy_args.py keeps them equal).")
+    out.append(f"#: Each literal's enum, by name (tests/unit/test_{target.noun}_args.py keeps them equal).")
     out.append("ENUM_LITERALS: dict[str, tuple[str, str]] = {")
     for alias, enum in sorted(renderer.enums.items()):
         line = f"    {_q(alias)}: ({_q(enum.__module__)}, {_q(enum.__name__)}),"
@@ -307,11 +399,13 @@ def render_args() -> str:
     out.append("]")
     out.append("")
     out.append("# A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).")
-    out.append("one_line_arguments(*(POLICY_ARGS.values()), *(globals()[name] for name in (")
+    out.append(f"one_line_arguments(*({target.by_type}.values()), *(globals()[name] for name in (")
     nested = sorted(renderer.nested)
     out.extend(textwrap.wrap(", ".join(_q(name) for name in nested) + ",", WIDTH - 4,
                              initial_indent="    ", subsequent_indent="    "))
-    out.append(")))")
+    # The policies' prefix is the helper's default; another family names its own public module.
+    prefix = _q(f"apinizer.{target.public_module}")
+    out.append(")))" if target.public_module == "policies" else f")), prefix={prefix})")
     return "\n".join(out) + "\n"
 
 
@@ -321,18 +415,15 @@ def _md_type(info: FieldInfo, renderer: Renderer) -> str:
     return text.replace("|", "\\|")
 
 
-def render_reference() -> str:
-    infos, _ = collect()
+def render_reference(target: Target) -> str:
+    infos = collect(target)
     renderer = Renderer()
     out = [
-        "# Policy type reference",
+        f"# {target.noun.capitalize()} type reference",
         "",
         "<!-- GENERATED by scripts/gen_policy_args.py from the models' docstrings: do not edit. -->",
         "",
-        "One section per policy type: the settings class to pass as `settings=` to",
-        "[`Policy`](../resources/policy.md), its type string, and its own fields (snake_case, as a",
-        "program writes them). The fields every policy shares are the `Policy` resource's inputs.",
-        "Secret fields are stored only as secrets (see [Secrets](../secrets.md)).",
+        *target.intro,
         "",
         "| Settings class | Type | Summary |",
         "|---|---|---|",
@@ -340,11 +431,12 @@ def render_reference() -> str:
     for info in infos:
         anchor = info.class_name.lower()
         summary = _first_paragraph(_doc(info.model.__doc__)).replace("|", "\\|")
-        out.append(f"| [`policies.{info.class_name}`](#{anchor}) | `{info.policy_type}` | {summary} |")
+        out.append(f"| [`{target.public_module}.{info.class_name}`](#{anchor}) | `{info.type_string}` "
+                   f"| {summary} |")
     for info in infos:
         doc = _doc(info.model.__doc__)
-        out += ["", f"## {info.class_name}", "", f"Type `{info.policy_type}`; "
-                f"`apinizer_pulumi.policies.{info.class_name}`.", ""]
+        out += ["", f"## {info.class_name}", "", f"Type `{info.type_string}`; "
+                f"`apinizer_pulumi.{target.public_module}.{info.class_name}`.", ""]
         source = re.search(r"Source:\s*(\S+)", doc)
         text = re.sub(r"\s*Source:\s*\S+", "", doc).strip()
         out.append(" ".join(text.split()) if text else "")
@@ -383,7 +475,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="exit 1 when a generated file is not current")
     args = parser.parse_args(argv)
-    wanted = {ARGS_FILE: render_args(), REFERENCE_FILE: render_reference()}
+    wanted = {}
+    for target in TARGETS:
+        wanted[target.args_file] = render_args(target)
+        wanted[target.reference_file] = render_reference(target)
     stale = [path for path, text in wanted.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:

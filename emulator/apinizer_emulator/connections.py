@@ -23,6 +23,7 @@ import sqlite3
 from typing import Any
 
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
+from apinizer_pulumi.models._connection_registry import masked_connection
 
 from .errors import BadRequestError, NotFoundError
 from .rules import extra_fields
@@ -157,22 +158,7 @@ def delete(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
 
 def _masked(body: dict[str, Any]) -> dict[str, Any]:
     """``body`` with every secret field ``null``, as the list answers it."""
-    masked: dict[str, Any] = json.loads(json.dumps(body))
-    model = CONNECTION_TYPES[masked["type"]]
-    for path in model.secret_api_paths():
-        _clear(masked, path.split("."))
-    return masked
-
-
-def _clear(node: Any, parts: list[str]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _clear(item, parts)
-    elif isinstance(node, dict) and parts[0] in node:
-        if len(parts) == 1:
-            node[parts[0]] = None
-        else:
-            _clear(node[parts[0]], parts[1:])
+    return masked_connection(body)
 
 
 def list_connections(db: sqlite3.Connection, project: str, connection_type: str) -> list[dict[str, Any]]:

@@ -459,7 +459,10 @@ def generate_jwk(kind: str, params: Mapping[str, Any], kid: str | None, now: dat
     from joserfc.jwk import ECKey, OctKey, OKPKey, RSAKey
 
     where = kind.lower()
-    use_type = params.get("keyUseType") or "SIGNATURE"
+    # keyUseType defaults to SIGNATURE, but the page's Example 7 generates an X25519 key "for key
+    # exchange" with the curve alone: without a use, that curve's only use is meant.
+    agrees_keys = kind == "OKP" and params.get("curveType") == "X25519"
+    use_type = params.get("keyUseType") or ("ENCRYPTION" if agrees_keys else "SIGNATURE")
     if use_type not in USE_TYPES:
         raise KeyMaterialError(f"{where}.keyUseType ({use_type}) is not one of {', '.join(USE_TYPES)}")
     key: Any

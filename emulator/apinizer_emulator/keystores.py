@@ -25,7 +25,7 @@ import sqlite3
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import key_material
+from . import key_material, key_references
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
@@ -129,6 +129,9 @@ def update(
     """(the keystore's id, the deployment answer); the caller remakes the JWKs made from it."""
     name, description, items, material = spec
     row = _row(db, project, current)
+    if name != row["name"]:
+        # Policies name keystores by name: a rename would leave them naming nothing.
+        key_references.refuse_if_named(db, project, KIND, row["name"], row["id"], by_name_only=True)
     if name != current and db.execute(
         "SELECT 1 FROM keystores WHERE project = ? AND name = ?", (project, name)
     ).fetchone():
@@ -143,6 +146,7 @@ def update(
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> tuple[str, dict[str, Any]]:
     row = _row(db, project, name)
+    key_references.refuse_if_named(db, project, KIND, row["name"], row["id"])
     db.execute("DELETE FROM keystores WHERE id = ?", (row["id"],))
     return row["id"], deployment(db, environment_names(json.loads(row["environments"])), undeploy=True)
 

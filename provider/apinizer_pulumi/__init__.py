@@ -20,7 +20,7 @@ import importlib.metadata as _metadata
 import typing as _typing
 
 if _typing.TYPE_CHECKING:
-    from . import client, models, policies
+    from . import client, connections, models, policies
     from .resources import (
         ApinizerResourceError,
         ApiProxy,
@@ -29,7 +29,9 @@ if _typing.TYPE_CHECKING:
         ApiProxyGroupDeployment,
         ApiProxyMetadataArgs,
         CacheSettingsArgs,
+        Certificate,
         ClientRouteArgs,
+        Connection,
         ConnectionArgs,
         CorsSettingsArgs,
         Credential,
@@ -40,8 +42,15 @@ if _typing.TYPE_CHECKING:
         EndpointWsa,
         EnvironmentVariable,
         EnvironmentVariableValue,
+        Geolocation,
         HeaderMatchArgs,
         IpGroup,
+        Jwk,
+        JwkEcArgs,
+        JwkGenerateArgs,
+        JwkOctArgs,
+        JwkOkpArgs,
+        JwkRsaArgs,
         Policy,
         Rlcl,
         RlclCondition,
@@ -51,19 +60,27 @@ if _typing.TYPE_CHECKING:
         RoutingArgs,
         VariableArgs,
         WsaSettingsArgs,
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
         get_environment_variables,
         get_environments,
+        get_jwk,
+        get_jwks,
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
 
 try:
@@ -120,9 +137,33 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["Credential", "CredentialAccessArgs", "get_credentials"]
+# JWKs.
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkRsaArgs", "get_jwk",
+            "get_jwks"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
-_SUBPACKAGES = frozenset({"client", "models"})
-_SUBPACKAGES = frozenset({"client", "models", "policies"})
+# Keystores and crypto keys: per-environment key material.
+if _typing.TYPE_CHECKING:
+    from .resources import (
+        CryptoKey,
+        CryptoKeyEnvironmentArgs,
+        Keystore,
+        KeystoreEnvironmentArgs,
+        get_crypto_keys,
+        get_keystores,
+    )
+__all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "Keystore", "KeystoreEnvironmentArgs", "get_crypto_keys",
+            "get_keystores"]
+# Geolocation: the MMDB file and whether it is on.
+__all__ += ["Geolocation"]
+
+_SUBPACKAGES = {"client", "models", "policies"}
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...), their typed settings and functions.
+__all__ += ["Connection", "connections", "get_connection", "get_connections"]
+_SUBPACKAGES |= {"connections"}
 
 
 def __getattr__(name: str) -> _typing.Any:

@@ -116,6 +116,14 @@ def test_generate_adopts_the_proxies_and_their_deployments_with_one_read_each(
         "GET /apiops/projects/{projectName}/credentials/": 1,  # the project's credentials (none)
         # The project's API proxy groups (none here: no environments list per group).
         "GET /apiops/projects/{projectName}/apiProxyGroups/": 1,
+        "GET /apiops/projects/{projectName}/jwks/": 1,  # the project's JWKs (none: no get per JWK)
+        # The project's keystores and crypto keys (none): one list each.
+        "GET /apiops/projects/{projectName}/keystores/": 1,
+        "GET /apiops/projects/{projectName}/keys/": 1,
+        # The project's connections: the API lists one type at a time (none here: no get of one).
+        "GET /apiops/projects/{projectName}/connections/": 14,
+        # The project's certificates (none: no export).
+        "GET /apiops/projects/{projectName}/certificates/": 1,
     }
 
     # --check: no drift, then an undeploy and a new proxy made in the console.

@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mmdb_writer import MMDBWriter
-from netaddr import IPSet
 
+from _mmdb import write_mmdb
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, BadRequestError
 
 from .conftest import ANALYST_TOKEN, Api, assert_error
@@ -23,15 +22,6 @@ from .test_environment_variables import DEPLOYED  # the same answer: every envir
 MMDB = "/apiops/settings/geolocation/mmdb"
 ENABLE = "/apiops/settings/geolocation/enable"
 DISABLE = "/apiops/settings/geolocation/disable"
-
-
-def write_mmdb(target: Path, database_type: str = "GeoLite2-Country") -> bytes:
-    """A small MaxMind DB (two networks, IPv6 with IPv4 mapped), written by ``mmdb-writer``."""
-    writer = MMDBWriter(ip_version=6, database_type=database_type, ipv4_compatible=True)
-    writer.insert_network(IPSet(["8.8.8.0/24"]), {"country": {"iso_code": "US"}})
-    writer.insert_network(IPSet(["81.214.0.0/16"]), {"country": {"iso_code": "TR"}})
-    writer.to_db_file(str(target))
-    return target.read_bytes()
 
 
 @pytest.fixture

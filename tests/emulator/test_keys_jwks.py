@@ -261,6 +261,19 @@ def test_generate_each_type_and_keep_private_parts_out_of_the_state(
     assert set(shown[kind.lower()]) == members - key_material.PRIVATE_MEMBERS
 
 
+def test_an_x25519_key_without_a_use_is_for_key_exchange_as_the_pages_example_7(api: Api) -> None:
+    # The generate page's Example 7 ("X25519 JWK for key exchange") gives the curve alone, while its
+    # keyUseType defaults to SIGNATURE, which X25519 cannot do: the example wins (docs-disagreements.md).
+    body = {"name": "generated-x25519-jwk", "type": "OKP", "kid": "okp-x25519-key-1",
+            "okp": {"curveType": "X25519"}}
+    _ok(api.request("POST", JWKS + "generate", body))
+    assert _get(api, "generated-x25519-jwk")["okp"]["crv"] == "X25519"
+    # A use given is still the use: X25519 cannot sign.
+    signing = {**body, "name": "x25519-signing", "okp": {"curveType": "X25519", "keyUseType": "SIGNATURE"}}
+    assert_error(api.request("POST", JWKS + "generate", signing), 400, "bad_request",
+                 "okp.curveType (X25519) is not for SIGNATURE: ED25519 signs, X25519 encrypts")
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [

@@ -14,6 +14,7 @@ from apinizer_pulumi.models import POLICY_TYPES, ApiModel, PolicyBase
 from apinizer_pulumi.models._policy import SecretField
 
 from .conftest import Api
+from .test_keys_references import hold_what_it_names_by_name
 
 
 class _Account(ApiModel):
@@ -108,6 +109,8 @@ def test_the_state_masks_a_documented_policys_secrets(
         "operationMetadata": {"targetScope": "ALL", "targetPipeline": "REQUEST", "deploy": False},
         "policy": policy,
     }
+    # The WS-Security examples name their keystores: the gateway must hold them (test_keys_references.py).
+    hold_what_it_names_by_name(api, policy)
     response = api.request("POST", "/apiops/projects/Demo/apiProxies/PetStore/policies/secretive/", body)
     assert response.status_code == 200, response.text
     listed = api.request("GET", "/apiops/projects/Demo/apiProxies/PetStore/policies/").json()

@@ -217,10 +217,11 @@ def new_operation() -> None:
     """
     from apinizer_pulumi.resources import _base, _replace
     from apinizer_pulumi.resources._connection import forget_proven_connections
-    from apinizer_pulumi.resources._reads import LISTS, PROXIES
+    from apinizer_pulumi.resources._reads import KEY_OBJECTS, LISTS, PROXIES
 
     LISTS.clear()
     PROXIES.clear()
+    KEY_OBJECTS.clear()
     forget_proven_connections()
     # What a create of the last operation claimed (a delete would leave it to that create).
     with _replace._lock:
@@ -244,7 +245,8 @@ def refresh(run: ProgramRun) -> dict[str, str]:
     verdicts: dict[str, str] = {}
     for item in run.mocks.registrations:
         read = _configured(run, item).read(item.id, dict(item.outputs))
-        recorded = {key: value for key, value in item.outputs.items() if key != PROVIDER_KEY}
+        # Secret or not, a value is the same value: the engine compares the two with their secrets.
+        recorded = {key: value for key, value in plain(item.outputs).items() if key != PROVIDER_KEY}
         live = {key: value for key, value in plain(read.outs or {}).items() if key != PROVIDER_KEY}
         if not read.id:
             verdicts[item.name] = "delete"

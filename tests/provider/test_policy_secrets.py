@@ -10,12 +10,14 @@ from typing import Any
 import pytest
 from pulumi.runtime import rpc
 
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models._policy_registry import POLICY_TYPES
 from apinizer_pulumi.resources import PolicyProvider
 from apinizer_pulumi.resources.policy import settings_of
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 from .conftest import ADMIN_TOKEN
+from .test_key_references_deploy import hold_named_objects
 
 EXAMPLES = Path(__file__).parents[1] / "unit" / "data" / "policy_doc_examples.json"
 SECRET_TYPES = sorted(name for name, model in POLICY_TYPES.items() if model.secret_fields())
@@ -61,8 +63,10 @@ def test_settings_of_a_type_without_secrets_are_plain(policies: Engine) -> None:
 
 @pytest.mark.parametrize("policy_type", SECRET_TYPES or [pytest.param(
     "none", marks=pytest.mark.skip(reason="no policy type with secret fields in the registry yet"))])
-def test_secret_fields_stay_secret(policy_type: str, policies: Engine, emulator_url: str) -> None:
+def test_secret_fields_stay_secret(policy_type: str, policies: Engine, emulator_url: str,
+                                   client: ApinizerClient) -> None:
     settings = documented_settings(policy_type)
+    hold_named_objects(client, settings)  # the WS-Security examples name their keystores
     secrets = secret_values(settings, POLICY_TYPES[policy_type].secret_fields())
     declared = {"project_name": "Demo", "api_proxy_name": "Orders", "name": "secretive",
                 "policy_type": policy_type, "pipeline": "REQUEST", "settings": rpc.wrap_rpc_secret(settings)}

@@ -36,11 +36,18 @@ def recorded(server: ProviderServer, kind: str) -> Engine:
     return engine
 
 
+#: Per kind without identifiers: inputs its own check refuses, and the property it names.
+BAD_INPUTS: dict[str, tuple[dict[str, Any], str]] = {
+    "Geolocation": ({"enabled": "sometimes"}, "enabled"),
+}
+
+
 @pytest.mark.parametrize("kind", sorted(RECORDED))
 def test_every_recorded_provider_still_checks(server: ProviderServer, kind: str) -> None:
     # Inputs without their identifiers: the kind's own check must run and name what is missing.
-    failures = recorded(server, kind).check({}).failures
-    assert "project_name" in failures, failures
+    inputs, named = BAD_INPUTS.get(kind, ({}, "project_name"))
+    failures = recorded(server, kind).check(inputs).failures
+    assert named in failures, failures
 
 
 def test_recorded_providers_run_each_shared_lifecycle(
@@ -69,6 +76,9 @@ def test_recorded_providers_run_each_shared_lifecycle(
             "variable_data_type": "STRING", "value_comparison_operator": "EQ",
             "second_value_source": "VALUE", "second_value": "A"}]},
          {}),
+        ("Jwk", {"project_name": "Demo", "name": "signing",
+                 "generate": {"type": "OKP", "okp": {"curve_type": "ED25519"}}}, {"description": "EdDSA"}),
+        ("Geolocation", {"enabled": True}, {"enabled": False}),
     ]
     made: list[tuple[Engine, str, dict[str, Any]]] = []
     for kind, declared, change in lifecycles:

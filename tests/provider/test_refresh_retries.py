@@ -15,18 +15,24 @@ import _emulator_http as emulator_http
 from apinizer_pulumi.resources import (
     ApiProxyGroupProvider,
     ApiProxyProvider,
+    ConnectionProvider,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointProvider,
     EnvironmentVariableProvider,
+    KeystoreProvider,
 )
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 from .conftest import Gateway
 from .test_api_proxy import orders
 from .test_api_proxy_group import GROUP
+from .test_connection_resource import EMAIL
 from .test_credential import PARTNER
+from .test_crypto_key import inline_declaration as crypto_key_declaration
 from .test_endpoint import USERS
 from .test_environment_variable import BASE_URL
+from .test_keystore import inline_declaration as keystore_declaration
 
 KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
     "Endpoint": (EndpointProvider, lambda: USERS),
@@ -34,7 +40,11 @@ KINDS: dict[str, tuple[Callable[[], Any], Callable[[], dict[str, Any]]]] = {
     "ApiProxy": (ApiProxyProvider, orders),
     "EnvironmentVariable": (EnvironmentVariableProvider, lambda: BASE_URL),
     "ApiProxyGroup": (ApiProxyGroupProvider, lambda: GROUP),
+    "Connection": (ConnectionProvider, lambda: EMAIL),
 }
+# Keystores and crypto keys: material given inline, no file on disk.
+KINDS.update({"Keystore": (KeystoreProvider, keystore_declaration),
+              "CryptoKey": (CryptoKeyProvider, crypto_key_declaration)})
 
 
 def fault(gateway: Gateway, **rule: Any) -> None:

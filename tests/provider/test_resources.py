@@ -11,6 +11,7 @@ from typing import Any
 import pulumi
 import pytest
 from pulumi.runtime import rpc
+from pulumi.runtime.mocks import MockMonitor
 from pulumi.runtime.settings import reset_options
 
 import apinizer_pulumi as apinizer
@@ -29,7 +30,12 @@ class Mocks(pulumi.runtime.Mocks):
 
 @pytest.fixture(autouse=True)
 def mocks() -> Iterator[None]:
-    """Pulumi's mocks on a fresh event loop, and the SDK's global settings put back afterwards."""
+    yield from mocked_runtime()
+
+
+def mocked_runtime(monitor: MockMonitor | None = None) -> Iterator[None]:
+    """Pulumi's mocks on a fresh event loop (with ``monitor`` when given), and the SDK's global
+    settings put back afterwards."""
     REGISTERED.clear()
     loop = asyncio.new_event_loop()
     # The mock monitor runs in the loop's executor and gives each worker thread its own event
@@ -37,7 +43,7 @@ def mocks() -> Iterator[None]:
     executor = ThreadPoolExecutor(max_workers=1)
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
-    pulumi.runtime.set_mocks(Mocks(), project="apinizer-tests", stack="test", preview=False)
+    pulumi.runtime.set_mocks(Mocks(), project="apinizer-tests", stack="test", preview=False, monitor=monitor)
     try:
         yield
     finally:

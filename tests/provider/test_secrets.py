@@ -13,11 +13,15 @@ from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.runtime._serialization import _serialize
 
 from apinizer_pulumi.resources import (
+    CertificateProvider,
     ConnectionArgs,
     CredentialProvider,
+    CryptoKeyProvider,
     EndpointCacheProvider,
     EndpointProvider,
     EndpointWsaProvider,
+    GeolocationProvider,
+    KeystoreProvider,
     RlclEndpointsProvider,
 )
 from apinizer_pulumi.resources.testing import Engine
@@ -28,6 +32,12 @@ from .test_endpoint import USERS
 PROVIDERS = [EndpointProvider, EndpointCacheProvider, EndpointWsaProvider, RlclEndpointsProvider]
 # Credentials (their password is a secret input of their own: tests/provider/test_credential.py).
 PROVIDERS.append(CredentialProvider)
+# Keystores and crypto keys (their secrets: tests/provider/test_keystore.py, test_crypto_key.py).
+PROVIDERS += [KeystoreProvider, CryptoKeyProvider]
+# Geolocation (its MMDB bytes never reach the outputs: tests/provider/test_geolocation.py).
+PROVIDERS.append(GeolocationProvider)
+# Certificates (their PEM is a secret input of their own: tests/provider/test_certificate.py).
+PROVIDERS.append(CertificateProvider)
 
 
 @pytest.mark.parametrize("provider_class", PROVIDERS)

@@ -301,3 +301,17 @@ def test_a_user_without_admin_rights_gets_the_documented_401(
     gateway.script("PUT", "/apiops/settings/geolocation/enable", httpx.Response(401, json=page[1]["body"]))
     with pytest.raises(AuthenticationError, match="User does not have privilege to access admin settings!"):
         client.geolocation.enable()
+
+
+def test_an_unknown_field_inside_a_map_value_is_refused_before_anything_is_sent(
+    gateway: FakeGateway, client: ApinizerClient
+) -> None:
+    # A Kafka property's value is {value, valueType}: "type" (a guess) would be kept and sent unseen.
+    properties = {key: {"value": "x", "valueType": "STRING"} for key in (
+        "bootstrap.servers", "key.serializer", "value.serializer")}
+    properties["bootstrap.servers"] = {"value": "kafka:9092", "type": "STRING"}
+    kafka = {"type": "kafka", "name": "audit", "topicName": "audit", "propertiesMap": properties}
+    with pytest.raises(InvalidArgumentError) as caught:
+        client.connections.create("MyProject", kafka)
+    assert "properties_map[bootstrap.servers].type" in str(caught.value)
+    assert gateway.api_requests == []

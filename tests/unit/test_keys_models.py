@@ -347,6 +347,12 @@ def test_the_two_spellings_name_the_same_algorithms() -> None:
             "okp.curve_type",
             "must be X25519 for ECDH_ES (ED25519 signs only)",
         ),
+        # Without an algorithm, the use decides (an X25519 key without one is for key exchange: the
+        # page's Example 7): X25519 cannot sign, and ED25519 cannot agree keys.
+        ({"type": "OKP", "okp": {"curveType": "X25519", "keyUseType": "SIGNATURE"}}, "okp.curve_type",
+         "must be ED25519 for SIGNATURE (X25519 cannot sign)"),
+        ({"type": "OKP", "okp": {"curveType": "ED25519", "keyUseType": "ENCRYPTION"}}, "okp.curve_type",
+         "must be X25519 for ENCRYPTION (ED25519 signs only)"),
         (
             {
                 "type": "EC",
@@ -396,6 +402,9 @@ def test_each_es_algorithm_on_its_curve_and_ecdh_on_any() -> None:
 def test_x25519_without_algorithm_is_the_documented_example_7() -> None:
     body = EXAMPLES[f"{PAGES}generate-jwk.md#curl-6"]["body"]
     assert JwkGenerate.model_validate(body).okp is not None
+    # Without a use, it is for key exchange: an ECDH algorithm fits it, as on the gateway.
+    with_algorithm = {**body, "okp": {**body["okp"], "algorithm": "ECDH_ES"}}
+    assert JwkGenerate.model_validate(with_algorithm).okp is not None
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,11 @@ RECORDED_PROVIDERS = [
 ]
 # Credentials and their access.
 RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.credential", "CredentialProvider"))
+# JWKs.
+RECORDED_PROVIDERS.append(("apinizer_pulumi.resources.jwk", "JwkProvider"))
+# Keystores and crypto keys.
+RECORDED_PROVIDERS += [("apinizer_pulumi.resources.keystore", "KeystoreProvider"),
+                       ("apinizer_pulumi.resources.crypto_key", "CryptoKeyProvider")]
 
 
 @pytest.mark.parametrize(("module", "name"), RECORDED_PROVIDERS, ids=[n for _, n in RECORDED_PROVIDERS])

@@ -85,12 +85,42 @@ def test_mypy_flags_a_bad_enum_value_a_wrong_field_and_a_bad_pipeline(tmp_path: 
                    .replace('ip_list=["10.0.0.0/8"]', 'ip_lists=["10.0.0.0/8"]')
                    .replace('pipeline="RESPONSE"', 'pipeline="AFTER"'))
 
-    result = Checked(mypy(good, bad))  # one start of mypy (20-40 s) for both files
+    # The connection settings classes, the script's second target, in the same start of mypy.
+    connection_good = tmp_path / "connection_good.py"
+    connection_good.write_text(textwrap.dedent(CONNECTION_GOOD))
+    connection_bad = tmp_path / "connection_bad.py"
+    connection_bad.write_text(textwrap.dedent(CONNECTION_GOOD)
+                              .replace('version="V2c"', 'version="V4"')
+                              .replace('topic_name="audit"', 'topic="audit"'))
+
+    result = Checked(mypy(good, bad, connection_good, connection_bad))  # one start of mypy (20-40 s)
     assert result.errors(good) == [], result.result.stdout
     errors = result.errors(bad)
     assert any('Argument "throttling_interval" to "ApiBasedThrottling"' in line for line in errors), errors
     assert any('Unexpected keyword argument "ip_lists" for "WhiteIp"' in line for line in errors), errors
     assert any('Argument "pipeline" to "Policy"' in line for line in errors), errors
+    assert result.errors(connection_good) == [], result.result.stdout
+    errors = result.errors(connection_bad)
+    assert any('Argument "version" to "Snmp"' in line for line in errors), errors
+    assert any('Unexpected keyword argument "topic" for "Kafka"' in line for line in errors), errors
+
+
+CONNECTION_GOOD = """
+    import apinizer_pulumi as apinizer
+
+    apinizer.Connection(
+        "audit", project_name="Demo", name="audit",
+        settings=apinizer.connections.Kafka(
+            topic_name="audit",
+            properties_map={"bootstrap.servers": apinizer.connections.MapValueArgs(value="kafka:9092")},
+        ),
+    )
+    apinizer.Connection(
+        "traps", project_name="Demo", name="traps",
+        settings=apinizer.connections.Snmp(connection_string="udp:10.0.0.1/162", version="V2c",
+                                           security_or_community_name="public", pdu_oid_for_message="1.3.6"),
+    )
+"""
 
 
 def test_a_wrong_or_missing_argument_is_one_line_naming_it_the_value_and_the_fix() -> None:

@@ -7,6 +7,7 @@ endpoints through the client and writes a module that declares each with ``adopt
 This package uses the client and the models only; it never imports the emulator.
 """
 
+from ._certificates import CertificateRecord, read_certificates, write_certificate_files
 from ._check import (
     Declared,
     DeclaredProxy,
@@ -85,3 +86,5 @@ __all__ += ["CredentialRecord", "credential_password_key", "credential_resource_
 from ._check import DeclaredResource, ResourceDrift, compare_resources, declared_resources  # noqa: E402
 
 __all__ += ["DeclaredResource", "ResourceDrift", "compare_resources", "declared_resources"]
+# Certificates: read with their exported PEM, and the PEM files written beside a program.
+__all__ += ["CertificateRecord", "read_certificates", "write_certificate_files"]

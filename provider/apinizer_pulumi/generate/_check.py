@@ -288,6 +288,9 @@ IDENTITIES: dict[str, tuple[str, ...]] = {
     "EnvironmentVariable": ("project_name", "name"),
     "ApiProxyGroup": ("project_name", "name"),
     "ApiProxyGroupDeployment": ("project_name", "api_proxy_group_name", "environment_name"),
+    "Jwk": ("project_name", "name"),
+    "Connection": ("project_name", "name"),
+    "Certificate": ("project_name", "name"),
 }
 #: The keywords compared for each kind: those ``generate`` writes from what the gateway holds (a
 #: keyword such as ``deploy_to`` or ``opts`` says how Pulumi manages it, not what the gateway holds).
@@ -301,12 +304,16 @@ _COMPARED: dict[str, frozenset[str]] = {
     "EnvironmentVariable": frozenset({"description", "global_value", "environment_values", "secret"}),
     "ApiProxyGroup": frozenset({"description"}),
     "ApiProxyGroupDeployment": frozenset(),
+    "Jwk": frozenset({"description", "url"}),
+    "Connection": frozenset({"description", "enabled", "deploy_to_worker", "settings"}),
+    "Certificate": frozenset({"alias", "description", "environment_names"}),
 }
 #: What a keyword left out means, where generate leaves the default out.
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "Policy": {"target_scope": "ALL", "active": True},
     "EnvironmentVariable": {"secret": False},
     "Credential": {"enabled": True},
+    "Connection": {"enabled": True, "deploy_to_worker": True},
 }
 #: Keywords compared only where the program gives them (left out, the gateway's value is kept).
 _WHEN_GIVEN = {"ApiProxy": frozenset({"routing", "client_route"}), "Policy": frozenset({"order"})}

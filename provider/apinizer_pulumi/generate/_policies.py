@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import BaseModel
+
 from apinizer_pulumi.models import PolicyBase
 
 #: The indent of a resource's arguments in the generated dicts.
@@ -134,23 +136,30 @@ def _with_secrets(data: dict[str, Any], paths: Sequence[str],
     return out, keys
 
 
-def _settings(record: PolicyRecord) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """The type's own fields that differ from their defaults, secrets replaced."""
-    model = type(record.policy)
-    own = set(model.model_fields) - set(PolicyBase.model_fields) - {"type"}
-    dumped = record.policy.model_dump(mode="json", exclude_none=True)
+def own_settings(model: Any, base: type[BaseModel]) -> dict[str, Any]:
+    """The fields of ``model`` (a policy or a connection) beyond ``base``'s that differ from their
+    defaults: what a settings class is generated with."""
+    cls = type(model)
+    own = set(cls.model_fields) - set(base.model_fields) - {"type"}
+    dumped = model.model_dump(mode="json", exclude_none=True)
     settings: dict[str, Any] = {}
-    for name in model.model_fields:
+    for name in cls.model_fields:
         if name not in own or name not in dumped:
             continue
-        info = model.model_fields[name]
+        info = cls.model_fields[name]
         if not info.is_required():
             default = info.get_default(call_default_factory=True)
             default = getattr(default, "value", default)
             if dumped[name] == default or (default is None and dumped[name] in ([], {})):
                 continue
         settings[name] = dumped[name]
-    return _with_secrets(settings, model.secret_fields(), record.resource_name)
+    return settings
+
+
+def _settings(record: PolicyRecord) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The type's own fields that differ from their defaults, secrets replaced."""
+    settings = own_settings(record.policy, PolicyBase)
+    return _with_secrets(settings, type(record.policy).secret_fields(), record.resource_name)
 
 
 def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_option: str) -> list[str]:
@@ -186,21 +195,32 @@ def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_opti
             messages = [item.model_dump(mode="json", exclude_none=True) for item in policy.error_message_list]
             out.append(f"{INDENT}error_messages={python_literal(messages, INDENT)},")
         settings, secrets = _settings(record)
-        if settings:
-            out.append(f"{INDENT}settings=apinizer.policies.{class_name}(")
-            for key, value in settings.items():
-                out.append(f"{INDENT}    {key}={python_literal(value, INDENT + '    ')},")
-            out.append(f"{INDENT}),")
-        else:
-            out.append(f"{INDENT}settings=apinizer.policies.{class_name}(),")
-        for key, field in secrets:
-            out.append(f"{INDENT}# {key} is settings.{field}:")
-            out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
-        out.append(f"{INDENT}adopt=True,")
-        if retain:
-            out.append(f"{INDENT}{retain_option}")
-        out.append("    ),")
+        out += adopted_settings(f"policies.{class_name}", settings, secrets,
+                                retain_option=retain_option if retain else None)
     out.append("}")
+    return out
+
+
+def adopted_settings(settings_class: str, settings: Mapping[str, Any], secrets: Sequence[tuple[str, str]],
+                     *, retain_option: str | None) -> list[str]:
+    """The end of a typed resource taken over as it is (a policy, a connection): its
+    ``settings=apinizer.<settings_class>(...)``, where each secret's config key comes from, ``adopt=True``
+    and the retain option, and the closing parenthesis."""
+    out = []
+    if settings:
+        out.append(f"{INDENT}settings=apinizer.{settings_class}(")
+        for key, value in settings.items():
+            out.append(f"{INDENT}    {key}={python_literal(value, INDENT + '    ')},")
+        out.append(f"{INDENT}),")
+    else:
+        out.append(f"{INDENT}settings=apinizer.{settings_class}(),")
+    for key, field in secrets:
+        out.append(f"{INDENT}# {key} is settings.{field}:")
+        out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
+    out.append(f"{INDENT}adopt=True,")
+    if retain_option:
+        out.append(f"{INDENT}{retain_option}")
+    out.append("    ),")
     return out
 
 

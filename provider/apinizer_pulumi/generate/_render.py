@@ -11,7 +11,11 @@ from collections.abc import Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
+from ._certificates import CertificateRecord, certificate_section
+from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
+from ._jwks import JwkRecord, jwk_section, read_jwks
+from ._key_material import MaterialRecord, key_material_section, read_key_material
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -245,6 +249,10 @@ def render_program(
     snapshot: GatewaySnapshot, *, command: str, rlcls: Sequence[str] = (), retain: bool = True,
     variables: Sequence[VariableRecord] = (),
     groups: Sequence[GroupRecord] = (),
+    jwks: Sequence[JwkRecord] = (),
+    key_material: Sequence[MaterialRecord] = (),
+    connections: Sequence[ConnectionRecord] = (),
+    certificates: Sequence[CertificateRecord] = (),
 ) -> str:
     """The module text: one ``Endpoint`` with ``adopt=True`` per live endpoint, in a typed dict.
 
@@ -271,7 +279,7 @@ def render_program(
         "from __future__ import annotations",
         "",
         "import apinizer_pulumi as apinizer",
-        *(["import pulumi"] if retain or variables or snapshot.credentials else []),
+        *(["import pulumi"] if retain or variables or snapshot.credentials or key_material else []),
         "",
         _UNREADABLE.rstrip("\n"),
         "",
@@ -300,6 +308,15 @@ def render_program(
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
                              literal=literal))
+    out.extend(jwk_section(jwks, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION, literal=literal,
+                           width=WIDTH))
+    out.extend(key_material_section(key_material, indent=INDENT, literal=literal,
+                                    retain_option=RETAIN_OPTION if retain else None))
+    out.extend(connection_section(connections, retain_option=RETAIN_OPTION if retain else None))
+    out.extend(certificate_section(certificates, indent=INDENT, literal=literal,
+                                   retain_option=RETAIN_OPTION if retain else None))
+    if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
+        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"
 
 
@@ -336,8 +353,11 @@ def generate_program(
     command = command_line(project, proxies, rlcls, retain=retain)
     variables = read_environment_variables(client, project, progress or (lambda _line: None))
     groups = read_groups(client, project, progress or (lambda _line: None))
+    jwks = read_jwks(client, project, progress or (lambda _line: None))
+    material = read_key_material(client, project, progress or (lambda _line: None))
+    connections = read_connections(client, project, progress or (lambda _line: None))
     return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups)
+                          groups=groups, jwks=jwks, key_material=material, connections=connections)
 
 
 def command_line(

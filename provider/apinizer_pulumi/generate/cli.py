@@ -16,6 +16,7 @@ from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, PermissionDeniedError
 
+from ._certificates import CertificateRecord, read_certificates, write_certificate_files
 from ._check import (
     compare,
     compare_proxies,
@@ -25,7 +26,11 @@ from ._check import (
     declared_resources,
 )
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
+from ._connections import ConnectionRecord, read_connections
+from ._connections import secret_keys as connection_secret_keys
 from ._groups import GroupRecord, read_groups
+from ._jwks import JwkRecord, jwk_secret_keys, read_jwks
+from ._key_material import MaterialRecord, material_secret_keys, read_key_material
 from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 from ._variables import VariableRecord, read_environment_variables, secret_keys
@@ -117,20 +122,37 @@ def _snapshot(
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class _Families:
+    """What generate reads besides the proxies: one field per family."""
+
+    variables: list[VariableRecord]
+    groups: list[GroupRecord]
+    jwks: list[JwkRecord]
+    material: list[MaterialRecord]
+    connections: list[ConnectionRecord]
+    certificates: list[CertificateRecord]
+
+
 def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
-) -> tuple[GatewaySnapshot, list[VariableRecord], list[GroupRecord]]:
+) -> tuple[GatewaySnapshot, _Families]:
     """Everything generate reads."""
     snapshot = _snapshot(client, args, declared_proxies, progress)
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
-    return snapshot, variables, groups
+    jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
+    material = read_key_material(client, args.project, progress, unread=snapshot.unread)
+    connections = read_connections(client, args.project, progress, unread=snapshot.unread)
+    certificates = read_certificates(client, args.project, progress, unread=snapshot.unread)
+    return snapshot, _Families(variables, groups, jwks, material, connections, certificates)
 
 
-def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, variables: Sequence[VariableRecord],
-            groups: Sequence[GroupRecord]) -> str:
+def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, families: _Families) -> str:
     return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                          variables=variables, groups=groups)
+                          variables=families.variables, groups=families.groups, jwks=families.jwks,
+                          key_material=families.material, connections=families.connections,
+                          certificates=families.certificates)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -147,12 +169,12 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     own = [item.record.proxy for item in declared if item.record.project == args.project]
     own += [item.record.name for item in proxies if item.record.project == args.project]
     # What generate would write now, compared with the program kind by kind.
-    snapshot, variables, groups = _read(args, client, list(dict.fromkeys(own)), progress)
+    snapshot, families = _read(args, client, list(dict.fromkeys(own)), progress)
     # Endpoints are compared from their records; the rest from the program written without them
     # (an endpoint's dozen lines are most of a big program, and parsing is most of the time).
     rest = dataclasses.replace(snapshot, proxies=[dataclasses.replace(proxy, endpoints=[], policies={})
                                                   for proxy in snapshot.proxies])
-    program = _render(args, rest, variables, groups)
+    program = _render(args, rest, families)
     read = [p.name for p in snapshot.proxies]
     drift = compare(declared, snapshot.endpoints, args.project, read)
     # Proxies are compared where the gateway could read them (one GET each, with their deployments).
@@ -164,8 +186,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
-            "the proxies with their routing and deployments, and the policies, credentials, variables "
-            "and groups it holds"
+            "the proxies with their routing and deployments, and the policies, credentials, variables, "
+            "groups, JWKs, keystores, crypto keys and connections it holds"
         )
         return EXIT_OK
     print(f"drift between {path} and the gateway (project {args.project}):")
@@ -176,13 +198,16 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
-    snapshot, variables, groups = _read(args, client, [], progress)
-    program = _render(args, snapshot, variables, groups)
+    snapshot, families = _read(args, client, [], progress)
+    program = _render(args, snapshot, families)
     if args.out is None:
         sys.stdout.write(program)
     else:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(program, encoding="utf-8")
+    # Beside the program (the working directory when it goes to standard output): it names them.
+    folder = Path.cwd() if args.out is None else args.out.parent
+    written = write_certificate_files(families.certificates, folder)
     for name in snapshot.missing:
         progress(f"note: proxy {name} is no longer in project {args.project}")
     where = "standard output" if args.out is None else str(args.out)
@@ -195,11 +220,28 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
-    secret_values = secret_keys(variables)
+    if written:
+        progress(f"and {len(written)} certificate(s), their PEM files in {written[0].parent}")
+    secret_values = secret_keys(families.variables)
     if secret_values:
         progress(f"and {len(secret_values)} secret environment value(s): set each with "
                  f"`pulumi config set --secret <key> <value>` before `pulumi up` "
                  f"(keys: {', '.join(secret_values)})")
+    jwk_keys = jwk_secret_keys(families.jwks)
+    if jwk_keys:
+        progress(f"and {len(jwk_keys)} JWK(s) with a private part: set each to the JWK's JSON (the gateway's "
+                 f"GET .../jwks/<name>/ answers it) with `pulumi config set --secret <key> <json>` before "
+                 f"`pulumi up` (keys: {', '.join(jwk_keys)})")
+    material_keys = material_secret_keys(families.material)
+    if material_keys:
+        progress(f"and {len(families.material)} keystore(s) and crypto key(s): set each file, password and "
+                 f"private key with `pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(material_keys)})")
+    connection_secrets = connection_secret_keys(families.connections)
+    if connection_secrets:
+        progress(f"and {len(connection_secrets)} secret connection field(s): set each with "
+                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
+                 f"(keys: {', '.join(connection_secrets)})")
     return EXIT_OK
 
 

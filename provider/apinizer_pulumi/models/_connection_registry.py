@@ -6,6 +6,7 @@ Source: https://github.com/apinizer/management-api-docs/blob/main/02-api-referen
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, Union
@@ -24,6 +25,7 @@ __all__ = [
     "ConnectionList",
     "UnknownConnectionTypeError",
     "documented_connection_type",
+    "masked_connection",
     "parse_connection",
 ]
 
@@ -89,6 +91,27 @@ def parse_connection(data: Mapping[str, Any], *, listed: bool = False) -> Connec
     body = dict(data)
     body["type"] = kind
     return model.model_validate(body, context={"listed": listed})
+
+
+def masked_connection(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``data`` (a connection's API JSON, camelCase) with every secret field of its type
+    ``null``, as the list answers it (and as ``/_emulator/state`` and the read-only functions show it)."""
+    masked: dict[str, Any] = json.loads(json.dumps(dict(data)))
+    model = CONNECTION_TYPES.get(documented_connection_type(masked))
+    for path in model.secret_api_paths() if model is not None else ():
+        _clear(masked, path.split("."))
+    return masked
+
+
+def _clear(node: Any, parts: list[str]) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _clear(item, parts)
+    elif isinstance(node, dict) and parts[0] in node:
+        if len(parts) == 1:
+            node[parts[0]] = None
+        else:
+            _clear(node[parts[0]], parts[1:])
 
 
 class ConnectionEntry(ConnectionModel):

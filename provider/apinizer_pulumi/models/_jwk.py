@@ -539,7 +539,7 @@ class _GenerateParameters(SecretModel):
     def _algorithm_and_validity(self) -> _GenerateParameters:
         title = type(self).__name__
         problems: list[tuple[str, str, Any]] = []
-        use = self.key_use_type or JwkUseType.SIGNATURE
+        use = self.key_use_type or self._default_use()
         if self.algorithm is not None:
             problem = jwk_algorithm_problem(self.key_type, use, self.algorithm, generate=True)
             if problem is not None:
@@ -551,6 +551,10 @@ class _GenerateParameters(SecretModel):
         if problems:
             raise field_errors(title, problems)
         return self
+
+    def _default_use(self) -> JwkUseType:
+        """The use of a key that names none: the page's default."""
+        return JwkUseType.SIGNATURE
 
     def _own_problems(self, use: JwkUseType) -> list[tuple[str, str, Any]]:
         # RSA and OCT: the field tables' sizes, in bits.
@@ -611,9 +615,21 @@ class OkpJwkParameters(_GenerateParameters):
     key_type: ClassVar[JwkType] = JwkType.OKP
     curve_type: OkpCurve
 
+    def _default_use(self) -> JwkUseType:
+        # The page's Example 7 generates an X25519 key "for key exchange" with the curve alone, while
+        # keyUseType defaults to SIGNATURE, which X25519 cannot do: the example is read as meant.
+        return JwkUseType.ENCRYPTION if self.curve_type is OkpCurve.X25519 else JwkUseType.SIGNATURE
+
     def _own_problems(self, use: JwkUseType) -> list[tuple[str, str, Any]]:
         algorithm = self.algorithm
         if algorithm is None:
+            # The use alone (declared, or the default above) then picks the curve, as on the gateway.
+            if use is JwkUseType.SIGNATURE and self.curve_type is not OkpCurve.ED25519:
+                return [("curve_type", "must be ED25519 for SIGNATURE (X25519 cannot sign)",
+                         self.curve_type.value)]
+            if use is JwkUseType.ENCRYPTION and self.curve_type is not OkpCurve.X25519:
+                return [("curve_type", "must be X25519 for ENCRYPTION (ED25519 signs only)",
+                         self.curve_type.value)]
             return []
         signs = algorithm is JwkGenerateAlgorithm.EDDSA
         if signs and self.curve_type is not OkpCurve.ED25519:

@@ -79,10 +79,14 @@ def unknown_fields(model: ApiModel, prefix: str = "") -> list[str]:
         found.extend(f"{prefix}{key}" for key in model.model_extra or {})
     for name in type(model).model_fields:
         value = getattr(model, name)
-        items = value if isinstance(value, list) else [value]
-        for index, item in enumerate(items):
+        if isinstance(value, dict):  # a map of structures (a Kafka connection's propertiesMap)
+            items: dict[Any, Any] = {f"{prefix}{name}[{key}].": item for key, item in value.items()}
+        elif isinstance(value, list):
+            items = {f"{prefix}{name}[{index}].": item for index, item in enumerate(value)}
+        else:
+            items = {f"{prefix}{name}.": value}
+        for where, item in items.items():
             if isinstance(item, ApiModel):
-                where = f"{prefix}{name}[{index}]." if isinstance(value, list) else f"{prefix}{name}."
                 found.extend(unknown_fields(item, where))
     return found
 

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from .api_proxy_deployment import ApiProxyDeployment, ApiProxyDeploymentProvider
     from .api_proxy_group import ApiProxyGroup, ApiProxyGroupProvider
     from .api_proxy_group_deployment import ApiProxyGroupDeployment, ApiProxyGroupDeploymentProvider
+    from .certificate import Certificate, CertificateProvider
+    from .connection import Connection, ConnectionProvider
     from .credential import Credential, CredentialAccessArgs, CredentialProvider
     from .endpoint import Endpoint, EndpointProvider
     from .endpoint_cache import CacheSettingsArgs, EndpointCache, EndpointCacheProvider
@@ -55,21 +57,31 @@ if TYPE_CHECKING:
     from .environment_variable import EnvironmentVariable, EnvironmentVariableProvider
     from .environment_variable_value import EnvironmentVariableValue, EnvironmentVariableValueProvider
     from .functions import (
+        export_certificate,
         get_api_proxies,
         get_api_proxies_report,
         get_api_proxy,
         get_api_proxy_groups,
+        get_certificate,
+        get_certificates,
+        get_connection,
+        get_connections,
         get_credentials,
         get_endpoint,
         get_endpoint_policies,
         get_endpoints,
         get_environment_variables,
         get_environments,
+        get_jwk,
+        get_jwks,
         get_organization_access_report,
         get_policies,
         get_projects,
+        get_truststore_certificates,
     )
+    from .geolocation import Geolocation, GeolocationProvider
     from .ip_group import IpGroup, IpGroupProvider
+    from .jwk import Jwk, JwkEcArgs, JwkGenerateArgs, JwkOctArgs, JwkOkpArgs, JwkProvider, JwkRsaArgs
     from .policy import Policy, PolicyProvider
     from .rlcl import Rlcl, RlclProvider
     from .rlcl_condition import RlclCondition, RlclConditionProvider
@@ -159,6 +171,36 @@ _HOMES.update({
     "CredentialProvider": "credential",
     "get_credentials": "functions",
 })
+# JWKs.
+_HOMES.update({
+    "Jwk": "jwk",
+    "JwkEcArgs": "jwk",
+    "JwkGenerateArgs": "jwk",
+    "JwkOctArgs": "jwk",
+    "JwkOkpArgs": "jwk",
+    "JwkProvider": "jwk",
+    "JwkRsaArgs": "jwk",
+    "get_jwk": "functions",
+    "get_jwks": "functions",
+})
+# Geolocation: the MMDB file and whether it is on.
+_HOMES.update({"Geolocation": "geolocation", "GeolocationProvider": "geolocation"})
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+_HOMES.update({
+    "Connection": "connection",
+    "ConnectionProvider": "connection",
+    "get_connection": "functions",
+    "get_connections": "functions",
+})
+# Certificates, their export and the environments' truststores.
+_HOMES.update({
+    "Certificate": "certificate",
+    "CertificateProvider": "certificate",
+    "export_certificate": "functions",
+    "get_certificate": "functions",
+    "get_certificates": "functions",
+    "get_truststore_certificates": "functions",
+})
 
 __all__ = [
     "ApiProxy",
@@ -237,6 +279,36 @@ __all__ = [
 
 # Credentials and their access.
 __all__ += ["AccessTypeName", "Credential", "CredentialAccessArgs", "CredentialProvider", "get_credentials"]
+# JWKs.
+__all__ += ["Jwk", "JwkEcArgs", "JwkGenerateArgs", "JwkOctArgs", "JwkOkpArgs", "JwkProvider", "JwkRsaArgs",
+            "get_jwk", "get_jwks"]
+
+# Keystores and crypto keys: per-environment key material.
+if TYPE_CHECKING:
+    from .crypto_key import CryptoKey, CryptoKeyEnvironmentArgs, CryptoKeyProvider
+    from .functions import get_crypto_keys, get_keystores
+    from .keystore import Keystore, KeystoreEnvironmentArgs, KeystoreProvider
+_HOMES.update({
+    "CryptoKey": "crypto_key",
+    "CryptoKeyEnvironmentArgs": "crypto_key",
+    "CryptoKeyProvider": "crypto_key",
+    "Keystore": "keystore",
+    "KeystoreEnvironmentArgs": "keystore",
+    "KeystoreProvider": "keystore",
+    "get_crypto_keys": "functions",
+    "get_keystores": "functions",
+})
+__all__ += ["CryptoKey", "CryptoKeyEnvironmentArgs", "CryptoKeyProvider", "Keystore",
+            "KeystoreEnvironmentArgs", "KeystoreProvider", "get_crypto_keys", "get_keystores"]
+# Geolocation.
+__all__ += ["Geolocation", "GeolocationProvider"]
+
+
+# Connections to outside systems (Kafka, SMTP, LDAP ...): not the gateway's ConnectionArgs.
+__all__ += ["Connection", "ConnectionProvider", "get_connection", "get_connections"]
+# Certificates, their export and the environments' truststores.
+__all__ += ["Certificate", "CertificateProvider", "export_certificate", "get_certificate", "get_certificates",
+            "get_truststore_certificates"]
 
 
 def __getattr__(name: str) -> Any:

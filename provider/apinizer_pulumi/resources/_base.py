@@ -132,6 +132,21 @@ def _nested_model(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     return None, False
 
 
+def _mapped_model(annotation: Any) -> type[BaseModel] | None:
+    """The pydantic model of the values of a ``dict[str, X]`` annotation (``X | None`` too), or None."""
+    from pydantic import BaseModel
+
+    origin = get_origin(annotation)
+    if origin in (Union, types.UnionType):
+        found = (_mapped_model(arg) for arg in get_args(annotation))
+        return next((model for model in found if model is not None), None)
+    if origin in (dict, Mapping):
+        args = get_args(annotation)
+        value = args[1] if len(args) == 2 else None
+        return value if isinstance(value, type) and issubclass(value, BaseModel) else None
+    return None
+
+
 @functools.cache
 def _annotations_by_key(model: type[BaseModel]) -> dict[str, Any]:
     """Each field's annotation under its name and its alias: built once per model, not per check."""
@@ -152,6 +167,11 @@ def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Pat
     for key, value in data.items():
         if key not in by_key:
             found.append((*path, str(key)))
+            continue
+        mapped = _mapped_model(by_key[key])
+        if mapped is not None and isinstance(value, Mapping):
+            for entry, item in value.items():
+                found.extend(unknown_keys(mapped, item, (*path, str(key), str(entry))))
             continue
         nested, in_list = _nested_model(by_key[key])
         if nested is None:
@@ -522,9 +542,10 @@ class ApinizerProvider(dyn.ResourceProvider):
         mine, theirs = _resource_name(urn), _resource_name(owner)
         if mine == theirs:
             mine, theirs = urn, owner
+        named = f" ({what})" if what else ""  # a kind without identifiers is one per gateway
         return [dyn.CheckFailure("", (
-            f"apinizer: {self.kind} '{mine}' and {self.kind} '{theirs}' manage the same gateway object "
-            f"({what}): each would overwrite (or delete) what the other declares. Declare it once; "
+            f"apinizer: {self.kind} '{mine}' and {self.kind} '{theirs}' manage the same gateway object"
+            f"{named}: each would overwrite (or delete) what the other declares. Declare it once; "
             f"adopt=True does not help, it only lets a second resource take over the first's object"
         ))]
 

@@ -20,7 +20,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +100,19 @@ def unwrap_secret(value: Any) -> Any:
     while rpc.is_rpc_secret(value):
         value = rpc.unwrap_rpc_secret(value)
     return value
+
+
+def unwrap_secrets(props: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """``props`` with the secret inputs ``names`` unwrapped: secrets arrive as signature-tagged dicts."""
+    return {key: unwrap_secret(value) if key in names else value for key, value in props.items()}
+
+
+def wrap_secrets(inputs: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """``inputs`` with the secret inputs ``names`` marked secret again, for the inputs the state keeps."""
+    from pulumi.runtime import rpc
+
+    return {key: rpc.wrap_rpc_secret(value) if key in names and value is not None else value
+            for key, value in inputs.items()}
 
 
 def resolve(

@@ -375,9 +375,9 @@ class DecryptionDefArgs:
     """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
     ``'KEY'``.
     """
-    crypto_key_info_id: pulumi.Input[str] | None = None
+    crypto_key_info_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
-    certificate_id: pulumi.Input[str] | None = None
+    certificate_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
     id: pulumi.Input[str] | None = None
     """Definition ID."""
@@ -409,9 +409,9 @@ class DigitalSignDefArgs:
     """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
     ``'KEY'``.
     """
-    crypto_key_info_id: pulumi.Input[str] | None = None
+    crypto_key_info_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
-    certificate_id: pulumi.Input[str] | None = None
+    certificate_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
     id: pulumi.Input[str] | None = None
     """Definition ID (generated)."""
@@ -437,9 +437,9 @@ class DigitalSignVerificationDefArgs:
     """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
     ``'KEY'``.
     """
-    crypto_key_info_id: pulumi.Input[str] | None = None
+    crypto_key_info_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
-    certificate_id: pulumi.Input[str] | None = None
+    certificate_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
     id: pulumi.Input[str] | None = None
     """Definition ID (generated)."""
@@ -465,9 +465,9 @@ class EncryptionDefArgs:
     """Use a stored KEY (crypto_key_info_id) or a CERTIFICATE (certificate_id). Default (the API's):
     ``'KEY'``.
     """
-    crypto_key_info_id: pulumi.Input[str] | None = None
+    crypto_key_info_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored crypto key (required when enum_key_certificate_type is KEY)."""
-    certificate_id: pulumi.Input[str] | None = None
+    certificate_id: pulumi.Input[str] | pulumi.Resource | None = None
     """ID of the stored certificate (required when enum_key_certificate_type is CERTIFICATE)."""
     id: pulumi.Input[str] | None = None
     """Definition ID."""
@@ -1090,7 +1090,7 @@ class ApiCall:
     """The URL called."""
     timeout: pulumi.Input[int] | None = None
     """The call's timeout, in milliseconds."""
-    certificate_name: pulumi.Input[str] | None = None
+    certificate_name: pulumi.Input[str] | pulumi.Resource | None = None
     """The certificate for mTLS (required when certificate_enabled)."""
     certificate_enabled: pulumi.Input[bool] | None = None
     """Call with an mTLS client certificate. Default (the API's): ``False``."""
@@ -1588,13 +1588,13 @@ class JoseImplementation:
     """Sign the token (JWS). Default (the API's): ``True``."""
     sign_by_issuer: pulumi.Input[bool] | None = None
     """Sign with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
-    jwk_id_for_validation_and_sign: pulumi.Input[str] | None = None
+    jwk_id_for_validation_and_sign: pulumi.Input[str] | pulumi.Resource | None = None
     """The JWK that signs (required when sign and not sign_by_issuer)."""
     encrypt: pulumi.Input[bool] | None = None
     """Encrypt the token (JWE). Default (the API's): ``True``."""
     encrypt_by_issuer: pulumi.Input[bool] | None = None
     """Encrypt with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
-    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | None = None
+    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | pulumi.Resource | None = None
     """The JWK that encrypts (required when encrypt and not encrypt_by_issuer)."""
     encryption_method: pulumi.Input[JwkEncryptionMethodName] | None = None
     """The content encryption (required when encrypt)."""
@@ -1651,13 +1651,13 @@ class JoseValidation:
     """Validate with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
     validate_acl_for_issuer: pulumi.Input[bool] | None = None
     """Accept only issuers in the allowed ACL. Default (the API's): ``True``."""
-    jwk_id_for_validation_and_sign: pulumi.Input[str] | None = None
+    jwk_id_for_validation_and_sign: pulumi.Input[str] | pulumi.Resource | None = None
     """The JWK that validates (required when validate_sign and not validate_by_issuer)."""
     decrypt: pulumi.Input[bool] | None = None
     """Decrypt the token (JWE). Default (the API's): ``True``."""
     decrypt_by_issuer: pulumi.Input[bool] | None = None
     """Decrypt with the issuer's key (true) or the proxy's JWK (false). Default (the API's): ``True``."""
-    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | None = None
+    jwk_id_for_decryption_and_encryption: pulumi.Input[str] | pulumi.Resource | None = None
     """The JWK that decrypts (required when decrypt and not decrypt_by_issuer)."""
     strip_and_decode: pulumi.Input[JoseStripAndDecodeName] | None = None
     """Decode NONE, ALL or PARTIAL (jwt_claims_to_decode) of the claims. Default (the API's): ``'NONE'``."""
@@ -1950,7 +1950,7 @@ class SamlValidation:
     """The policy type this settings class declares."""
     secret_fields: ClassVar[tuple[str, ...]] = ()
     """The dotted paths of the fields stored only as secrets."""
-    key_store_name: pulumi.Input[str]
+    key_store_name: pulumi.Input[str] | pulumi.Resource
     """Keystore of the SAML signing certificates (the project's first, then global)."""
     allow_unknown_signer: pulumi.Input[bool] | None = None
     """Accept assertions from signers not in the keystore. Default (the API's): ``False``."""
@@ -2039,7 +2039,7 @@ class WsSecurityDecrypt:
     """The dotted paths of the fields stored only as secrets."""
     allow_case_insensitive_id: pulumi.Input[bool] | None = None
     """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
-    dec_key_store_name: pulumi.Input[str]
+    dec_key_store_name: pulumi.Input[str] | pulumi.Resource
     """The keystore that decrypts."""
 
 
@@ -2067,7 +2067,7 @@ class WsSecurityEncrypt:
     """Key encryption: RSA (v1.5) or OAEP."""
     must_understand: pulumi.Input[bool] | None = None
     """Set mustUnderstand on the WS-Security header. Default (the API's): ``True``."""
-    enc_key_store_name: pulumi.Input[str]
+    enc_key_store_name: pulumi.Input[str] | pulumi.Resource
     """The keystore that encrypts."""
 
 
@@ -2088,9 +2088,9 @@ class WsSecurityFromTarget:
     """Decrypt (this or ver_exists must be true). Default (the API's): ``False``."""
     ver_exists: pulumi.Input[bool] | None = None
     """Verify signatures (this or dec_exists must be true). Default (the API's): ``False``."""
-    dec_key_store_name: pulumi.Input[str] | None = None
+    dec_key_store_name: pulumi.Input[str] | pulumi.Resource | None = None
     """The keystore that decrypts (required when dec_exists)."""
-    ver_key_store_name: pulumi.Input[str] | None = None
+    ver_key_store_name: pulumi.Input[str] | pulumi.Resource | None = None
     """The keystore that verifies (required when ver_exists)."""
     allow_case_insensitive_id: pulumi.Input[bool] | None = None
     """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
@@ -2128,7 +2128,7 @@ class WsSecuritySign:
     """The canonicalization."""
     sig_dig_algorithm: pulumi.Input[WsSecuritySignatureDigestAlgorithmName]
     """The digest algorithm."""
-    sig_key_store_name: pulumi.Input[str]
+    sig_key_store_name: pulumi.Input[str] | pulumi.Resource
     """The keystore that signs."""
 
 
@@ -2150,7 +2150,7 @@ class WsSecuritySignValidation:
     """Remove the signature before dereferencing its references. Default (the API's): ``False``."""
     allow_case_insensitive_id: pulumi.Input[bool] | None = None
     """Match ID attributes regardless of case (other platforms' messages). Default (the API's): ``False``."""
-    ver_key_store_name: pulumi.Input[str]
+    ver_key_store_name: pulumi.Input[str] | pulumi.Resource
     """The keystore that verifies."""
     remove_signature: pulumi.Input[bool] | None = None
     """Remove the signature after validation. Default (the API's): ``False``."""
@@ -2226,7 +2226,7 @@ class WsSecurityToTarget:
     """Add a created timestamp to the UsernameToken. Default (the API's): ``False``."""
     un_password_type: pulumi.Input[WsSecurityPasswordTypeName] | None = None
     """PasswordText or PasswordDigest (required with USERNAME_TOKEN)."""
-    enc_key_store_name: pulumi.Input[str] | None = None
+    enc_key_store_name: pulumi.Input[str] | pulumi.Resource | None = None
     """The keystore that encrypts (required with ENCRYPTION)."""
     sig_sig_algorithm: pulumi.Input[WsSecuritySignatureAlgorithmName] | None = None
     """The signature algorithm."""
@@ -2234,7 +2234,7 @@ class WsSecurityToTarget:
     """The canonicalization."""
     sig_dig_algorithm: pulumi.Input[WsSecuritySignatureDigestAlgorithmName] | None = None
     """The digest algorithm."""
-    sig_key_store_name: pulumi.Input[str] | None = None
+    sig_key_store_name: pulumi.Input[str] | pulumi.Resource | None = None
     """The keystore that signs (required with SIGNATURE)."""
     ws_security_entry_order_list: pulumi.Input[Sequence[pulumi.Input[WsSecurityEntryTypeName]]]
     """The header's elements in order: TIMESTAMP, USERNAME_TOKEN, ENCRYPTION, SIGNATURE."""

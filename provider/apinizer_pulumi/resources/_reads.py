@@ -35,7 +35,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -652,3 +652,167 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
         return GroupEnvironments(frozenset(item.environment_name for item in listed if item.deployed))
 
     return GROUP_ENVIRONMENTS.get((client.base_url, project, group), _who(client), fetch).deployed
+
+
+
+# -- The key families: one list per (gateway, project, family) shared by every refresh and id read of
+# -- that family, by the same rules as the endpoint lists. Lists answer no key material.
+
+
+@dataclass(frozen=True)
+class ProjectIndex:
+    """A project's objects of one family by name, or None when the gateway said the project is gone."""
+
+    by_name: Mapping[str, Any] | None
+
+
+def project_index(cache: ListCache[ProjectIndex], family: str, client: ApinizerClient, project: str,
+                  listing: Callable[[], Iterable[Any]]) -> Mapping[str, Any] | None:
+    """The project's objects of ``family`` by name from the shared list that ``listing`` reads, or None
+    when the gateway says the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> ProjectIndex:
+        try:
+            return ProjectIndex({item.name: item for item in listing()})
+        except NotFoundError as error:
+            if container_gone(error):
+                return ProjectIndex(None)
+            raise
+
+    return cache.get((client.base_url, project, family), _who(client), fetch).by_name
+
+
+#: The process's shared JWK lists.
+JWKS: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def jwks_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's JWKs: its shared lists sent before are stale after it."""
+    with JWKS.writing((client.base_url, project, "jwks")):
+        yield
+
+
+def live_jwk(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The JWK's list item (``models.Jwk`` without key material), or None when the project has no
+    such JWK or the gateway said the project is gone."""
+    index = project_index(JWKS, "jwks", client, project, lambda: client.jwks.list(project))
+    return None if index is None else index.get(name)
+
+
+#: The process's shared lists of keystores and crypto keys.
+KEY_OBJECTS: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def key_objects_writing(client: ApinizerClient, family: str, project: str) -> Iterator[None]:
+    """Around a write to a project's objects of ``family``: its shared lists sent before are stale
+    after it."""
+    with KEY_OBJECTS.writing((client.base_url, project, family)):
+        yield
+
+
+def live_key_object(client: ApinizerClient, family: str, kind: str, project: str, name: str) -> Any | None:
+    """The object (``client.<family>``'s model) from the project's shared list, or None only when the
+    gateway says it or its project is gone.
+
+    A name missing from the shared list is asked for by itself, as :func:`live_environment_variable`
+    does, so that a lagging list never drops an object from the state.
+    """
+    from apinizer_pulumi.client import APIStatusError, NotFoundError
+    from apinizer_pulumi.client._keys import key_object_not_found
+
+    from ._errors import container_gone
+
+    objects = getattr(client, family)
+    by_name = project_index(KEY_OBJECTS, family, client, project, lambda: objects.list(project))
+    if by_name is None:
+        return None
+    found = by_name.get(name)
+    if found is not None:
+        return found
+    try:
+        return objects.get(project, name)
+    except APIStatusError as error:
+        if key_object_not_found(error, kind) or (isinstance(error, NotFoundError) and container_gone(error)):
+            return None
+        raise
+
+
+# -- connections (Kafka, SMTP, LDAP ...): one list per (gateway, project, type) shared by every
+# -- Connection's refresh (the list page needs the type: each type is its own collection).
+
+
+@dataclass(frozen=True)
+class ConnectionsRead:
+    """A project's connections of one type by casefolded name (names are case-insensitive), or None
+    when the gateway said the project is gone. Secret fields are None, as the list answers them."""
+
+    by_name: Mapping[str, Any] | None
+
+
+#: The process's shared connection lists.
+CONNECTIONS: ListCache[ConnectionsRead] = ListCache()
+
+
+def _connections_key(client: ApinizerClient, project: str, connection_type: str) -> ProxyKey:
+    return (client.base_url, project, f"connections?type={connection_type}")
+
+
+@contextmanager
+def connections_writing(client: ApinizerClient, project: str, connection_type: str | None) -> Iterator[None]:
+    """Around a write to a project's connections of one type (None: of any type, for a delete that
+    does not know it): the shared lists of that type sent before are stale after it."""
+    from contextlib import ExitStack
+
+    from apinizer_pulumi.models import CONNECTION_TYPES
+
+    with ExitStack() as stack:
+        for kind in [connection_type] if connection_type else list(CONNECTION_TYPES):
+            stack.enter_context(CONNECTIONS.writing(_connections_key(client, project, kind)))
+        yield
+
+
+def live_connection(client: ApinizerClient, project: str, connection_type: str, name: str) -> Any | None:
+    """The connection (secret fields None) from the project's shared list of its type; None when it
+    (or the project) is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> ConnectionsRead:
+        try:
+            listed = client.connections.list(project, connection_type)
+        except NotFoundError as error:
+            if container_gone(error):
+                return ConnectionsRead(None)
+            raise
+        return ConnectionsRead({str(item.name).casefold(): item for item in listed})
+
+    read = CONNECTIONS.get(_connections_key(client, project, connection_type), _who(client), fetch)
+    return None if read.by_name is None else read.by_name.get(name.casefold())
+
+
+# -- certificates: one list per (gateway, project) shared by every Certificate's refresh and by the
+# -- reads after their creates and updates, by the key families' rules.
+
+#: The process's shared certificate lists, keyed by (URL, project, "certificates").
+CERTIFICATES: ListCache[ProjectIndex] = ListCache()
+
+
+@contextmanager
+def certificates_writing(client: ApinizerClient, project: str) -> Iterator[None]:
+    """Around a write to a project's certificates: its shared lists sent before are stale after it."""
+    with CERTIFICATES.writing((client.base_url, project, "certificates")):
+        yield
+
+
+def live_certificate(client: ApinizerClient, project: str, name: str) -> Any | None:
+    """The certificate from the project's shared list (``models.Certificate``, no content), or None
+    when the project has no such certificate or the gateway said the project is gone."""
+    index = project_index(CERTIFICATES, "certificates", client, project,
+                          lambda: client.certificates.list(project))
+    return None if index is None else index.get(name)

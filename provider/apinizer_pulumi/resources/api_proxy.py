@@ -23,7 +23,7 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, inputs_of, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secret
+from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt, identity
@@ -374,15 +374,12 @@ def live_blocks(live: LiveProxy) -> dict[str, Any]:
 
 def plain(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` with the secret inputs unwrapped: secrets arrive as signature-tagged dicts."""
-    return {key: unwrap_secret(value) if key in SECRET_INPUTS else value for key, value in props.items()}
+    return unwrap_secrets(props, SECRET_INPUTS)
 
 
 def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """``inputs`` with the secret inputs marked secret again, for the inputs that the state keeps."""
-    from pulumi.runtime import rpc
-
-    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_INPUTS and value is not None else value
-            for key, value in inputs.items()}
+    return wrap_secrets(inputs, SECRET_INPUTS)
 
 
 def _made_by(live: LiveProxy, props: Mapping[str, Any]) -> bool:

@@ -26,7 +26,7 @@ import pulumi.dynamic as dyn
 from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secret
+from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, confirmed
 from ._errors import translated
 from ._named import NamedObject, create_or_adopt
@@ -50,15 +50,12 @@ Access = tuple[str, str]
 
 def plain(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` with the password unwrapped: secrets may arrive as signature-tagged dicts."""
-    return {key: unwrap_secret(value) if key in SECRET_INPUTS else value for key, value in props.items()}
+    return unwrap_secrets(props, SECRET_INPUTS)
 
 
 def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """``inputs`` with the password marked secret again, for the inputs that the state keeps."""
-    from pulumi.runtime import rpc
-
-    return {key: rpc.wrap_rpc_secret(value) if key in SECRET_INPUTS and value is not None else value
-            for key, value in inputs.items()}
+    return wrap_secrets(inputs, SECRET_INPUTS)
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:

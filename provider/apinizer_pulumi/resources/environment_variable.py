@@ -25,6 +25,7 @@ from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import translated
 from ._named import create_or_adopt, identity, subject
+from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -39,9 +40,6 @@ _ALREADY_EXISTS = re.compile(r"\bEnvironment variable\b.*\balready exists\b", re
 _NOT_FOUND = re.compile(r"\bEnvironment variable\b.*\bwas not found\b", re.IGNORECASE | re.DOTALL)
 #: The outputs that hold values, stored as secrets when ``secret`` is not plainly false.
 VALUE_OUTPUTS = ("global_value", "environment_values")
-#: The output that names the environments whose deployment of the last write failed: present only
-#: when some did, so that the next ``pulumi up`` shows a change and deploys the variable again.
-UNDEPLOYED = "undeployed_environments"
 
 
 def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
@@ -120,36 +118,17 @@ class EnvironmentVariableProvider(ApinizerProvider):
 
     @staticmethod
     def _deployed(props: Mapping[str, Any], operation: str, send: Any) -> list[str]:
-        """Run a write and return the environments whose deployment failed (none when all passed).
-
-        A failed deployment is a warning, not the step's failure: the write stands on the gateway.
-        The environments are recorded in the outputs (:data:`UNDEPLOYED`) so that the next
-        ``pulumi up`` deploys the variable again (:meth:`diff`).
-        """
-        from apinizer_pulumi.client import DeploymentFailedError
-
-        try:
-            send()
-        except DeploymentFailedError as error:
-            where = "; ".join(f"{env}: {message or 'no message'}" for env, message in error.failures)
-            pulumi.log.warn(
-                f"{_subject(props)}: {operation}, but its deployment failed in {where or 'an environment'}; "
-                "the next `pulumi up` deploys it again")
-            return sorted({env for env, _ in error.failures}) or ["every environment"]
-        return []
+        """Run a write and return the environments whose deployment failed (``_undeployed``)."""
+        return deployed(_subject(props), operation, send)
 
     @staticmethod
     def _recorded(props: Mapping[str, Any], undeployed: list[str]) -> dict[str, Any]:
         """The outputs of a write whose deployment failed in ``undeployed`` (recorded only if any)."""
-        return ApinizerProvider.outputs(props, **({UNDEPLOYED: undeployed} if undeployed else {}))
+        return ApinizerProvider.outputs(props, **undeployed_outputs(undeployed))
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        """The declared changes; and a change when the last write's deployment failed somewhere,
-        even with the inputs unchanged: the update deploys the variable again."""
-        result = super().diff(id_, olds, news)
-        if not result.changes and olds.get(UNDEPLOYED):
-            return dyn.DiffResult(changes=True, replaces=[], stables=[], delete_before_replace=False)
-        return result
+        """The declared changes; and a change when the last write's deployment failed somewhere."""
+        return redeploy_diff(super().diff(id_, olds, news), olds)
 
     @translated(lambda self, props: _subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:

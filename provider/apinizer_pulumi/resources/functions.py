@@ -8,6 +8,7 @@ Gateway errors raise the client's typed exceptions (``apinizer_pulumi.client.Not
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,12 +19,16 @@ from apinizer_pulumi.models import (
     ApiProxyGroupInfo,
     ApiProxyReportItem,
     ApiProxySummary,
+    Certificate,
+    ConnectionBase,
+    ConnectionEntry,
     CredentialWithAccess,
     Endpoint,
     EndpointPolicies,
     Environment,
     EnvironmentVariable,
     HttpMethod,
+    Jwk,
     Project,
     ProxyPolicies,
 )
@@ -260,3 +265,238 @@ def get_api_proxy_groups(project_name: str, with_environments: bool = True,
             project_name, group.name) if item.deployed] if with_environments else [])
         found.append(ApiProxyGroupInfo(**group.model_dump(), environments=environments))
     return found
+
+
+# -- JWKs --------------------------------------------------------------------------------------------
+
+
+def get_jwks(project_name: str, connection: Connection = None) -> list[Jwk]:
+    """Every JWK of a project, without key material (the list operation answers none).
+
+    One ``GET .../jwks/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose JWKs to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The JWKs by name: ``id`` (what a policy's ``jwk_id_for_validation_and_sign`` names),
+        ``name``, ``description``, ``source_type``, ``source_url``, ``type`` and ``kid``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    return _client(connection).jwks.list(project_name)
+
+
+def get_jwk(project_name: str, name: str, connection: Connection = None) -> Jwk:
+    """One JWK with its public key material: ``rsa`` (``n``, ``e``), ``ec`` (``crv``, ``x``, ``y``) or
+    ``okp`` (``crv``, ``x``). Its private members (``d``, ``p``, ``q``, ``dp``, ``dq``, ``qi``, and an
+    ``oct`` key's ``k``) are left out, so that nothing secret lands in the program's values in clear;
+    the ``Jwk`` resource's ``private_jwk`` output holds them as a secret.
+
+    One ``GET .../jwks/{name}/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project that holds the JWK.
+    :param name: The JWK's name.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The JWK, as ``get_jwks`` lists it, with its public key material.
+    :raises apinizer_pulumi.client.BadRequestError: No JWK has this name (``JWK (name: ...) is not found!``).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    found = _client(connection).jwks.get(project_name, name)
+    public = {}
+    for kind in ("rsa", "ec", "oct", "okp"):
+        part = getattr(found, kind)
+        if part is not None:
+            private = [field for field, info in type(part).model_fields.items()
+                       if isinstance(info.json_schema_extra, dict) and info.json_schema_extra.get("x-secret")]
+            public[kind] = part.model_copy(update=dict.fromkeys(private))
+    return found.model_copy(update=public)
+# -- keystores and crypto keys: what they hold per environment, by digest; never the key material.
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMaterialEnvironment:
+    """One environment's material of a keystore or crypto key, by its sha256 (as the resources'
+    outputs record it): ``type`` and ``sha256`` for a keystore's file, ``public_key_sha256`` and
+    ``private_key_sha256`` for a key's halves (None where it has none)."""
+
+    environment_name: str
+    type: str | None = None
+    sha256: str | None = None
+    public_key_sha256: str | None = None
+    private_key_sha256: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class KeyMaterialObject:
+    """A keystore or crypto key of a project: its gateway id (a policy's ``crypto_key_info_id``),
+    name, description, ``key_type`` (crypto keys) and its environments."""
+
+    id: str | None
+    name: str
+    description: str | None
+    environments: list[KeyMaterialEnvironment]
+    key_type: str | None = None
+
+
+def _key_material(provider: Any, items: list[Any]) -> list[KeyMaterialObject]:
+    return [KeyMaterialObject(id=item.id, name=item.name, description=item.description,
+                              key_type=provider.live_extra(item).get("key_type"),
+                              environments=[KeyMaterialEnvironment(**entry)
+                                            for entry in provider.live_entries(item)])
+            for item in items]
+
+
+def get_keystores(project_name: str, connection: Connection = None) -> list[KeyMaterialObject]:
+    """Every keystore of a project, each environment's file by its sha256 (the files and passwords
+    are left out).
+
+    One ``GET .../keystores/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose keystores to list.
+    :param connection: Where the gateway is and how to log in; defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The keystores in the gateway's order, each a :class:`KeyMaterialObject` whose
+        environments give ``environment_name``, ``type`` and ``sha256``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    from .keystore import KeystoreProvider
+
+    return _key_material(KeystoreProvider(), _client(connection).keystores.list(project_name))
+
+
+def get_crypto_keys(project_name: str, connection: Connection = None) -> list[KeyMaterialObject]:
+    """Every crypto key of a project, each environment's keys by their sha256 (the keys are left out).
+
+    One ``GET .../keys/`` request, made when called (also during ``pulumi preview``).
+
+    :param project_name: The project whose keys to list.
+    :param connection: Where the gateway is and how to log in; defaults to the stack config
+        ``apinizer:*``, then the environment ``APINIZER_*``.
+    :returns: The keys in the gateway's order, each a :class:`KeyMaterialObject` with ``key_type``
+        and environments giving ``environment_name``, ``public_key_sha256`` and ``private_key_sha256``.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    :raises apinizer_pulumi.client.ApinizerError: Any other failure (401, 403, no answer...).
+    """
+    from .crypto_key import CryptoKeyProvider
+
+    return _key_material(CryptoKeyProvider(), _client(connection).crypto_keys.list(project_name))
+# -- connections to outside systems (Kafka, SMTP, LDAP ...), not the gateway connection ------------
+
+
+def _without_secrets(item: ConnectionBase | ConnectionEntry) -> ConnectionBase | ConnectionEntry:
+    """A connection read by the client, with every secret field of its type None (as the list
+    answers them): a get answers them in full, and a function's result is no place for them."""
+    from apinizer_pulumi.models import parse_connection
+    from apinizer_pulumi.models._connection_registry import masked_connection
+
+    masked = masked_connection(item.model_dump(mode="json", by_alias=True))
+    try:
+        return parse_connection(masked, listed=True)
+    except ValueError:
+        return ConnectionEntry.model_validate(masked)
+
+
+def get_connections(project_name: str, type: str | None = None,
+                    connection: Connection = None) -> list[ConnectionBase | ConnectionEntry]:
+    """The project's connections to outside systems, of one type or of every type.
+
+    One ``GET .../connections/?type=<type>`` request per type asked for (the API lists one type at a
+    time: 14 requests without ``type``), made when called (also during ``pulumi preview``).
+    Secret fields (passwords, passphrases, header values) are None, as the list answers them.
+
+    :param project_name: The project whose connections to list.
+    :param type: A connection type string (``kafka``, ``email``, ... as ``apinizer_pulumi.connections``
+        names them in each class's ``connection_type``); default every type.
+    :param connection: Where the gateway is and how to log in, as for ``get_endpoints``.
+    :returns: The connections, by type then in the gateway's order, each its type's model
+        (``apinizer_pulumi.models.KafkaConnection`` ...).
+    :raises apinizer_pulumi.client.InvalidArgumentError: ``type`` is no connection type.
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    from apinizer_pulumi.models import CONNECTION_TYPES
+
+    client = _client(connection)
+    types = [type] if type is not None else list(CONNECTION_TYPES)
+    return [item for kind in types for item in client.connections.list(project_name, kind)]
+
+
+def get_connection(project_name: str, name: str,
+                   connection: Connection = None) -> ConnectionBase | ConnectionEntry:
+    """One connection to an outside system, by name (case-insensitive), of whatever type it is.
+
+    One ``GET .../connections/{name}/`` request, made when called. The gateway answers its secret
+    fields in full; this function sets them to None (declare them from secret config instead).
+
+    :param project_name: The project that holds the connection.
+    :param name: The connection's name.
+    :param connection: Where the gateway is and how to log in, as for ``get_endpoints``.
+    :returns: The connection as its type's model, secret fields None.
+    :raises apinizer_pulumi.client.NotFoundError: No connection has this name (404 ``Connection
+        (name: <name>) was not found!``), or the project does not exist.
+    """
+    return _without_secrets(_client(connection).connections.get(project_name, name))
+def get_certificates(project_name: str, connection: Connection = None) -> list[Certificate]:
+    """The certificates of a project, each with one line per environment it is deployed to.
+
+    One ``GET .../certificates/`` request. The list leaves out each certificate's content
+    (``base64_encoded_content`` is None); ``get_certificate`` or ``export_certificate`` read it.
+
+    :param project_name: The project whose certificates to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The certificates in the gateway's order: ``id`` (what a policy's ``certificate_id``
+        names), ``name``, ``description`` and ``certificate_environment_list`` (per environment its
+        ``alias``, ``subject_dn``, ``start_date``, ``end_date`` and ``sha1_thumbprint``).
+    :raises apinizer_pulumi.client.NotFoundError: The project does not exist.
+    """
+    return _client(connection).certificates.list(project_name)
+
+
+def get_certificate(project_name: str, name: str, connection: Connection = None) -> Certificate:
+    """One certificate, with its content (base64 DER) per environment.
+
+    :param project_name: The project that holds the certificate.
+    :param name: The certificate's name.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: As an item of ``get_certificates``, with ``base64_encoded_content`` filled in.
+    :raises apinizer_pulumi.client.BadRequestError: No certificate has this name
+        (``Certificate (name: <name>) is not found!``).
+    """
+    return _client(connection).certificates.get(project_name, name)
+
+
+def get_truststore_certificates(project_name: str, environment_name: str,
+                                connection: Connection = None) -> list[Certificate]:
+    """The certificates of an environment's truststore (the CA certificates it validates with).
+
+    One ``GET .../certificates/truststore/{environment_name}/`` request; the page allows it in the
+    admin project only.
+
+    :param project_name: The admin project (``admin``).
+    :param environment_name: The environment whose truststore to list.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: Each certificate with one line, the environment's, content included.
+    :raises apinizer_pulumi.client.BadRequestError: Not the admin project, or an unknown environment
+        (``Environment (<name>) is not found or user does not have privilege to access it!``).
+    """
+    return _client(connection).certificates.truststore(project_name, environment_name)
+
+
+def export_certificate(project_name: str, name: str, environment_name: str | None = None,
+                       connection: Connection = None) -> str:
+    """A certificate as PEM text, from the export operation.
+
+    One ``GET .../certificates/{name}/export/`` request, whose answer is a ZIP holding one DER file
+    per environment (``<name>-<environment>.cer``).
+
+    :param project_name: The project that holds the certificate.
+    :param name: The certificate's name.
+    :param environment_name: The environment whose file to take; by default the first in the ZIP.
+    :param connection: Where the gateway is, as for ``get_endpoints``.
+    :returns: The certificate as one PEM block (``-----BEGIN CERTIFICATE-----`` ...).
+    :raises apinizer_pulumi.client.BadRequestError: No certificate has this name.
+    :raises ValueError: The ZIP holds no file for ``environment_name`` (the message lists those it holds).
+    """
+    from ._certificate_inputs import exported_pem
+
+    return exported_pem(_client(connection).certificates.export(project_name, name), name,
+                        environment_name).decode()

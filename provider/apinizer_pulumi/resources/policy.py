@@ -28,25 +28,22 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props, to_props
 from ._base import (
     CONNECTION,
-    Path,
-    _under,
     inputs_of,
     is_unknown,
     known_connection,
     lazy_model,
     same,
-    strip_unknowns,
-    unknown_keys,
 )
-from ._connection import ConnectionArgs, gateway_url, unwrap_secret
+from ._connection import ConnectionArgs, gateway_url
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt
 from ._replace import unchangeable
+from ._typed_settings import SettingsFamily
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel, ValidationError
+    from pydantic import BaseModel
 
     from apinizer_pulumi.client import ApinizerClient
     from apinizer_pulumi.models import PolicyBase
@@ -85,33 +82,24 @@ def subject(props: Mapping[str, Any], id_: str = "") -> str:
     return f"apinizer:Policy {name} in {project}/{proxy}"
 
 
+#: The policy types' shared lifecycle of typed settings (``_typed_settings``).
+SETTINGS = SettingsFamily(
+    noun="policy", resource="Policy", type_input="policy_type",
+    registry="apinizer_pulumi.models._policy_registry:POLICY_TYPES",
+    base="apinizer_pulumi.models:PolicyBase",
+    args="apinizer_pulumi.resources._policy_args:POLICY_ARGS",
+    common=COMMON,
+)
+
+
 def policy_model(policy_type: str) -> type[PolicyBase]:
     """The model of a type string; an unknown one is an error naming the known types."""
-    from apinizer_pulumi.models._policy_registry import POLICY_TYPES
-
-    model = POLICY_TYPES.get(policy_type)
-    if model is None:
-        known = ", ".join(sorted(POLICY_TYPES))
-        raise ValueError(f"unknown policy type {policy_type!r}; known types: {known}")
+    model: type[PolicyBase] = SETTINGS.model(policy_type)  # type: ignore[assignment]
     return model
 
 
-def secret_fields(policy_type: Any) -> tuple[str, ...]:
-    """The dotted snake_case paths of the type's secret fields (none for an unknown type)."""
-    if not isinstance(policy_type, str):
-        return ()
-    try:
-        model = policy_model(policy_type)
-    except ValueError:
-        return ()
-    return tuple(model.secret_fields())
-
-
-def own_field_names(policy_type: str) -> set[str]:
-    """The type's own fields: those beyond ``PolicyBase``'s common ones."""
-    from apinizer_pulumi.models import PolicyBase
-
-    return set(policy_model(policy_type).model_fields) - set(PolicyBase.model_fields) - {"type"}
+secret_fields = SETTINGS.secret_fields
+own_field_names = SETTINGS.own_field_names
 
 
 def _path_text(parts: Sequence[str]) -> str:
@@ -120,17 +108,6 @@ def _path_text(parts: Sequence[str]) -> str:
     for part in parts:
         text += f"[{part}]" if part.isdigit() else (f".{part}" if text else part)
     return text
-
-
-def _failures(error: ValidationError, prefix: Path, unknown: Sequence[Path]) -> list[dyn.CheckFailure]:
-    """One failure per property, named from the resource's inputs, errors about unknowns dropped."""
-    found: dict[str, list[str]] = {}
-    for item in error.errors():
-        path = (*prefix, *(str(part) for part in item["loc"]))
-        if _under(path, unknown):
-            continue
-        found.setdefault(_path_text(path), []).append(item["msg"])
-    return [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items()]
 
 
 def build_policy(props: Mapping[str, Any]) -> PolicyBase:
@@ -147,9 +124,7 @@ def build_policy(props: Mapping[str, Any]) -> PolicyBase:
 
 def settings_of(policy: BaseModel) -> dict[str, Any]:
     """The type's own fields of a (declared or live) policy, as the ``settings`` input holds them."""
-    own = own_field_names(str(getattr(policy, "type", "")))
-    dumped = policy.model_dump(mode="json", exclude_none=True)
-    return {key: value for key, value in dumped.items() if key in own}
+    return SETTINGS.settings_of(policy)
 
 
 def metadata(props: Mapping[str, Any], *, order: int | None) -> Any:
@@ -318,22 +293,8 @@ def expected_position(order: int | None, length: int) -> int | None:
 # -- the provider --------------------------------------------------------------------------------
 
 
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with ``settings`` unwrapped: it arrives as a secret when its type has secret fields."""
-    out = dict(props)
-    if "settings" in out:
-        out["settings"] = unwrap_secret(out["settings"])
-    return out
-
-
-def secret(props: Mapping[str, Any], policy_type: Any) -> dict[str, Any]:
-    """``props`` with ``settings`` marked secret again when its type has secret fields."""
-    from pulumi.runtime import rpc
-
-    out = dict(props)
-    if secret_fields(policy_type) and out.get("settings") is not None and not is_unknown(out["settings"]):
-        out["settings"] = rpc.wrap_rpc_secret(out["settings"])
-    return out
+plain = SETTINGS.plain
+secret = SETTINGS.secret
 
 
 def _canonical(value: Any) -> Any:
@@ -368,24 +329,16 @@ class PolicyProvider(HandedOver):
         news = plain(news)
         result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
-        failures: dict[str, list[str]] = {}
-        for failure in result.failures:
-            # The base names list items ``a.0.b``; a policy's paths read ``a[0].b``.
-            prop = _path_text(failure.property.split(".")) if failure.property else ""
-            failures.setdefault(prop, []).append(failure.reason)
         extra, settings = self._check_settings(news)
         extra.extend(self._check_target(news))
-        for failure in extra:
-            reasons = failures.setdefault(failure.property, [])
-            if failure.reason not in "; ".join(reasons):
-                reasons.append(failure.reason)
         if settings is not None:
             inputs["settings"] = settings
-        if not failures:
+        # The base names list items ``a.0.b``; a policy's paths read ``a[0].b``.
+        merged = SETTINGS.merged(result.failures, extra, path_text=_path_text)
+        if not merged:
             given = known_connection(news.get(CONNECTION)) or {}
             url = gateway_url(given, getattr(self, "_stack_config", None))
             declare(url, inputs)
-        merged = [dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in failures.items()]
         return dyn.CheckResult(secret(inputs, inputs.get("policy_type")), merged)
 
     @staticmethod
@@ -412,74 +365,19 @@ class PolicyProvider(HandedOver):
 
     @staticmethod
     def _check_settings(news: Mapping[str, Any]) -> tuple[list[dyn.CheckFailure], dict[str, Any] | None]:
-        """The type's model over settings and the common fields: failures named from the inputs,
-        and the settings with the type's defaults filled in (None while a part is unknown)."""
-        from pydantic import ValidationError
-
+        """The type's model over settings and the common fields (``_typed_settings``); a type the API
+        cannot add only with ``adopt``."""
         policy_type = news.get("policy_type")
-        if not isinstance(policy_type, str) or is_unknown(policy_type):
-            return [], None
         try:
-            model = policy_model(policy_type)
-        except ValueError as error:
-            return [dyn.CheckFailure("policy_type", str(error))], None
-        if not getattr(model, "addable", True) and news.get("adopt") is not True:
+            addable = not isinstance(policy_type, str) or is_unknown(policy_type) \
+                or getattr(policy_model(policy_type), "addable", True)
+        except ValueError:
+            addable = True  # an unknown type: the shared check names it
+        if not addable and news.get("adopt") is not True:
             return [dyn.CheckFailure("policy_type", (
                 f"{policy_type} cannot be added through the API: the gateway adds it with the proxy's "
                 "SOAP/REST transformation; declare it with adopt=True to manage the one it has"))], None
-        raw = unwrap_secret(news.get("settings"))
-        if is_unknown(raw):
-            return [], None
-        if raw is not None and not isinstance(raw, Mapping):
-            return [dyn.CheckFailure("settings", "must be the type's settings class or a dict")], None
-        settings, unknown = strip_unknowns(dict(raw or {}))
-        own = own_field_names(policy_type)
-        failures = [dyn.CheckFailure(_path_text(("settings", *path)), "unknown property")
-                    for path in unknown_keys(model, settings)]
-        failures.extend(dyn.CheckFailure(_path_text(("settings", key)), (
-            "not a setting of the type: it is the Policy's own input "
-            f"{next((k for k, v in COMMON.items() if v == key), key)!r}"))
-            for key in settings if key not in own and key in model.model_fields)
-        data: dict[str, Any] = {key: value for key, value in settings.items() if key in own}
-        prefixes: dict[str, Path] = {field: ("settings",) for field in own}
-        common_unknown: list[Path] = []
-        for key, field_name in COMMON.items():
-            value = news.get(key)
-            if value is None:
-                continue
-            cleaned, inner = strip_unknowns(value)
-            common_unknown.extend((key, *path) for path in inner)
-            if is_unknown(value):
-                common_unknown.append((key,))
-                continue
-            data[field_name] = cleaned
-            prefixes[field_name] = ()
-        data["type"] = policy_type
-        try:
-            policy = model.model_validate(data)
-        except ValidationError as error:
-            renamed = {v: k for k, v in COMMON.items()}
-            found: dict[str, list[str]] = {}
-            unknown_paths = [("settings", *path) for path in unknown] + common_unknown
-            for item in error.errors():
-                loc = tuple(str(part) for part in item["loc"])
-                head = loc[0] if loc else ""
-                if head in renamed:
-                    path: Path = (renamed[head], *loc[1:])
-                elif head in own:
-                    path = ("settings", *loc)
-                elif not loc:
-                    path = ("settings",)
-                else:
-                    continue  # a common field the resource does not take (name, type): its own check
-                if _under(path, unknown_paths):
-                    continue
-                found.setdefault(_path_text(path), []).append(item["msg"])
-            failures.extend(dyn.CheckFailure(prop, "; ".join(reasons)) for prop, reasons in found.items())
-            return failures, None
-        if unknown or common_unknown or failures:
-            return failures, None
-        return failures, settings_of(policy)
+        return SETTINGS.check_settings(news, path_text=_path_text)
 
     # -- diff --------------------------------------------------------------------------------
 
@@ -865,6 +763,13 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
             active=active, condition=condition, error_messages=error_messages, settings=None,
             deploy_to=deploy_to, adopt=adopt, position=None, revision=None,
         )
+        if settings is not None:
+            # A JWK, key, certificate or keystore given as its resource: checked, then its id or name.
+            from ._policy_references import resolve_references
+
+            where = (f"apinizer.policies.{type(settings).__name__}" if declared_type is not None
+                     else f"Policy {resource_name!r} settings")
+            settings = resolve_references(settings, where)
         props["settings"] = to_props(settings) if settings is not None else {}
         props[CONNECTION] = connection_props(connection)
         secret_outputs = []

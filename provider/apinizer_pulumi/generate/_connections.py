@@ -1,0 +1,108 @@
+"""The connections to outside systems (Kafka, SMTP, LDAP ...) of a generated program: one list per
+type (the API lists one type at a time), each written as ``Connection(..., adopt=True)`` with its
+settings class (``apinizer.connections.<Type>``).
+
+Not the gateway connection (``_connection.py``: where the gateway is). A list answers secret fields
+``null``, so a connection of a type with secret fields is read once more by itself (a get answers them),
+only to know which are set: their values are never written into the program, each is read from a
+secret of the stack config instead, as a policy's secret fields are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
+
+from ._policies import _with_secrets, adopted_settings, own_settings
+from ._snapshot import not_read
+
+INDENT = "        "
+_NOTE = """\
+# Connections to outside systems, each taken over as it is (adopt=True), with its type's settings
+# class. Secret fields cannot be listed: each is read from the stack config
+# (`pulumi config set --secret <key> <value>`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ConnectionRecord:
+    """One connection as the gateway holds it; its secret fields are only known to be set or not."""
+
+    project: str
+    connection: ConnectionBase
+
+    @property
+    def resource_name(self) -> str:
+        """``connection-demo-audit-log`` for the connection audit-log of project Demo."""
+        return "connection-" + re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.connection.name}".lower()
+                                      ).strip("-")
+
+    def settings(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        """The type's own fields that differ from their defaults, each set secret a config key, and
+        (config key, field) of each."""
+        return _with_secrets(own_settings(self.connection, ConnectionBase),
+                             self.connection.secret_fields(), self.resource_name)
+
+
+def read_connections(client: ApinizerClient, project: str,
+                     progress: Callable[[str], None] = lambda _line: None,
+                     *, unread: set[str] | None = None) -> list[ConnectionRecord]:
+    """The project's connections of every type: one list per type, and one get per connection of a
+    type with secret fields. None where this account may not read them (it lacks ROLE_API_SECURITY)
+    or the gateway has no such list."""
+    records: list[ConnectionRecord] = []
+    skipped: list[str] = []
+    for connection_type, model in CONNECTION_TYPES.items():
+        try:
+            listed = client.connections.list(project, connection_type)
+        except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
+            progress(f"connections of {project}: not read ({error.status_code}), none written")
+            not_read(unread, "Connection")
+            return []
+        for item in listed:
+            if model.secret_fields():
+                item = client.connections.get(project, str(item.name))
+            if isinstance(item, ConnectionBase):
+                records.append(ConnectionRecord(project, item))
+            else:
+                skipped.append(f"{item.name} ({connection_type})")
+    if records:
+        progress(f"connections of {project}: {len(records)}")
+    for name in skipped:
+        progress(f"connection {project}/{name}: its type's model cannot read it, not written")
+    return records
+
+
+def secret_keys(records: Sequence[ConnectionRecord]) -> list[str]:
+    """The config key of every set secret field that the program reads from the stack config."""
+    return [key for record in records for key, _ in record.settings()[1]]
+
+
+def connection_section(records: Sequence[ConnectionRecord], *, retain_option: str | None) -> list[str]:
+    """The ``Connection`` declarations, each with ``adopt=True``; empty when there are none."""
+    if not records:
+        return []
+    out = ["", _NOTE, "", "#: Every connection to an outside system, by Pulumi resource name.",
+           "connections: dict[str, apinizer.Connection] = {"]
+    for record in records:
+        live = record.connection
+        name = record.resource_name
+        class_name = type(live).__name__.removesuffix("Connection")
+        out += [f"    {json.dumps(name)}: apinizer.Connection(", f"{INDENT}{json.dumps(name)},",
+                f"{INDENT}project_name={json.dumps(record.project)},",
+                f"{INDENT}name={json.dumps(live.name)},"]
+        if live.description:
+            out.append(f"{INDENT}description={json.dumps(live.description, ensure_ascii=False)},")
+        if not live.enabled:
+            out.append(f"{INDENT}enabled=False,")
+        if not live.deploy_to_worker:
+            out.append(f"{INDENT}deploy_to_worker=False,")
+        settings, secrets = record.settings()
+        out += adopted_settings(f"connections.{class_name}", settings, secrets, retain_option=retain_option)
+    out.append("}")
+    return out
