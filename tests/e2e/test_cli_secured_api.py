@@ -252,7 +252,6 @@ def test_create_rotate_drift_destroy_with_no_secret_in_clear(
         assert [item["indexName"] for item in repaired_state["connections"]
                 if item["name"] == "payouts-traffic-logs"] == ["apinizer-payouts"]
         assert [item["name"] for item in repaired_state["certificates"]] == ["partners-ca"]
-        project.up("--expect-no-changes")
 
         # --- destroy: everything gone, no delete refused ---------------------------------------------------
         destroyed = project.destroy("--skip-preview")
