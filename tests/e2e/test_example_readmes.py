@@ -3,8 +3,9 @@
 The "fresh clone" is a copy of the files git tracks (today's content, so a README edited but not yet
 committed is the one tested) with a link to this run's ``.venv`` (its install stamp matches, so
 ``scripts/up.sh`` installs nothing). The README's "Run it" block runs in ``bash`` from the clone's root,
-then its "Promote it to production" block where it has one (the stack of another environment on the same
-management API), then its "Tear it down" block from the example's folder, after the block's ``source`` and
+then its "Rotate the keys" block where it has one (secured-api: a new CA and signing key), its "Promote it
+to production" block where it has one (the stack of another environment on the same management API),
+then its "Tear it down" block from the example's folder, after the block's ``source`` and
 ``export`` lines again (the shell the user still has). Only three things differ from a user's terminal, each
 because a test must:
 
@@ -141,6 +142,13 @@ def test_readme_commands_run_from_a_fresh_clone(
     shell += f"\ncd examples/{name}\n"
     outputs = json.loads(bash(f"{shell}pulumi stack output --json\n", clone, env))
     assert outputs, "the example's stack has no outputs after its up"
+    rotate = local(section_block(readme, "Rotate the keys"))
+    if rotate:
+        # secured-api: a new generation of its CA and signing key, from the same shell.
+        bash(shell + rotate, clone, env)
+        rotated = json.loads(bash(f"{shell}pulumi stack output --json\n", clone, env))
+        assert rotated["signingKeyId"] != outputs["signingKeyId"], rotated
+        assert rotated["partnersCaSha256"] != outputs["partnersCaSha256"], rotated
     if promote:
         # The second environment's stack, on the same management API: both environments run the proxy.
         bash(shell + promote, clone, env)
