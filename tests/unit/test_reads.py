@@ -327,11 +327,13 @@ def test_a_read_without_a_stream_of_writes_to_its_proxy_does_not_wait(
 
 
 class CountedCondition(threading.Condition):
-    """A condition that counts how often its waiters were let go (woken or timed out)."""
+    """A condition that counts how often its waiters were let go (woken or timed out), and how
+    many of them a notify woke."""
 
     def __init__(self, lock: Any) -> None:
         super().__init__(lock)
         self.returns = 0
+        self.woken = 0
 
     def wait(self, timeout: float | None = None) -> bool:
         try:
@@ -339,17 +341,32 @@ class CountedCondition(threading.Condition):
         finally:
             self.returns += 1
 
+    def notify(self, n: int = 1) -> None:
+        self.woken += min(n, len(self._waiters))  # type: ignore[attr-defined]
+        super().notify(n)
+
+
+class CountedCache(ListCache[list[str]]):
+    """A cache whose conditions are counted: the proxy's and every list's."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.conditions: list[CountedCondition] = []
+
+    def _condition(self) -> threading.Condition:
+        made = CountedCondition(self._lock)
+        self.conditions.append(made)
+        return made
+
 
 def test_readers_held_behind_a_stream_of_writes_are_not_woken_by_each_write() -> None:
-    """One reader per credentials waits for quiet; the others sleep until its list starts.
+    """One reader per credentials waits for quiet; the others sleep until its list is done.
 
     Ten readers held behind a stream of creates, and five more writes ending one by one: the
-    readers that follow the leader are let go once when its list starts and once when it ends,
-    whatever the number of writes (each write's end used to wake all ten).
+    readers that follow the leader are let go once, when its list is done, whatever the number of
+    writes (each write's end used to wake all ten, and then its list's start and its end each did).
     """
-    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=5.0, batch_quiet=0.5)
-    state = cache._state(KEY)
-    state.cond, state.quiet = CountedCondition(cache._lock), CountedCondition(cache._lock)
+    cache = CountedCache(ttl=60, batch_wait=5.0, batch_quiet=0.5)
     for _ in range(2):  # a stream: two writes begun milliseconds apart
         with cache.writing(KEY):
             pass
@@ -367,4 +384,64 @@ def test_readers_held_behind_a_stream_of_writes_are_not_woken_by_each_write() ->
         gate.release.set()
         assert [result.result(10) for result in results] == [["after the writes"]] * 10
     assert gate.calls == 1
-    assert state.cond.returns <= 2 * 9 + 2, state.cond.returns
+    quiet = cache._state(KEY).quiet
+    followers_let_go = sum(c.returns for c in cache.conditions if c is not quiet)
+    assert followers_let_go <= 9 + 1, followers_let_go
+
+
+def test_a_list_waiting_for_quiet_is_not_woken_by_the_writes_that_end_meanwhile() -> None:
+    """Its wait ends when the proxy has been quiet long enough, which a write's end only puts off."""
+    clock = Clock()
+    cache = CountedCache(ttl=60, batch_wait=60, batch_quiet=60, clock=clock)
+    for moment in (0.0, 0.2):  # a stream
+        clock.now = moment
+        with cache.writing(KEY):
+            pass
+    gate = Gate()
+    with ThreadPoolExecutor(1) as readers:
+        reader = readers.submit(cache.get, KEY, WHO, gate(["after the writes"]))
+        until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the reader waits for quiet")
+        for _ in range(20):  # creates that begin and end while it waits, none in flight at once
+            with cache.writing(KEY):
+                pass
+        quiet = cache._state(KEY).quiet
+        assert isinstance(quiet, CountedCondition)
+        woken = quiet.woken
+        clock.now = 100.0
+        assert gate.started.wait(10)
+        gate.release.set()
+        assert reader.result(10) == ["after the writes"]
+    assert woken == 0, woken
+
+
+def test_readers_that_followed_a_leader_who_left_start_over_and_get_a_list(pool: ThreadPoolExecutor) -> None:
+    """A leader interrupted while it waits (its thread raises) leaves no reader waiting for its list."""
+    interrupted = threading.Event()
+
+    class LeaderClock(Clock):
+        def __call__(self) -> float:
+            if interrupted.is_set() and threading.current_thread() is leader_thread[0]:
+                interrupted.clear()
+                raise KeyboardInterrupt
+            return self.now
+
+    leader_thread: list[threading.Thread] = []
+    clock = LeaderClock()
+    cache: ListCache[list[str]] = ListCache(ttl=60, batch_wait=60, batch_quiet=0, clock=clock)
+    hold = cache.writing(KEY)
+    hold.__enter__()
+
+    def lead() -> list[str]:
+        leader_thread.append(threading.current_thread())
+        return cache.get(KEY, WHO, lambda: ["the leader's"])
+
+    leader = pool.submit(lead)
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 1, "the leader waits for the write")
+    follower = pool.submit(cache.get, KEY, WHO, lambda: ["the follower's own"])
+    until(lambda: cache.snapshot(KEY, WHO)[2] == 2, "a reader follows it")
+    interrupted.set()
+    hold.__exit__(None, None, None)  # wakes the leader, whose clock raises
+    with pytest.raises(KeyboardInterrupt):
+        leader.result(10)
+    assert follower.result(10) == ["the follower's own"]
+    assert cache.snapshot(KEY, WHO)[2] == 0

@@ -32,3 +32,55 @@ def test_outside_the_provider_server_no_urn_is_found() -> None:
     assert checking_urn() is None
     # A frame named Check outside the SDK's server module is not the server's.
     assert Check(Request()) is None
+
+
+def test_the_servers_asyncio_hands_each_thread_one_loop_that_outlives_its_close() -> None:
+    """The SDK's server makes, runs and closes a loop per answer; each thread keeps one instead."""
+    import asyncio
+    import types
+
+    from apinizer_pulumi.resources._server import ThreadLoops, reuse_event_loops
+
+    server = types.ModuleType("pulumi.dynamic.__main__")
+    server.asyncio = asyncio  # type: ignore[attr-defined]
+    reuse_event_loops(server)
+    loops = server.asyncio
+    assert isinstance(loops, ThreadLoops)
+    reuse_event_loops(server)  # once only
+    assert server.asyncio is loops
+
+    async def answer(value: int) -> int:
+        await asyncio.sleep(0)
+        return value
+
+    def serve(value: int) -> tuple[int, asyncio.AbstractEventLoop]:
+        loop = loops.new_event_loop()  # as the SDK's server does, per call
+        result = loop.run_until_complete(answer(value))
+        loop.close()
+        return result, loop
+
+    first, loop = serve(1)
+    second, again = serve(2)
+    assert (first, second) == (1, 2)
+    assert again is loop and not loop.is_closed()
+    with ThreadPoolExecutor(max_workers=1) as other:
+        value, elsewhere = other.submit(serve, 3).result()
+    assert value == 3 and elsewhere is not loop
+    assert loops.sleep is asyncio.sleep  # the rest is the real asyncio
+    assert asyncio.new_event_loop is not loops.new_event_loop  # and no one else's asyncio changed
+    for kept in (loop, elsewhere):  # closed for good here, as the server's end of process does
+        assert isinstance(kept, asyncio.SelectorEventLoop)
+        asyncio.SelectorEventLoop.close(kept)
+
+
+def test_a_module_whose_asyncio_is_not_the_real_one_is_left_alone() -> None:
+    import types
+
+    from apinizer_pulumi.resources._server import reuse_event_loops
+
+    stand_in = object()
+    server = types.ModuleType("elsewhere")
+    server.asyncio = stand_in  # type: ignore[attr-defined]
+    reuse_event_loops(server)
+    assert server.asyncio is stand_in
+    reuse_event_loops(None)

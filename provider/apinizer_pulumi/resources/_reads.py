@@ -68,10 +68,17 @@ ProxyKey = tuple[str, str, str]
 
 @dataclass
 class _Flight(Generic[T]):
-    epoch: int
+    #: Its readers' waits for it to be done: this list's end wakes them and no other list's.
+    done_cond: threading.Condition
+    #: The proxy's epoch when it was sent; None while its leader still waits to send it.
+    epoch: int | None = None
     done: bool = False
     #: Readers waiting for this list besides the one that sent it (what sharing saved).
     joined: int = 0
+    #: Of those, the readers that followed its leader: held back until it is sent.
+    followers: int = 0
+    #: Its leader left without sending it (interrupted): its followers start over.
+    abandoned: bool = False
     result: T | None = None
     error: BaseException | None = None
 
@@ -85,9 +92,6 @@ class _Cached(Generic[T]):
 
 @dataclass
 class _ProxyState(Generic[T]):
-    #: Waits for this proxy's lists; all proxies' conditions share one lock, so that a finished
-    #: list wakes only the readers of its own proxy.
-    cond: threading.Condition
     #: Waits of the readers that lead a new list (one per credential) for the proxy's writes to
     #: end or be quiet: a write's end wakes these few, not every reader held behind them.
     quiet: threading.Condition
@@ -105,12 +109,13 @@ class _ProxyState(Generic[T]):
     wait_again_at: int = 0
     #: Readers holding back a new list until the writes in flight are done.
     held: int = 0
-    #: The credentials whose next list a reader is waiting to send (its leader); the other
-    #: readers of those credentials wait for that list instead of timing waits of their own.
-    leading: set[str] = field(default_factory=set)
-    #: The last list each credentials' leader started: the readers that waited for it join it,
-    #: even when it is done by the time they wake.
-    led: dict[str, _Flight[T]] = field(default_factory=dict)
+    #: Leaders waiting for the proxy's writes in flight to end (not for quiet): only these does
+    #: a write's end wake, since the end of a write only puts a wait for quiet off.
+    awaiting_writes: int = 0
+    #: Per credentials, the next list, which a reader (its leader) is waiting to send: the other
+    #: readers of those credentials join it at once and sleep until it is done, instead of
+    #: timing waits of their own.
+    leading: dict[str, _Flight[T]] = field(default_factory=dict)
     cached: dict[str, _Cached[T]] = field(default_factory=dict)
     flights: dict[str, _Flight[T]] = field(default_factory=dict)
 
@@ -133,9 +138,12 @@ class ListCache(Generic[T]):
     def _state(self, key: ProxyKey) -> _ProxyState[T]:
         state = self._proxies.get(key)
         if state is None:
-            state = self._proxies[key] = _ProxyState(threading.Condition(self._lock),
-                                                     threading.Condition(self._lock))
+            state = self._proxies[key] = _ProxyState(self._condition())
         return state
+
+    def _condition(self) -> threading.Condition:
+        """A wait under the cache's one lock (every proxy's and list's)."""
+        return threading.Condition(self._lock)
 
     @contextmanager
     def writing(self, key: ProxyKey) -> Iterator[None]:
@@ -160,9 +168,10 @@ class ListCache(Generic[T]):
                 state.last_write = self._clock()
                 state.epoch += 1
                 state.cached.clear()
-                if state.leading and not state.writing:
-                    # Leaders wait for the proxy's writes to be done: only the last one's end can
-                    # let them go (waking them at every end made ten threads fight for the GIL).
+                if state.awaiting_writes and not state.writing:
+                    # Only the last write's end can let a leader go, and only one that waits for
+                    # the writes: a wait for quiet is only put off by it (waking the leaders at
+                    # every end made ten threads fight for the GIL, docs/performance.md).
                     state.quiet.notify_all()
 
     def get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
@@ -177,48 +186,63 @@ class ListCache(Generic[T]):
             if cached is not None and cached.epoch >= needed and self._clock() - cached.at < self.ttl:
                 return cached.result
             flight = state.flights.get(who)
-            if flight is None or flight.epoch < needed:
-                flight, mine = self._start(state, who, needed)
+            if flight is None or flight.epoch is None or flight.epoch < needed:
+                flight, mine = self._start(state, who)
                 if mine:
                     return self._fly(state, who, flight, fetch)
-            flight.joined += 1
+            else:
+                flight.joined += 1
             while not flight.done:
-                state.cond.wait()
+                flight.done_cond.wait()
+            if flight.abandoned:
+                return self._unlocked_get(key, who, fetch)
             if flight.error is not None:
                 raise flight.error
             assert flight.result is not None
             return flight.result
 
-    def _start(self, state: _ProxyState[T], who: str, needed: int) -> tuple[_Flight[T], bool]:
-        """A list of epoch ``needed`` or later: (a new flight, True) to send, or (one to join, False).
+    def _unlocked_get(self, key: ProxyKey, who: str, fetch: Callable[[], T]) -> T:
+        """:meth:`get` again, from the start (lock held on entry and exit, released during the call)."""
+        self._lock.release()
+        try:
+            return self.get(key, who, fetch)
+        finally:
+            self._lock.acquire()
 
-        A new one is registered once the proxy's writes are done, and quiet if they stream (lock held).
+    def _start(self, state: _ProxyState[T], who: str) -> tuple[_Flight[T], bool]:
+        """A list sent from now on: (a new flight, True) to send, or (one to join, False).
+
+        A new one is sent once the proxy's writes are done, and quiet if they stream (lock held).
+        Another reader already waiting to send the next list of these credentials sends it after
+        this reader began: this one joins it and is woken once, when it is done (before, every
+        reader held behind a stream of creates waited for quiet itself, and every write's end,
+        then the list's start and its end, woke them all).
         """
+        upcoming = state.leading.get(who)
+        if upcoming is not None:
+            upcoming.joined += 1
+            upcoming.followers += 1
+            state.held += 1  # until its leader sends it; the leader counts it out
+            return upcoming, False
+        flight = state.leading[who] = _Flight(self._condition())
         state.held += 1
         try:
-            # Another reader already waits to send the next list of these credentials. That list
-            # goes out after this reader began (at epoch ``needed`` or later): wait for it, woken
-            # only when it starts. Before, every reader held behind a stream of creates also
-            # waited for quiet itself, and every write's end woke them all to wait again.
-            followed = False
-            while who in state.leading:
-                followed = True
-                state.cond.wait()
-            led = state.led.get(who) if followed else None
-            if led is not None and led.epoch >= needed:
-                return led, False  # in flight, or done since (then its result, or its error)
-            state.leading.add(who)
-            try:
-                flight = state.flights[who] = state.led[who] = self._lead(state)
-                return flight, True
-            finally:
-                state.leading.discard(who)
-                state.cond.notify_all()  # the followers: join the new flight
+            self._lead(state)
+        except BaseException:
+            flight.abandoned = flight.done = True
+            raise
+        else:
+            flight.epoch = state.epoch
+            state.flights[who] = flight
         finally:
-            state.held -= 1
+            del state.leading[who]
+            state.held -= 1 + flight.followers
+            if flight.done:
+                flight.done_cond.notify_all()
+        return flight, True
 
-    def _lead(self, state: _ProxyState[T]) -> _Flight[T]:
-        """As the credentials' one leader: wait for the writes and for quiet, then make a flight."""
+    def _lead(self, state: _ProxyState[T]) -> None:
+        """As the credentials' one leader: wait for the writes and for quiet (lock held)."""
         deadline = self._clock() + self.batch_wait
         waited_from: int | None = None  # writes begun when this reader began to wait for quiet
         while True:
@@ -226,33 +250,37 @@ class ListCache(Generic[T]):
             if now >= deadline:
                 break
             if state.writing:
-                pause = deadline - now  # the last write in flight to end wakes the leaders
-            elif state.last_gap >= self.batch_quiet:
+                # The last write in flight to end wakes the leaders that wait here.
+                state.awaiting_writes += 1
+                try:
+                    state.quiet.wait(deadline - now)
+                finally:
+                    state.awaiting_writes -= 1
+                continue
+            if state.last_gap >= self.batch_quiet:
                 break  # no stream: a lone write
-            elif state.begun < state.wait_again_at:
+            if state.begun < state.wait_again_at:
                 # The last waits for quiet saw no new write: the creates may come one after
                 # another (--parallel 1, or resources that depend on each other), each after
                 # the answer to the one before. Skipped for 2, 4, 8 ... writes, then tried again.
                 break
-            else:
-                if waited_from is None:
-                    waited_from = state.begun
-                # Twice the stream's last gap: long enough for its next write, short when every
-                # create in flight is already waiting here and none can come (the engine's
-                # --parallel reached), where the wait only costs time.
-                quiet = min(self.batch_quiet, 2 * state.last_gap)
-                if now - state.last_write >= quiet:
-                    break
-                # Looked at again every 50 ms at most: nothing wakes a wait for quiet early.
-                pause = min(state.last_write + quiet, deadline, now + 0.05) - now
-            state.quiet.wait(pause)
+            if waited_from is None:
+                waited_from = state.begun
+            # Twice the stream's last gap: long enough for its next write, short when every
+            # create in flight is already waiting here and none can come (the engine's
+            # --parallel reached), where the wait only costs time.
+            quiet = min(self.batch_quiet, 2 * state.last_gap)
+            if now - state.last_write >= quiet:
+                break
+            # Looked at again every 50 ms at most: nothing wakes a wait for quiet early (a
+            # write's end only puts it off).
+            state.quiet.wait(min(state.last_write + quiet, deadline, now + 0.05) - now)
         if waited_from is not None:
             if state.begun == waited_from:
                 state.idle_waits = min(state.idle_waits + 1, MAX_IDLE_DOUBLINGS)
                 state.wait_again_at = state.begun + 2 ** state.idle_waits + 1
             else:
                 state.idle_waits = 0
-        return _Flight(state.epoch)
 
     def _fly(self, state: _ProxyState[T], who: str, flight: _Flight[T],
              fetch: Callable[[], T]) -> T:
@@ -269,6 +297,7 @@ class ListCache(Generic[T]):
         flight.result, flight.done = result, True
         self._forget(state, who, flight)
         current = state.cached.get(who)
+        assert flight.epoch is not None
         if flight.epoch == state.epoch and (current is None or current.epoch <= flight.epoch):
             state.cached[who] = _Cached(flight.epoch, self._clock(), result)
         return result
@@ -277,7 +306,7 @@ class ListCache(Generic[T]):
         if state.flights.get(who) is flight:
             del state.flights[who]
         if flight.joined:
-            state.cond.notify_all()
+            flight.done_cond.notify_all()
 
     def snapshot(self, key: ProxyKey, who: str) -> tuple[int, int, int, int | None]:
         """(epoch, writes in flight, readers held back, readers joined to the list in flight or None)."""

@@ -1,7 +1,8 @@
-"""Two reaches into the SDK's dynamic provider server, each documented, kill-switched and inert elsewhere.
+"""Three reaches into the SDK's dynamic provider server, each documented, kill-switched and inert elsewhere.
 
 1. :func:`widen_provider_server`: let the server run what the engine sends (below).
-2. :func:`checking_urn`: the URN of the resource whose Check is being served (at the end).
+2. :func:`reuse_event_loops`: one event loop per server thread, not one per call (further below).
+3. :func:`checking_urn`: the URN of the resource whose Check is being served (at the end).
 
 The SDK's dynamic provider server runs at most 4 calls at once; let it run what the engine sends.
 
@@ -26,6 +27,7 @@ Python serves calls another way, it does nothing and the server keeps its own li
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sys
@@ -33,6 +35,7 @@ import threading
 import types
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import thread as pool_threads
+from typing import Any
 
 from ._errors import PROVIDER_SERVER
 
@@ -58,8 +61,11 @@ def serving_pool() -> ThreadPoolExecutor | None:
 def widen_provider_server(workers: int = WORKERS) -> None:
     """Let the provider server run up to ``workers`` calls at once (never fewer than it did)."""
     pool = serving_pool()
+    if pool is None:
+        return
+    reuse_event_loops(sys.modules["__main__"])
     limit = getattr(pool, "_max_workers", None)
-    if pool is None or not isinstance(limit, int) or limit >= workers:
+    if not isinstance(limit, int) or limit >= workers:
         return
     pool._max_workers = workers
     # The calls already waiting were queued under the old limit (the engine's first burst of
@@ -69,6 +75,57 @@ def widen_provider_server(workers: int = WORKERS) -> None:
         with contextlib.suppress(Exception):
             for _ in range(min(queue.qsize(), workers - limit)):
                 start_one()
+
+
+# -- one event loop per server thread -------------------------------------------------------------
+#
+# The SDK's server turns every call's result into its protobuf answer with
+# ``loop = asyncio.new_event_loop(); loop.run_until_complete(serialize_properties(...));
+# loop.close()``: a selector, a socket pair and their closing for each Check, Create, Update and
+# Delete answer, about half of a Check's CPU outside its imports and a tenth of the provider's in
+# `pulumi up` (docs/performance.md). :func:`reuse_event_loops`, run where the server is widened,
+# gives the server module's own ``asyncio`` name a stand-in whose ``new_event_loop`` hands each
+# server thread the same loop every time (its ``close`` leaves it open for the thread's next
+# call); everything else is the real ``asyncio``, and no other module's ``asyncio`` changes.
+# Each call still runs its coroutine to completion before answering, as before.
+# ``APINIZER_REUSE_EVENT_LOOPS=0`` turns it off.
+
+#: ``APINIZER_REUSE_EVENT_LOOPS=0`` gives the SDK's server a new event loop per call again.
+REUSE_EVENT_LOOPS = os.environ.get("APINIZER_REUSE_EVENT_LOOPS", "1").strip() != "0"
+
+
+class _KeptLoop(asyncio.SelectorEventLoop):
+    """A server thread's loop: the SDK closes it after each call, and the thread's next call reuses it."""
+
+    def close(self) -> None:
+        if self.is_running():
+            super().close()  # raises, as a running loop's close does
+
+
+class ThreadLoops:
+    """``asyncio`` for the SDK's server module, with one kept event loop per thread."""
+
+    def __init__(self, real: types.ModuleType) -> None:
+        self._real = real
+        self._loops = threading.local()
+
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        loop: _KeptLoop | None = getattr(self._loops, "loop", None)
+        if loop is None or loop.is_closed():
+            loop = self._loops.loop = _KeptLoop()
+        return loop
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def reuse_event_loops(server: types.ModuleType | None) -> None:
+    """Give ``server`` (the SDK's provider server module) one event loop per thread (idempotent)."""
+    if not REUSE_EVENT_LOOPS or server is None:
+        return
+    current = getattr(server, "asyncio", None)
+    if current is asyncio:
+        server.asyncio = ThreadLoops(asyncio)  # type: ignore[attr-defined]
 
 
 # -- the URN of the resource being checked -------------------------------------------------------
