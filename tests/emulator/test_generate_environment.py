@@ -187,6 +187,13 @@ def test_check_with_environment_compares_only_what_that_stack_owns(
 
     assert check("test") == 0
     assert check("production", "--no-definitions") == 0
+    # What another environment's stack owns is not this one's drift, even where the program declares it.
+    with (tmp_path / "gateway_test.py").open("a") as program:
+        program.write('apinizer.ApiProxyDeployment("x", project_name="Demo", api_proxy_name="PetStore", '
+                      'environment_name="production")\n'
+                      'apinizer.EnvironmentVariableValue("y", project_name="Demo", '
+                      'variable_name="BACKEND_URL", environment_name="production", value="elsewhere")\n')
+    assert check("test") == 0
     with ApinizerClient(emulator_url, token=admin_token) as client:
         live = {item.name: item for item in client.environment_variables.list("Demo")}["BACKEND_URL"]
         client.environment_variables.update("Demo", {

@@ -18,6 +18,7 @@ from apinizer_pulumi.client import ApinizerClient, ApinizerError, Authentication
 
 from ._certificates import CertificateRecord, read_certificates, write_certificate_files
 from ._check import (
+    DeclaredResource,
     Drift,
     compare,
     compare_proxies,
@@ -218,6 +219,10 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
     declared = declared_endpoints(source, str(path))
     proxies = declared_proxies(source, str(path))
+    if args.environment is not None:
+        for item in proxies:  # another environment's deployments are its own stack's
+            for other in [env for env in item.deployments if env != args.environment]:
+                del item.deployments[other]
     if (declared or proxies) and RETAIN_OPTION not in source:
         # Regenerate it as it was written: without the option, as --no-retain writes it.
         args = argparse.Namespace(**{**vars(args), "retain": False})
@@ -246,8 +251,8 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         # Only an environment's program declares its values: a program of every environment may hold
         # hand-written ones, which a program generated without --environment does not.
         unread.add("EnvironmentVariableValue")
-    drift.resources = compare_resources(declared_resources(source, str(path)), declared_resources(program),
-                                        args.project, read, unread)
+    drift.resources = compare_resources(_owned(declared_resources(source, str(path)), args.environment),
+                                        declared_resources(program), args.project, read, unread)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
@@ -260,6 +265,13 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         print(line)
     print(f"regenerate with: {_command_line(args)} --out {shlex.quote(str(path))}")
     return EXIT_DRIFT
+
+
+def _owned(declared: list[DeclaredResource], environment: str | None) -> list[DeclaredResource]:
+    """What the stack of ``environment`` owns of ``declared``: every environment's stack owns only its
+    own environment's deployments and values (all of them without ``environment``)."""
+    return [item for item in declared if environment is None
+            or item.values.get("environment_name", environment) == environment]
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
