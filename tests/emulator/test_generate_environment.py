@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.generate import declared_resources
 from apinizer_pulumi.generate.cli import main
@@ -100,11 +101,25 @@ def _values(emulator_url: str, admin_token: str) -> dict[str, dict[str, tuple[st
 
 
 @pytest.mark.usefixtures("env", "gateway", "group")
-def test_each_environment_gets_its_deployments_and_its_values(tmp_path: Path, capsys) -> None:
+def test_each_environment_gets_its_deployments_and_its_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], emulator_url: str
+) -> None:
     test = _generate(tmp_path, "test")
     test_err = capsys.readouterr().err
+    emulator_http.post(f"{emulator_url}/_emulator/stats/reset", json={}, timeout=10).raise_for_status()
     production = _generate(tmp_path, "production", "--no-definitions")
     production_err = capsys.readouterr().err
+    # Only what that stack declares is read: no policies, credentials, keys, connections or certificates.
+    requests = emulator_http.get(f"{emulator_url}/_emulator/stats", timeout=10).json()["requests"]
+    assert requests == {
+        "GET /apiops/projects/": 1,
+        "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/": 2,
+        "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/": 2,
+        "GET /apiops/projects/{projectName}/environmentVariables/": 1,
+        "GET /apiops/projects/{projectName}/apiProxyGroups/": 1,
+        "GET /apiops/projects/{projectName}/apiProxyGroups/{apiProxyGroupName}/environments/": 1,
+        "GET /apiops/environments/{projectName}": 1,  # the name given is one of them
+    }
 
     # The definitions stack: every definition, test's deployments, test's values; what cannot be split whole.
     found = _kinds(test)

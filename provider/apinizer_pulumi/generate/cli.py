@@ -118,7 +118,8 @@ def _snapshot(
 ) -> GatewaySnapshot:
     """The proxies named with --proxy; without, every proxy of the project and those the program declares."""
     if args.proxy:
-        return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress)
+        return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress,
+                            with_credentials=args.definitions)
     try:
         found = discover_proxies(client, args.project, progress)
     except (AuthenticationError, PermissionDeniedError) as error:
@@ -133,6 +134,7 @@ def _snapshot(
         with_policies=args.policies,
         progress=progress,
         skip_missing=True,
+        with_credentials=args.definitions,
     )
 
 
@@ -158,7 +160,6 @@ def _read(
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
     if not args.definitions:
-        snapshot = dataclasses.replace(snapshot, credentials=[])
         snapshot, groups = _of_environment(client, args.project, args.environment, snapshot, groups)
         return snapshot, _Families(variables, groups, [], [], [], [])
     jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
