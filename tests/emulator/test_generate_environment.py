@@ -243,3 +243,22 @@ def test_an_unknown_environment_or_no_definitions_alone_is_refused(tmp_path: Pat
     assert main([*GENERATE, "--no-definitions", "--out", str(out)]) == 2
     assert "--no-definitions needs --environment" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("env", "gateway", "group")
+def test_an_environment_stack_takes_its_group_deployment_over_by_the_group_name(
+    tmp_path: Path, emulator_url: str, admin_token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _generate(tmp_path, "production", "--no-definitions")
+    (tmp_path / "Pulumi.yaml").write_text("name: generated\nruntime: python\n")
+    (tmp_path / "__main__.py").write_text(MAIN)
+    config = {"apinizer:url": emulator_url, "apinizer:token": admin_token,
+              "generated:environment": "production"}
+    monkeypatch.setenv("PULUMI_CONFIG", json.dumps(config))
+    run = run_program(tmp_path, config, stack="production")
+    assert len(run.mocks.of_type("apinizer:ApiProxyGroupDeployment")) == 1
+    again = run_program(tmp_path, config, stack="production", previous=run, preview=True)
+    assert again.mocks.steps() == {"create": 0, "same": len(run.mocks.registrations), "update": 0}
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        environments = client.api_proxy_groups.environments("Demo", "Payments")
+    assert {item.environment_name for item in environments if item.deployed} == {"production"}
