@@ -153,7 +153,7 @@ def test_each_environment_gets_its_deployments_and_its_values(
         _lint(tmp_path / f"gateway_{environment}.py")
 
 
-@pytest.mark.usefixtures("env", "gateway")
+@pytest.mark.usefixtures("env", "gateway", "group")
 def test_two_stacks_of_one_program_adopt_their_environments_and_leave_the_others_alone(
     tmp_path: Path, emulator_url: str, admin_token: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
