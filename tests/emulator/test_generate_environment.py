@@ -58,6 +58,13 @@ def gateway(emulator_url: str, admin_token: str) -> None:
             "name": "TEST_TOKEN",
             "environmentValueList": [{"environmentName": "test", "value": "test-token", "visible": False}],
         })
+        client.environment_variables.create("Demo", {
+            "name": "MIXED",
+            "environmentValueList": [
+                {"environmentName": "test", "value": "shown", "visible": True},
+                {"environmentName": "production", "value": "hidden-secret", "visible": False},
+            ],
+        })
         for environment in ("test", "production"):
             client.api_proxies.deploy("Demo", "Orders", environment)
         client.api_proxies.deploy("Demo", "PetStore", "test")
@@ -140,12 +147,21 @@ def test_each_environment_gets_its_deployments_and_its_values(
         ("ApiProxyDeployment", ("Demo", "Orders", "production")),
         ("ApiProxyGroupDeployment", ("Demo", "Payments", "production")),
         ("EnvironmentVariableValue", ("Demo", "BACKEND_URL", "production")),
+        # Its own value secret, test's visible: written back as read, so production's stack owns its own.
+        ("EnvironmentVariableValue", ("Demo", "MIXED", "production")),
     ]
+    assert 'value=config.require_secret("demo-mixed-production"),' in production
+    assert "hidden-secret" not in production
     assert "apinizer.Endpoint(" not in production and "apinizer.ApiProxy(" not in production
     assert 'value="https://p.example",' in production
     assert "#   DB_PASSWORD" in production and "#   GREETING" in production
     assert "--environment production --no-definitions" in production
-    assert "secret environment value" not in production_err
+    (keys,) = [line for line in production_err.splitlines() if "secret environment value" in line]
+    assert keys.endswith("(keys: demo-mixed-production)")
+    # test's stack cannot merge test's value beside production's secret one: declared by hand.
+    assert ("EnvironmentVariable", ("Demo", "MIXED")) not in found
+    assert ("EnvironmentVariableValue", ("Demo", "MIXED", "test")) not in found
+    assert "# Not declared: Demo/MIXED has secret and visible values side by side" in test
     for environment in ("test", "production"):
         _lint(tmp_path / f"gateway_{environment}.py")
 
@@ -165,7 +181,8 @@ def test_two_stacks_of_one_program_adopt_their_environments_and_leave_the_others
                  "generated:demo-db-password-test": "test-secret-value",
                  "generated:demo-db-password-production": "prod-secret-value",
                  "generated:demo-test-token-test": "test-token"},
-        "production": {**connection, "generated:environment": "production"},
+        "production": {**connection, "generated:environment": "production",
+                       "generated:demo-mixed-production": "hidden-secret"},
     }
     runs: dict[str, ProgramRun] = {}
     for stack, config in stacks.items():

@@ -64,9 +64,9 @@ class VariableRecord:
         )
 
     def splits_for(self, environment: str) -> bool:
-        """Whether ``environment``'s stack can own its value alone: per-environment, one visibility, and
-        no other environment's value masked (a merge writes the others back as read)."""
-        return (self.environment_values is not None and not self.mixed
+        """Whether ``environment``'s stack can own its value alone: per-environment, and no other
+        environment's value masked (a merge writes the others back as read). Its own may be masked."""
+        return (self.environment_values is not None
                 and all(value is not None for env, value in self.environment_values if env != environment))
 
     def value_in(self, environment: str) -> tuple[bool, str | None]:
@@ -108,14 +108,12 @@ def secret_keys(records: Sequence[VariableRecord], environment: str | None = Non
     cannot be split (``whole``) or not."""
     keys: list[str] = []
     for record in records:
-        if record.mixed:
-            continue  # not declared
         if environment is not None and record.splits_for(environment):
             has, value = record.value_in(environment)
             keys += [secret_key(record, environment)] if has and value is None else []
             continue
-        if not whole:
-            continue
+        if record.mixed or not whole:
+            continue  # not declared
         if record.environment_values is None:
             keys += [secret_key(record)] if record.global_value is None else []
         else:
@@ -219,6 +217,7 @@ def value_section(records: Sequence[VariableRecord], environment: str, *, retain
             f"{INDENT}environment_name={json.dumps(environment)},",
             f"{INDENT}value={json.dumps(value) if value is not None else _secret(record, environment)},",
         ]
-        out += _ending(record, retain_option)
+        # Secret where this environment's value is masked: a variable may mix visibilities.
+        out += _ending(dataclasses.replace(record, secret=value is None), retain_option)
     out.append("}")
     return out
