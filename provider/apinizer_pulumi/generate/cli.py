@@ -71,8 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     gen.add_argument(
         "--environment", metavar="NAME",
-        help="write the program of this environment's stack: its deployments only, and its value of each "
-        "variable with one value per environment (docs/generate.md); default: every environment",
+        help="write the program of this environment's stack: the deployments to it only, and its value of "
+        "each variable with one value per environment, beside the definitions (unless --no-definitions; "
+        "docs/generate.md); default: every environment",
     )
     gen.add_argument(
         "--no-definitions", dest="definitions", action="store_false",
