@@ -286,6 +286,9 @@ IDENTITIES: dict[str, tuple[str, ...]] = {
     "Policy": ("project_name", "api_proxy_name", "name"),
     "Credential": ("project_name", "username"),
     "EnvironmentVariable": ("project_name", "name"),
+    "EnvironmentVariableValue": ("project_name", "variable_name", "environment_name"),
+    # Compared here for an environment's program without definitions only (compare_proxies otherwise).
+    "ApiProxyDeployment": ("project_name", "api_proxy_name", "environment_name"),
     "ApiProxyGroup": ("project_name", "name"),
     "ApiProxyGroupDeployment": ("project_name", "api_proxy_group_name", "environment_name"),
     "Jwk": ("project_name", "name"),
@@ -302,6 +305,8 @@ _COMPARED: dict[str, frozenset[str]] = {
     "Credential": frozenset({"email", "full_name", "description", "role_name_list", "enabled", "ip_list",
                              "expire_date", "access"}),
     "EnvironmentVariable": frozenset({"description", "global_value", "environment_values", "secret"}),
+    "EnvironmentVariableValue": frozenset({"value", "secret"}),
+    "ApiProxyDeployment": frozenset(),
     "ApiProxyGroup": frozenset({"description"}),
     "ApiProxyGroupDeployment": frozenset(),
     "Jwk": frozenset({"description", "url"}),
@@ -312,6 +317,7 @@ _COMPARED: dict[str, frozenset[str]] = {
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "Policy": {"target_scope": "ALL", "active": True},
     "EnvironmentVariable": {"secret": False},
+    "EnvironmentVariableValue": {"secret": False},
     "Credential": {"enabled": True},
     "Connection": {"enabled": True, "deploy_to_worker": True},
 }
@@ -336,7 +342,7 @@ class DeclaredResource:
     @property
     def proxy(self) -> str | None:
         """The API proxy it belongs to (a policy's), for the scope of what was read."""
-        return self.identity[1] if self.kind in ("Policy", "ApiProxy") else None
+        return self.identity[1] if self.kind in ("Policy", "ApiProxy", "ApiProxyDeployment") else None
 
 
 def _value(node: ast.expr, names: dict[str, dict[str, Any]]) -> Any:

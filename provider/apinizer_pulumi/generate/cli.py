@@ -18,6 +18,8 @@ from apinizer_pulumi.client import ApinizerClient, ApinizerError, Authentication
 
 from ._certificates import CertificateRecord, read_certificates, write_certificate_files
 from ._check import (
+    DeclaredResource,
+    Drift,
     compare,
     compare_proxies,
     compare_resources,
@@ -28,10 +30,11 @@ from ._check import (
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
 from ._connections import ConnectionRecord, read_connections
 from ._connections import secret_keys as connection_secret_keys
+from ._environment import environment_program
 from ._groups import GroupRecord, read_groups
 from ._jwks import JwkRecord, jwk_secret_keys, read_jwks
 from ._key_material import MaterialRecord, material_secret_keys, read_key_material
-from ._render import RETAIN_OPTION, command_line, credential_password_key, render_program
+from ._render import RETAIN_OPTION, command_line, command_lines, credential_password_key, render_program
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
 from ._variables import VariableRecord, read_environment_variables, secret_keys
 
@@ -66,6 +69,17 @@ def _parser() -> argparse.ArgumentParser:
         "--proxy", action="append", default=[], metavar="NAME",
         help="an API proxy to read (repeatable); default: every API proxy of the project",
     )
+    gen.add_argument(
+        "--environment", metavar="NAME",
+        help="write the program of this environment's stack: the deployments to it only, and its value of "
+        "each variable with one value per environment, beside the definitions (unless --no-definitions; "
+        "docs/generate.md); default: every environment",
+    )
+    gen.add_argument(
+        "--no-definitions", dest="definitions", action="store_false",
+        help="with --environment: write only what that environment's stack owns (its deployments and its "
+        "values), for a stack beside the one that owns the definitions",
+    )
     gen.add_argument("--out", type=Path, help="the program file to write (or, with --check, to read); "
                      "default: standard output")
     gen.add_argument("--check", action="store_true", help="compare --out with the gateway; write nothing")
@@ -90,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _command_line(args: argparse.Namespace) -> str:
     """The command that regenerates the program: project, proxies and RLCLs, never a credential."""
-    return command_line(args.project, args.proxy, args.rlcl, retain=args.retain)
+    return command_line(args.project, args.proxy, args.rlcl, retain=args.retain, environment=args.environment,
+                        definitions=args.definitions)
 
 
 def _client(connection: Connection) -> ApinizerClient:
@@ -104,7 +119,8 @@ def _snapshot(
 ) -> GatewaySnapshot:
     """The proxies named with --proxy; without, every proxy of the project and those the program declares."""
     if args.proxy:
-        return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress)
+        return read_gateway(client, args.project, args.proxy, with_policies=args.policies, progress=progress,
+                            with_credentials=args.definitions)
     try:
         found = discover_proxies(client, args.project, progress)
     except (AuthenticationError, PermissionDeniedError) as error:
@@ -119,6 +135,7 @@ def _snapshot(
         with_policies=args.policies,
         progress=progress,
         skip_missing=True,
+        with_credentials=args.definitions,
     )
 
 
@@ -138,21 +155,62 @@ def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
 ) -> tuple[GatewaySnapshot, _Families]:
     """Everything generate reads."""
+    if not args.definitions:  # the stack's deployments and values: the proxies, groups and variables
+        args = argparse.Namespace(**{**vars(args), "policies": False})
     snapshot = _snapshot(client, args, declared_proxies, progress)
     variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
     groups = read_groups(client, args.project, progress, unread=snapshot.unread)
+    if not args.definitions:
+        snapshot, groups = _of_environment(client, args.project, args.environment, snapshot, groups)
+        return snapshot, _Families(variables, groups, [], [], [], [])
     jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
     material = read_key_material(client, args.project, progress, unread=snapshot.unread)
     connections = read_connections(client, args.project, progress, unread=snapshot.unread)
     certificates = read_certificates(client, args.project, progress, unread=snapshot.unread)
+    if args.environment is not None:
+        snapshot, groups = _of_environment(client, args.project, args.environment, snapshot, groups)
     return snapshot, _Families(variables, groups, jwks, material, connections, certificates)
 
 
+def _only(deployed: tuple[str, ...], environment: str) -> tuple[str, ...]:
+    return tuple(name for name in deployed if name == environment)
+
+
+def _of_environment(
+    client: ApinizerClient, project: str, environment: str, snapshot: GatewaySnapshot,
+    groups: list[GroupRecord],
+) -> tuple[GatewaySnapshot, list[GroupRecord]]:
+    """The snapshot and groups with only ``environment``'s deployments: what its stack owns of them.
+
+    An environment the project does not have is refused (a typo would otherwise write a program
+    without deployments); a gateway that does not list them leaves the name unchecked.
+    """
+    try:
+        known = [item.name for item in client.environments.list_for_project(project)]
+    except ApinizerError:
+        known = []
+    if known and environment not in known:
+        raise ConnectionSettingsError(
+            f"--environment {environment}: project {project} has no such environment; "
+            f"it has {', '.join(sorted(known))}")
+    proxies = [item if item.proxy is None else dataclasses.replace(
+        item, proxy=dataclasses.replace(item.proxy, deployed=_only(item.proxy.deployed, environment)))
+        for item in snapshot.proxies]
+    narrowed = [dataclasses.replace(group, deployed=_only(group.deployed, environment))
+                for group in groups]
+    return dataclasses.replace(snapshot, proxies=proxies), narrowed
+
+
 def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, families: _Families) -> str:
+    if not args.definitions:
+        return environment_program(snapshot, environment=args.environment,
+                                   command_lines=command_lines(_command_line(args)), groups=families.groups,
+                                   variables=families.variables,
+                                   retain_option=RETAIN_OPTION if args.retain else None)
     return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
                           variables=families.variables, groups=families.groups, jwks=families.jwks,
                           key_material=families.material, connections=families.connections,
-                          certificates=families.certificates)
+                          certificates=families.certificates, environment=args.environment)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -163,6 +221,10 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         raise ConnectionSettingsError(f"--check: cannot read {path}: {error.strerror}") from None
     declared = declared_endpoints(source, str(path))
     proxies = declared_proxies(source, str(path))
+    if args.environment is not None:
+        for item in proxies:  # another environment's deployments are its own stack's
+            for other in [env for env in item.deployments if env != args.environment]:
+                del item.deployments[other]
     if (declared or proxies) and RETAIN_OPTION not in source:
         # Regenerate it as it was written: without the option, as --no-retain writes it.
         args = argparse.Namespace(**{**vars(args), "retain": False})
@@ -176,13 +238,23 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
                                                   for proxy in snapshot.proxies])
     program = _render(args, rest, families)
     read = [p.name for p in snapshot.proxies]
-    drift = compare(declared, snapshot.endpoints, args.project, read)
-    # Proxies are compared where the gateway could read them (one GET each, with their deployments).
-    drift.proxies = compare_proxies(
-        proxies, snapshot.api_proxies, args.project, [p.name for p in snapshot.proxies if p.proxy]
-    )
-    drift.resources = compare_resources(declared_resources(source, str(path)), declared_resources(program),
-                                        args.project, read, snapshot.unread)
+    unread = set(snapshot.unread)
+    if args.definitions:
+        drift = compare(declared, snapshot.endpoints, args.project, read)
+        # Proxies are compared where the gateway could read them (one GET each, with their deployments).
+        drift.proxies = compare_proxies(
+            proxies, snapshot.api_proxies, args.project, [p.name for p in snapshot.proxies if p.proxy]
+        )
+        unread.add("ApiProxyDeployment")  # compare_proxies's
+    else:
+        # The stack owns no definitions: only its deployments and values are compared (below).
+        drift = Drift()
+    if args.environment is None:
+        # Only an environment's program declares its values: a program of every environment may hold
+        # hand-written ones, which a program generated without --environment does not.
+        unread.add("EnvironmentVariableValue")
+    drift.resources = compare_resources(_owned(declared_resources(source, str(path)), args.environment),
+                                        declared_resources(program), args.project, read, unread)
     if not drift:
         progress(
             f"no drift: {path} declares every endpoint of {len(snapshot.proxies)} proxies as it is, "
@@ -195,6 +267,13 @@ def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress)
         print(line)
     print(f"regenerate with: {_command_line(args)} --out {shlex.quote(str(path))}")
     return EXIT_DRIFT
+
+
+def _owned(declared: list[DeclaredResource], environment: str | None) -> list[DeclaredResource]:
+    """What the stack of ``environment`` owns of ``declared``: every environment's stack owns only its
+    own environment's deployments and values (all of them without ``environment``)."""
+    return [item for item in declared if environment is None
+            or item.values.get("environment_name", environment) == environment]
 
 
 def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:
@@ -212,17 +291,22 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         progress(f"note: proxy {name} is no longer in project {args.project}")
     where = "standard output" if args.out is None else str(args.out)
     deployments = sum(len(proxy.deployed) for proxy in snapshot.api_proxies)
-    progress(
-        f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies, "
-        f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
-    )
+    if args.definitions:
+        progress(
+            f"wrote {len(snapshot.endpoints)} endpoints of {len(snapshot.proxies)} proxies, "
+            f"{len(snapshot.api_proxies)} API proxies and {deployments} deployments to {where}"
+        )
+    else:
+        groups = sum(len(group.deployed) for group in families.groups)
+        progress(f"wrote {deployments} proxy deployments, {groups} group deployments and the values of "
+                 f"{args.environment} to {where}")
     if snapshot.credentials:
         keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
         progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
                  f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
     if written:
         progress(f"and {len(written)} certificate(s), their PEM files in {written[0].parent}")
-    secret_values = secret_keys(families.variables)
+    secret_values = secret_keys(families.variables, args.environment, whole=args.definitions)
     if secret_values:
         progress(f"and {len(secret_values)} secret environment value(s): set each with "
                  f"`pulumi config set --secret <key> <value>` before `pulumi up` "
@@ -252,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.quiet:
             print(line, file=sys.stderr, flush=True)
 
+    if not args.definitions and args.environment is None:
+        print("apinizer-pulumi generate: --no-definitions needs --environment (the stack's environment)",
+              file=sys.stderr)
+        return EXIT_ERROR
     if args.check and args.out is None:
         print("apinizer-pulumi generate: --check needs --out (the program to check)", file=sys.stderr)
         return EXIT_ERROR

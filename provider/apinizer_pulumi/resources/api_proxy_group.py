@@ -225,7 +225,7 @@ class ApiProxyGroup(dyn.Resource, module="apinizer", name="ApiProxyGroup"):
         *,
         project_name: pulumi.Input[str],
         name: pulumi.Input[str],
-        client_route: pulumi.Input[ClientRouteArgs | Mapping[str, Any]],
+        client_route: pulumi.Input[ClientRouteArgs | Mapping[str, Any]] | None = None,
         description: pulumi.Input[str] | None = None,
         api_proxy_names: pulumi.Input[Sequence[pulumi.Input[str]]] | None = None,
         adopt: pulumi.Input[bool] | None = None,
@@ -239,7 +239,8 @@ class ApiProxyGroup(dyn.Resource, module="apinizer", name="ApiProxyGroup"):
         :param name: The group's name; it cannot change in place.
         :param client_route: A :class:`ClientRouteArgs` (or dict): ``relative_paths`` (at least one,
             each at least 2 characters), ``virtual_hosts`` (sent as ``hostList``), ``methods``,
-            ``headers``, ``buffer_request`` and ``buffer_response`` (default true).
+            ``headers``, ``buffer_request`` and ``buffer_response`` (default true). Required but with
+            ``adopt``, which without it takes the group over with the route it has (as ``generate`` writes).
         :param description: Free text.
         :param api_proxy_names: The member proxies (``ApiProxy.name`` makes the dependency); each
             must exist in the project.
