@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import key_material, key_references
+from .deployments import deployment
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    deployment,
     environment_items,
     environment_names,
     object_row,

@@ -30,11 +30,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import certificates, crypto_keys, key_material, keystores, specs
+from .deployments import all_environments, deployment
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    all_environments,
-    deployment,
     object_row,
     require_project,
 )
