@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .errors import BadRequestError, NotFoundError
+from .rules import check_path_name
 
 
 class ObjectNotFoundError(BadRequestError):
@@ -58,6 +59,7 @@ def read_name(body: Mapping[str, Any], empty: BadRequestError) -> tuple[str, str
     name = body.get("name")
     if not isinstance(name, str) or not name.strip():
         raise empty
+    check_path_name("name", name)
     description = body.get("description")
     if description is not None and not isinstance(description, str):
         raise BadRequestError("description must be a string!")
