@@ -282,6 +282,13 @@ def test_a_key_jwk_or_certificate_name_that_no_page_could_address_is_a_400(
     nothing_stored(http)
 
 
+def test_a_jwk_renamed_to_a_name_no_page_could_address_is_a_400_and_keeps_its_own(http: httpx.Client) -> None:
+    jwk = {"name": "hostile", "sourceType": "COPY_PASTE", "jwkStr": json.dumps({"kty": "oct", "k": "A" * 22})}
+    assert http.post(JWKS, json=jwk).status_code == 200
+    refused(http.put(f"{JWKS}hostile/", json={"name": "a/b"}), "name (a/b) cannot be a path segment")
+    assert http.get(f"{JWKS}hostile/").status_code == 200
+
+
 @pytest.mark.parametrize("name", ["ünïcødé", "a?b#c", "a%2Fb", "名前"])
 def test_a_unicode_or_reserved_character_name_round_trips(
     http: httpx.Client, issued: km.Issued, name: str
