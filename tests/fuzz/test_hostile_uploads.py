@@ -2,8 +2,10 @@
 keystores, JWKs, connections and the geolocation MMDB file.
 
 Everything a user uploads is untrusted: a bad input is a 400 that names what failed, never a 500,
-and nothing is made. Each case here is one request to the session's emulator on the loopback (no
-generated bulk: a fixed, small set of crafted inputs), so the module stays within seconds.
+and nothing is made. Each case is one request to the session's emulator on the loopback: crafted
+inputs (bombs, caps, names), then real files mutated by Hypothesis (cut short, bytes flipped, runs
+repeated, random bytes), :data:`MUTATIONS` a kind of file, derandomized and without an example
+database, so the module stays within seconds.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import socket
 import struct
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -20,8 +23,11 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.serialization import pkcs12
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import _key_material as km
+from _mmdb import write_mmdb
 from apinizer_emulator import key_material, mmdb, rules, web
 
 ADMIN_TOKEN = "dev-admin-token"
@@ -339,3 +345,59 @@ def test_an_mmdb_file_over_the_cap_is_refused_by_its_declared_length(emulator_ur
     assert b" 400 " in status_line, answer
     body = json.loads(rest.partition(b"\r\n\r\n")[2])
     assert f"larger than {mmdb.MAX_MMDB_BYTES} bytes" in body["error_description"]
+
+
+# -- mutated files, property-based ------------------------------------------------------------------
+
+#: Mutations per kind of file: derandomized (the same cases on every machine), no example database.
+MUTATIONS = 25
+
+
+def _mutated(original: bytes) -> st.SearchStrategy[bytes]:
+    """``original`` cut short, with bytes flipped, with a run of bytes repeated, or random bytes."""
+    size = len(original)
+    cut = st.integers(1, size - 1).map(lambda at: original[:at])
+    flipped = st.lists(st.tuples(st.integers(0, size - 1), st.integers(1, 255)), min_size=1, max_size=8).map(
+        lambda flips: bytes(b ^ dict(flips).get(i, 0) for i, b in enumerate(original))
+    )
+    repeated = st.tuples(st.integers(0, size - 1), st.integers(1, 64), st.integers(2, 50)).map(
+        lambda run: original[: run[0]] + original[run[0]:run[0] + run[1]] * run[2] + original[run[0]:]
+    )
+    return st.one_of(cut, flipped, repeated, st.binary(min_size=1, max_size=2048))
+
+
+def _answers(http: httpx.Client, send: Any) -> Any:
+    @settings(max_examples=MUTATIONS, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    def check(content: bytes) -> None:
+        response = send(content)
+        assert response.status_code in (200, 400), response.text
+        if response.status_code == 400:
+            assert set(response.json()) == {"error", "error_description"}, response.text
+        http.post("/_emulator/reset", json={}).raise_for_status()
+
+    return check
+
+
+@pytest.mark.parametrize("kind", ["PKCS12", "JKS"])
+def test_a_mutated_keystore_is_read_or_refused_never_a_500(
+    http: httpx.Client, issued: km.Issued, kind: str
+) -> None:
+    original = km.pkcs12_file(issued, "a", "pw") if kind == "PKCS12" else km.jks_file(issued, "a", "pw")
+    check = _answers(http, lambda content: http.post(KEYSTORES, json=keystore_body(content, kind)))
+    given(_mutated(original))(check)()
+
+
+@pytest.mark.parametrize("form", ["PEM", "DER"])
+def test_a_mutated_certificate_is_read_or_refused_never_a_500(
+    http: httpx.Client, issued: km.Issued, form: str
+) -> None:
+    check = _answers(http, lambda content: _certificate(http, content))
+    given(_mutated(issued.pem if form == "PEM" else issued.der))(check)()
+
+
+def test_a_mutated_mmdb_file_is_read_or_refused_never_a_500(http: httpx.Client, tmp_path: Path) -> None:
+    original = write_mmdb(tmp_path / "GeoLite2-Country.mmdb")
+    check = _answers(http, lambda content: http.put(MMDB, files={"file": ("x.mmdb", content)},
+                                                    data={"fileName": "x.mmdb"}))
+    given(_mutated(original))(check)()
