@@ -20,29 +20,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apinizer_pulumi.models import ApiErrorBody
 
-from . import (
-    api_proxy_group_routes,
-    api_proxy_routes,
-    certificate_routes,
-    connection_routes,
-    credential_routes,
-    crypto_key_routes,
-    environment_variable_routes,
-    geolocation_routes,
-    inspection,
-    ip_group_routes,
-    jwk_routes,
-    keystore_routes,
-    project_routes,
-)
+from . import inspection
 from .auth_routes import HEALTH_PATH, HELLO_PATH, TOKEN_PATH
 from .errors import EmulatorError, ForbiddenError, MethodNotAllowedError, NotFoundError
-from .families import Backend, routes
+from .families import Backend, missing_object_paths, routes
 from .faults import FaultInjector, FaultRule
 from .guard import RequestGuard
-from .report_routes import API_PROXIES_REPORT
 from .report_routes import ORGANIZATION_REPORT as REPORT_PATH
-from .rlcl_routes import RLCL_ITEM
 from .specs import FetchRules
 from .stats import UNMATCHED, RequestStats
 from .store import WriteQueue
@@ -59,27 +43,8 @@ OPENAPI_PATH = "/apiops/openapi"
 
 #: (method, path template, handler, summary, request body model, response model): every family's.
 API_ROUTES = routes()
-#: The pages that answer 400 for a missing object even without a body: projects, environments and
-#: API proxies (with the API proxies report), IP groups, environment variables, credentials, groups,
-#: connections, geolocation and the keys and secrets.
-_PROXY_FAMILY_PATHS = frozenset(
-    path
-    for routes in (
-        project_routes.ROUTES,
-        api_proxy_routes.ROUTES,
-        ip_group_routes.ROUTES,
-        environment_variable_routes.ROUTES,
-        credential_routes.ROUTES,
-        api_proxy_group_routes.ROUTES,
-        connection_routes.ROUTES,
-        geolocation_routes.ROUTES,
-        jwk_routes.ROUTES,
-        certificate_routes.ROUTES,
-        crypto_key_routes.ROUTES,
-        keystore_routes.ROUTES,
-    )
-    for _, path, *_ in routes
-) | {API_PROXIES_REPORT}
+#: The pages that answer 400 for a missing object even without a body (:func:`families.missing_object_paths`).
+_MISSING_OBJECT_PATHS = missing_object_paths()
 
 #: Plain-text answers: the two test paths.
 _TEXT_ANSWERS = {HEALTH_PATH: {"type": "string", "const": "OK"}, HELLO_PATH: {"type": "string"}}
@@ -162,9 +127,9 @@ def _openapi_extra(path: str, body: type[BaseModel] | None, result: type[BaseMod
             ("403", "Missing role"),
             ("404", _NOT_FOUND),
         ]
-        # The endpoint list reads no body: nothing in it can be bad. The API proxy family's pages
-        # answer 400 for a missing proxy or environment too, and its uploads are multipart.
-        if body is None and path != RLCL_ITEM and path not in _PROXY_FAMILY_PATHS:
+        # The endpoint list reads no body: nothing in it can be bad. Most families' pages answer
+        # 400 for a missing object too, and the API proxies' uploads are multipart.
+        if body is None and path not in _MISSING_OBJECT_PATHS:
             statuses = statuses[1:]
     for status, text in statuses:
         extra["responses"][status] = {"description": text, **error}

@@ -20,6 +20,7 @@ from apinizer_pulumi.models import CertificateList, CertificateResponse
 from . import certificates, jwks, key_material
 from .errors import BadRequestError, FieldRequiredError
 from .key_family_routes import listed, now, off_loop, remakes_jwks, security
+from .rules import check_path_name
 from .web import Route, json_response, multipart_parts, project_name, read, write
 
 CERTIFICATES = "/apiops/projects/{projectName}/certificates/"
@@ -40,7 +41,7 @@ async def _form(request: Request, path_name: str | None = None) -> CertificateFo
     """The create (and update) form, in the order of the create page's errors."""
     security(request, writes=True)
     described = "certificateName, alias, certificateDescription, environmentList and pemEncodedFile"
-    parts = await multipart_parts(request, described, FILE_FIELD)
+    parts = await multipart_parts(request, described, FILE_FIELD, key_material.MAX_CERTIFICATE_BYTES)
 
     def text(field: str) -> str:
         raw, _ = parts.get(field, (b"", ""))
@@ -52,6 +53,7 @@ async def _form(request: Request, path_name: str | None = None) -> CertificateFo
     name = text("certificateName") or (path_name or "")
     if not name:
         raise certificates.EmptyFieldError("certificateName")
+    check_path_name("certificateName", name)
     if path_name is not None and name != path_name:
         raise BadRequestError(f"Certificate name can not be changed: ({name}) is not ({path_name})!")
     alias = text("alias")

@@ -25,9 +25,9 @@ from datetime import datetime
 from typing import Any
 
 from . import key_material, key_references
+from .deployments import deployment
 from .errors import BadRequestError
 from .key_families import (
-    deployment,
     object_row,
     require_environments,
     require_project,

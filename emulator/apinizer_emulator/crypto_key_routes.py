@@ -18,17 +18,6 @@ KEYS = "/apiops/projects/{projectName}/keys/"
 
 ROUTES: list[Route] = material_routes(
     MaterialFamily(
-        kind="crypto key",
-        spec_model=CryptoKeySpec,
-        list_model=CryptoKeyList,
-        response_model=CryptoKeyResponse,
-        collection=KEYS,
-        item_parameter="keyName",
-        read_spec=crypto_keys.read_spec,
-        create=crypto_keys.create,
-        update=crypto_keys.update,
-        delete=crypto_keys.delete,
-        list_all=crypto_keys.list_keys,
-        get_one=crypto_keys.get_key,
+        "crypto key", KEYS, "keyName", crypto_keys, CryptoKeySpec, CryptoKeyList, CryptoKeyResponse
     )
 )

@@ -22,10 +22,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import key_material, key_references
+from .deployments import deployment
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    deployment,
     environment_items,
     environment_names,
     object_row,
@@ -158,13 +158,13 @@ def _answer(row: sqlite3.Row, *, private: bool = True) -> dict[str, Any]:
     }
 
 
-def list_keys(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
+def list_all(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     require_project(db, project)
     rows = db.execute("SELECT * FROM crypto_keys WHERE project = ? ORDER BY name", (project,))
     return [_answer(r) for r in rows]
 
 
-def get_key(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+def get_one(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     return _answer(_row(db, project, name))
 
 

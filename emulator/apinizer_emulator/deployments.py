@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .errors import BadRequestError, NotFoundError
@@ -158,4 +158,39 @@ def deployed(db: sqlite3.Connection, message: str, each: str) -> dict[str, Any]:
     return {
         "success": True,
         "deploymentResult": {"success": True, "message": message, "environmentResults": results},
+    }
+
+
+def all_environments(db: sqlite3.Connection) -> list[str]:
+    """Every environment's name, in their order."""
+    return [row["name"] for row in db.execute("SELECT name FROM environments ORDER BY seq")]
+
+
+def deployment(
+    db: sqlite3.Connection, environments: Iterable[str], *, undeploy: bool = False
+) -> dict[str, Any]:
+    """The answer of the pages whose write deploys to environments (environment variables, the keys
+    and secrets): deployed to (or undeployed from) each of ``environments``. As for a proxy, an
+    environment that is not published fails alone (the object's write stands)."""
+    verb = "Undeploy" if undeploy else "Deploy"
+    results = []
+    for name in environments:
+        row = db.execute("SELECT status FROM environments WHERE name = ?", (name,)).fetchone()
+        if row is None:  # gone since the object named it: nothing to deploy there
+            continue
+        if row["status"] == PUBLISHED:
+            results.append({"environmentName": name, "success": True, "message": f"{verb}ed successfully"})
+        else:
+            results.append({
+                "environmentName": name, "success": False,
+                "message": f"Environment ({name}) is not published (status {row['status']})!",
+            })
+    succeeded = all(result["success"] for result in results)
+    return {
+        "success": True,
+        "deploymentResult": {
+            "success": succeeded,
+            "message": f"{verb}ment completed successfully" if succeeded else f"{verb}ment failed",
+            "environmentResults": results,
+        },
     }

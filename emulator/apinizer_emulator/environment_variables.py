@@ -23,7 +23,7 @@ from typing import Any
 from apinizer_pulumi.models import EnvironmentVariableSpec
 
 from . import secrets_at_rest
-from .deployments import PUBLISHED
+from .deployments import all_environments, deployment
 from .errors import BadRequestError, NotFoundError
 from .models import new_id, stable_id
 
@@ -112,28 +112,6 @@ def stored(spec: EnvironmentVariableSpec) -> str:
     return json.dumps(secrets_at_rest.hash_variable(body))
 
 
-def _deployment(db: sqlite3.Connection, undeploy: bool = False) -> dict[str, Any]:
-    """The documented answer: deployed to (or undeployed from) every environment. As with a proxy,
-    an environment that is not published fails alone (the variable's write stands)."""
-    verb = "Undeploy" if undeploy else "Deploy"
-    results = [
-        {"environmentName": row["name"], "success": True, "message": f"{verb}ed successfully"}
-        if row["status"] == PUBLISHED else
-        {"environmentName": row["name"], "success": False,
-         "message": f"Environment ({row['name']}) is not published (status {row['status']})!"}
-        for row in db.execute("SELECT name, status FROM environments ORDER BY seq")
-    ]
-    succeeded = all(result["success"] for result in results)
-    return {
-        "success": True,
-        "deploymentResult": {
-            "success": succeeded,
-            "message": f"{verb}ment completed successfully" if succeeded else f"{verb}ment failed",
-            "environmentResults": results,
-        },
-    }
-
-
 def create(db: sqlite3.Connection, project: str, spec: EnvironmentVariableSpec, body: str) -> dict[str, Any]:
     """``body`` is :func:`stored` of ``spec``."""
     _require_project(db, project)
@@ -146,7 +124,7 @@ def create(db: sqlite3.Connection, project: str, spec: EnvironmentVariableSpec, 
         "INSERT INTO environment_variables (id, project, name, body) VALUES (?, ?, ?, ?)",
         (new_id(), project, spec.name, body),
     )
-    return _deployment(db)
+    return deployment(db, all_environments(db))
 
 
 def update(
@@ -166,13 +144,13 @@ def update(
         "UPDATE environment_variables SET name = ?, body = ? WHERE seq = ?",
         (spec.name, body, row["seq"]),
     )
-    return _deployment(db)
+    return deployment(db, all_environments(db))
 
 
 def delete(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     row = _row(db, project, name)
     db.execute("DELETE FROM environment_variables WHERE seq = ?", (row["seq"],))
-    return _deployment(db, undeploy=True)
+    return deployment(db, all_environments(db), undeploy=True)
 
 
 def _answer(row: sqlite3.Row) -> dict[str, Any]:

@@ -76,10 +76,12 @@ FAMILIES: tuple[Family, ...] = (
 register(*FAMILIES)
 
 
-def routes() -> list[Route]:
-    """Every route of the API, family by family, in the order of the OpenAPI document's paths. Of the
-    templates a path fits, the one with the fewest parameters is matched (``app.EmulatorApp.route_of``),
-    whatever the order here.
+def _route_groups() -> list[tuple[list[Route], bool]]:
+    """Every family's routes, in the order of the OpenAPI document's paths, each group with whether
+    its pages answer 400 for an object that the path names and that does not exist even when they
+    read no body (projects, environments, API proxies and their report, RLCLs, IP groups,
+    environment variables, credentials, groups, connections, geolocation and the keys and secrets).
+    The endpoint list, the policies' pages and the organization report do not.
 
     Imported here, when the app is built, not with this module: the CLI's token commands use the
     families' state without the emulator's server libraries (the ``emulator`` extra)."""
@@ -104,27 +106,40 @@ def routes() -> list[Route]:
     )
 
     return [
-        *auth_routes.TOKEN_ROUTES,
-        *report_routes.ORGANIZATION_ROUTES,
-        *endpoint_routes.ROUTES,
-        *rlcl_routes.ROUTES,
-        *auth_routes.TEST_ROUTES,
-        *project_routes.PROJECT_ROUTES,
-        *report_routes.API_PROXY_ROUTES,
-        *project_routes.ENVIRONMENT_ROUTES,
-        *api_proxy_routes.ROUTES,
-        *ip_group_routes.ROUTES,
-        *environment_variable_routes.ROUTES,
-        *credential_routes.ROUTES,
-        *policy_routes.ROUTES,
-        *api_proxy_group_routes.ROUTES,
-        *connection_routes.ROUTES,
-        *geolocation_routes.ROUTES,
-        *jwk_routes.ROUTES,
-        *certificate_routes.ROUTES,
-        *crypto_key_routes.ROUTES,
-        *keystore_routes.ROUTES,
+        (auth_routes.TOKEN_ROUTES, False),
+        (report_routes.ORGANIZATION_ROUTES, False),
+        (endpoint_routes.ROUTES, False),
+        (rlcl_routes.ROUTES, True),
+        (auth_routes.TEST_ROUTES, False),
+        (project_routes.PROJECT_ROUTES, True),
+        (report_routes.API_PROXY_ROUTES, True),
+        (project_routes.ENVIRONMENT_ROUTES, True),
+        (api_proxy_routes.ROUTES, True),
+        (ip_group_routes.ROUTES, True),
+        (environment_variable_routes.ROUTES, True),
+        (credential_routes.ROUTES, True),
+        (policy_routes.ROUTES, False),
+        (api_proxy_group_routes.ROUTES, True),
+        (connection_routes.ROUTES, True),
+        (geolocation_routes.ROUTES, True),
+        (jwk_routes.ROUTES, True),
+        (certificate_routes.ROUTES, True),
+        (crypto_key_routes.ROUTES, True),
+        (keystore_routes.ROUTES, True),
     ]
+
+
+def routes() -> list[Route]:
+    """Every route of the API, family by family, in the order of the OpenAPI document's paths. Of the
+    templates a path fits, the one with the fewest parameters is matched (``app.EmulatorApp.route_of``),
+    whatever the order here."""
+    return [route for group, _ in _route_groups() for route in group]
+
+
+def missing_object_paths() -> frozenset[str]:
+    """The path templates whose pages answer 400 for a missing object even without a body (the
+    OpenAPI document lists a 400 for them)."""
+    return frozenset(path for group, answers_400 in _route_groups() if answers_400 for _, path, *_ in group)
 
 
 def key_state(db: sqlite3.Connection, project: str) -> dict[str, Any]:

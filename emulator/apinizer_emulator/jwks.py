@@ -30,15 +30,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import certificates, crypto_keys, key_material, keystores, specs
+from .deployments import all_environments, deployment
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    all_environments,
-    deployment,
     object_row,
     require_project,
 )
 from .models import new_id, stable_id
+from .rules import check_path_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS jwks (
@@ -179,6 +179,7 @@ def update(db: sqlite3.Connection, project: str, current: str, body: Mapping[str
     name = body.get("name") if body.get("name") is not None else current
     if not isinstance(name, str) or not name.strip():
         raise JwkNameEmptyError()
+    check_path_name("name", name)
     description = body["description"] if "description" in body else row["description"]
     if description is not None and not isinstance(description, str):
         raise BadRequestError("description must be a string!")

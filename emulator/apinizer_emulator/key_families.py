@@ -1,9 +1,8 @@
-"""What the keys and secrets families share: their project check, environments and deployment answer.
+"""What the keys and secrets families share: their project check, names, errors and environments.
 
 The pages of certificates, crypto keys, keystores and JWKs all answer a write with a deployment
-result, one item per environment the object reaches:
+result, one item per environment the object reaches (:func:`deployments.deployment`):
 https://github.com/apinizer/management-api-docs/blob/main/02-api-reference/08-keys-secrets/crud/create-jwk.md
-As for a proxy, an environment that is not published fails alone (the object's write stands).
 """
 
 from __future__ import annotations
@@ -12,8 +11,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .deployments import PUBLISHED
 from .errors import BadRequestError, NotFoundError
+from .rules import check_path_name
 
 
 class ObjectNotFoundError(BadRequestError):
@@ -60,6 +59,7 @@ def read_name(body: Mapping[str, Any], empty: BadRequestError) -> tuple[str, str
     name = body.get("name")
     if not isinstance(name, str) or not name.strip():
         raise empty
+    check_path_name("name", name)
     description = body.get("description")
     if description is not None and not isinstance(description, str):
         raise BadRequestError("description must be a string!")
@@ -114,38 +114,6 @@ def require_environments(db: sqlite3.Connection, names: Iterable[str]) -> None:
     for name in names:
         if db.execute("SELECT 1 FROM environments WHERE name = ?", (name,)).fetchone() is None:
             raise KeysEnvironmentError(name)
-
-
-def all_environments(db: sqlite3.Connection) -> list[str]:
-    return [row["name"] for row in db.execute("SELECT name FROM environments ORDER BY seq")]
-
-
-def deployment(
-    db: sqlite3.Connection, environments: Iterable[str], *, undeploy: bool = False
-) -> dict[str, Any]:
-    """The pages' answer to a write: deployed to (or undeployed from) each of ``environments``."""
-    verb = "Undeploy" if undeploy else "Deploy"
-    results = []
-    for name in environments:
-        row = db.execute("SELECT status FROM environments WHERE name = ?", (name,)).fetchone()
-        if row is None:  # gone since the object named it: nothing to deploy there
-            continue
-        if row["status"] == PUBLISHED:
-            results.append({"environmentName": name, "success": True, "message": f"{verb}ed successfully"})
-        else:
-            results.append({
-                "environmentName": name, "success": False,
-                "message": f"Environment ({name}) is not published (status {row['status']})!",
-            })
-    succeeded = all(result["success"] for result in results)
-    return {
-        "success": True,
-        "deploymentResult": {
-            "success": succeeded,
-            "message": f"{verb}ment completed successfully" if succeeded else f"{verb}ment failed",
-            "environmentResults": results,
-        },
-    }
 
 
 def referenced_jwks_update(update_referenced: str | None, scope: str | None) -> bool:

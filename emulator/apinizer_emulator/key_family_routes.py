@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 from starlette.requests import Request
@@ -53,36 +53,45 @@ def listed(found: list[dict[str, Any]]) -> Response:
     return json_response({"success": True, "resultList": found})
 
 
+class MaterialState(Protocol):
+    """What a material family's state module (:mod:`crypto_keys`, :mod:`keystores`) offers its routes."""
+
+    def read_spec(self, body: Mapping[str, Any], /) -> Any: ...
+    def create(self, db: sqlite3.Connection, project: str, spec: Any, /) -> dict[str, Any]: ...
+    def update(
+        self, db: sqlite3.Connection, project: str, current: str, spec: Any, /
+    ) -> tuple[str, dict[str, Any]]: ...
+    def delete(self, db: sqlite3.Connection, project: str, name: str, /) -> tuple[str, dict[str, Any]]: ...
+    def list_all(self, db: sqlite3.Connection, project: str, /) -> list[dict[str, Any]]: ...
+    def get_one(self, db: sqlite3.Connection, project: str, name: str, /) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class MaterialFamily:
     """A family whose object is a JSON body of per-environment material (crypto keys, keystores):
-    its state functions, from which :func:`material_routes` makes the five documented operations."""
+    its name in messages, its pages and models, and its state module, from which
+    :func:`material_routes` makes the five documented operations."""
 
     kind: str
     collection: str
+    item_parameter: str
+    state: MaterialState
     spec_model: type[BaseModel]
     list_model: type[BaseModel]
     response_model: type[BaseModel]
-    item_parameter: str
-    read_spec: Callable[[Mapping[str, Any]], Any]
-    create: Callable[..., dict[str, Any]]
-    update: Callable[..., tuple[str, dict[str, Any]]]
-    delete: Callable[..., tuple[str, dict[str, Any]]]
-    list_all: Callable[..., list[dict[str, Any]]]
-    get_one: Callable[..., dict[str, Any]]
 
 
 def _updated(
     db: sqlite3.Connection, family: MaterialFamily, project: str, current: str, spec: Any, remake: bool
 ) -> dict[str, Any]:
-    object_id, answer = family.update(db, project, current, spec)
+    object_id, answer = family.state.update(db, project, current, spec)
     if remake:
         jwks.remake_from(db, project, object_id)
     return answer
 
 
 def _deleted(db: sqlite3.Connection, family: MaterialFamily, project: str, name: str) -> dict[str, Any]:
-    object_id, answer = family.delete(db, project, name)
+    object_id, answer = family.state.delete(db, project, name)
     jwks.detach_from(db, object_id)
     return answer
 
@@ -98,21 +107,21 @@ def material_routes(family: MaterialFamily) -> list[Route]:
 
     async def list_all(request: Request) -> Response:
         security(request)
-        return listed(read(request, family.list_all, project_name(request)))
+        return listed(read(request, family.state.list_all, project_name(request)))
 
     async def get_one(request: Request) -> Response:
         security(request)
-        return listed([read(request, family.get_one, project_name(request), name(request))])
+        return listed([read(request, family.state.get_one, project_name(request), name(request))])
 
     async def create(request: Request) -> Response:
         security(request, writes=True)
-        spec = await off_loop(family.read_spec, await read_object(request))
-        return json_response(await write(request, family.create, project_name(request), spec))
+        spec = await off_loop(family.state.read_spec, await read_object(request))
+        return json_response(await write(request, family.state.create, project_name(request), spec))
 
     async def update(request: Request) -> Response:
         security(request, writes=True)
         remake = remakes_jwks(request)
-        spec = await off_loop(family.read_spec, await read_object(request))
+        spec = await off_loop(family.state.read_spec, await read_object(request))
         return json_response(
             await write(request, _updated, family, project_name(request), name(request), spec, remake)
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import json
 import re
@@ -33,6 +34,18 @@ if TYPE_CHECKING:
 
 #: Largest JWK, JWK Set or key text read (a JWK Set of a hundred 4096-bit keys is ~100 KB).
 MAX_JWK_TEXT = 1 << 20
+#: The shortest oct key read, in bits (NIST SP 800-131A; joserfc warns below it).
+MIN_OCT_BITS = 112
+#: Largest certificate file read (a certificate is a few KB; a PEM chain of hundreds, well under this).
+MAX_CERTIFICATE_BYTES = 1 << 20
+#: The most rounds of key derivation a keystore may ask for. OpenSSL writes 2048, Java 10,000,
+#: OWASP's advice for PBKDF2 is 600,000; the libraries derive as many as the file says (10 million
+#: held a CPU for 2 s, 2**31 - 1 would hold it for minutes), so the file's counts are read first.
+MAX_KEY_DERIVATION_ITERATIONS = 1_000_000
+#: How deep :func:`derivation_iterations` reads DER (a PKCS#12 file nests about 12 levels).
+_MAX_DER_DEPTH = 32
+#: A JKS file opens with 0xFEEDFEED; a JCEKS file, which pyjks opens too, with 0xCECECECE.
+_JKS_MAGIC, _JCEKS_MAGIC = bytes.fromhex("feedfeed"), bytes.fromhex("cececece")
 
 
 class KeyMaterialError(BadRequestError):
@@ -230,9 +243,79 @@ def read_keystore(content: bytes, kind: str, password: str, field: str) -> dict[
     raise KeyMaterialError(f"{field}: keystore type ({kind}) is not one of {', '.join(KEYSTORE_TYPES)}")
 
 
+class _UnreadableDerError(ValueError):
+    pass
+
+
+def _walk_der(data: bytes, at: int, end: int | None, depth: int, counts: list[int]) -> int:
+    """Read the DER elements of ``data`` from ``at`` to ``end`` (to an end-of-contents marker when
+    ``end`` is None: BER's indefinite length) once, each byte once, adding to ``counts`` every
+    INTEGER that follows an OCTET STRING in one constructed element; where they stop."""
+    if depth > _MAX_DER_DEPTH:
+        raise _UnreadableDerError("nested too deep")
+    previous = None
+    while end is None or at < end:
+        if at + 2 > len(data):
+            raise _UnreadableDerError("cut short")
+        tag, length = data[at], data[at + 1]
+        if end is None and tag == 0 and length == 0:
+            return at + 2
+        if tag & 0x1F == 0x1F:
+            raise _UnreadableDerError("high tag numbers are not read")
+        at += 2
+        if length == 0x80:  # indefinite: constructed, up to its end-of-contents marker
+            start, at = at, _walk_der(data, at, None, depth + 1, counts)
+            stop = at - 2
+        else:
+            if length & 0x80:
+                size = length & 0x7F
+                if size > 4 or at + size > len(data):
+                    raise _UnreadableDerError("bad length")
+                length, at = int.from_bytes(data[at:at + size], "big"), at + size
+            start, stop = at, at + length
+            if stop > (len(data) if end is None else end):
+                raise _UnreadableDerError("cut short")
+            if tag & 0x20:
+                _walk_der(data, start, stop, depth + 1, counts)
+            elif tag == 0x04:  # an OCTET STRING may hold DER (a PKCS#12 file's parts do)
+                held: list[int] = []
+                try:
+                    _walk_der(data, start, stop, depth + 1, held)
+                    counts += held
+                except _UnreadableDerError:
+                    pass
+            at = stop
+        if previous is not None and previous & 0xDF == 0x04 and tag == 0x02:
+            counts.append(int.from_bytes(data[start:stop], "big", signed=True))
+        previous = tag
+    return at
+
+
+def derivation_iterations(data: bytes) -> list[int]:
+    """The iteration counts of key derivation that DER ``data`` shows in clear: in a PKCS#12 file,
+    its MAC's and those of each encrypted part and of each shrouded key outside one. Each is the
+    INTEGER that follows a salt's OCTET STRING in one SEQUENCE (RFC 7292's ``MacData`` and
+    ``pkcs-12PbeParams``, RFC 8018's ``PBEParameter`` and ``PBKDF2-params``). What cannot be read
+    as DER is left to the library that opens the file, which refuses it."""
+    counts: list[int] = []
+    with contextlib.suppress(_UnreadableDerError):
+        _walk_der(data, 0, len(data), 0, counts)
+    return counts
+
+
+def _check_iterations(content: bytes, field: str) -> None:
+    for count in derivation_iterations(content):
+        if count > MAX_KEY_DERIVATION_ITERATIONS:
+            raise KeyMaterialError(
+                f"{field} asks for {count} iterations of key derivation:"
+                f" at most {MAX_KEY_DERIVATION_ITERATIONS} are read"
+            )
+
+
 def _read_pkcs12(content: bytes, password: str, field: str) -> dict[str, KeystoreEntry]:
     from cryptography.hazmat.primitives.serialization import Encoding, pkcs12
 
+    _check_iterations(content, field)
     try:
         bundle = pkcs12.load_pkcs12(content, password.encode() or None)
     except ValueError:
@@ -262,6 +345,12 @@ def _read_jks(content: bytes, password: str, field: str) -> dict[str, KeystoreEn
     from cryptography.hazmat.primitives import serialization
 
     refused = f"{field} cannot be opened: it is not a JKS keystore or the password is wrong"
+    # pyjks opens JCEKS too, deriving each sealed key with the file's iteration count in pure
+    # Python: the type is read off the magic number before anything is opened.
+    if content[:4] == _JCEKS_MAGIC:
+        raise KeyMaterialError(f"{field} is a JCEKS keystore, not a JKS keystore")
+    if content[:4] != _JKS_MAGIC:
+        raise KeyMaterialError(f"{field} is not a valid JKS keystore")
     try:
         store = jks.KeyStore.loads(content, password)
     except jks.util.KeystoreSignatureException:
@@ -353,11 +442,26 @@ def _imported(data: Mapping[str, Any], where: str) -> dict[str, Any]:
 
     if data.get("kty") not in ("RSA", "EC", "oct", "OKP"):
         raise KeyMaterialError(f"{where}: kty ({data.get('kty')}) is not one of RSA, EC, oct, OKP")
+    if data.get("kty") == "oct":
+        _check_oct_size(data.get("k"), where)
     try:
         JWKRegistry.import_key(dict(data))
     except (JoseError, ValueError, TypeError, KeyError, AttributeError):
         raise KeyMaterialError(f"{where} is not a valid {data.get('kty')} JWK") from None
     return dict(data)
+
+
+def _check_oct_size(k: Any, where: str) -> None:
+    """An oct key of fewer than 112 bits (NIST SP 800-131A) is refused here, as joserfc would only
+    warn of it: a warning is an exception under some filters (a 500) and nothing under others."""
+    if not isinstance(k, str):
+        return  # joserfc names what is wrong with it
+    try:
+        size = len(base64.urlsafe_b64decode(k + "=" * (-len(k) % 4))) * 8
+    except (binascii.Error, ValueError):
+        return
+    if 0 < size < MIN_OCT_BITS:
+        raise KeyMaterialError(f"{where}: an oct key of {size} bits is too short: at least {MIN_OCT_BITS}")
 
 
 def parse_jwk(text: str, kid: str | None, field: str) -> dict[str, Any]:

@@ -18,17 +18,6 @@ KEYSTORES = "/apiops/projects/{projectName}/keystores/"
 
 ROUTES: list[Route] = material_routes(
     MaterialFamily(
-        kind="keystore",
-        spec_model=KeystoreSpec,
-        list_model=KeystoreList,
-        response_model=KeystoreResponse,
-        collection=KEYSTORES,
-        item_parameter="keystoreName",
-        read_spec=keystores.read_spec,
-        create=keystores.create,
-        update=keystores.update,
-        delete=keystores.delete,
-        list_all=keystores.list_keystores,
-        get_one=keystores.get_keystore,
+        "keystore", KEYSTORES, "keystoreName", keystores, KeystoreSpec, KeystoreList, KeystoreResponse
     )
 )

@@ -26,10 +26,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import key_material, key_references
+from .deployments import deployment
 from .errors import BadRequestError
 from .key_families import (
     ObjectExistsError,
-    deployment,
     environment_items,
     environment_names,
     object_row,
@@ -161,13 +161,13 @@ def _answer(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def list_keystores(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
+def list_all(db: sqlite3.Connection, project: str) -> list[dict[str, Any]]:
     require_project(db, project)
     rows = db.execute("SELECT * FROM keystores WHERE project = ? ORDER BY name", (project,))
     return [_answer(r) for r in rows]
 
 
-def get_keystore(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
+def get_one(db: sqlite3.Connection, project: str, name: str) -> dict[str, Any]:
     return _answer(_row(db, project, name))
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 import apinizer_pulumi.models as api
 
-from .errors import InvalidFieldError
+from .errors import BadRequestError, InvalidFieldError
 
 #: Bounds the spec does not give; chosen so that absurd input is refused with a 400.
 MAX_NAME_LENGTH = 2048
@@ -29,6 +29,21 @@ def check_text(field: str, value: str | None, *, max_length: int, single_line: b
         raise InvalidFieldError(field, f"must be at most {max_length} characters")
     if single_line and _CONTROL.search(value):
         raise InvalidFieldError(field, "must not contain control characters")
+
+
+def check_path_name(field: str, value: str) -> None:
+    """A name that the item pages address as one path segment, and that reads as itself: at most
+    :data:`MAX_NAME_LENGTH` characters, no control, invisible format, bidirectional control or line
+    separator character, no ``/``, and not ``.`` or ``..`` (clients drop those dot segments). An
+    object named otherwise could be made but never read, updated or deleted."""
+    check_text(field, value, max_length=MAX_NAME_LENGTH, single_line=False)
+    problem = api.name_problem(value, field)
+    if problem is not None:
+        raise BadRequestError(problem)
+    if "/" in value or value in (".", ".."):
+        raise InvalidFieldError(
+            field, f"({value}) cannot be a path segment: it must not contain / nor be . or .."
+        )
 
 
 def _alias_map() -> dict[str, str]:

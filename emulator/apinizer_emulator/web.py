@@ -251,14 +251,17 @@ def read(request: Request, call: Callable[..., R], *args: Any, snapshot: bool = 
         return call(db, *args)
 
 
-async def multipart_parts(request: Request, described: str, file_field: str) -> dict[str, tuple[bytes, str]]:
-    """The parts of a multipart body: name -> (bytes, file name); ``file_field`` must be a file part."""
+async def multipart_parts(
+    request: Request, described: str, file_field: str, max_file_bytes: int = specs.MAX_SPEC_BYTES
+) -> dict[str, tuple[bytes, str]]:
+    """The parts of a multipart body: name -> (bytes, file name); ``file_field`` must be a file part,
+    each file at most ``max_file_bytes`` (an API spec's cap unless the family says less)."""
     content_type = request.headers.get("content-type", "")
     if not content_type.lower().startswith(MULTIPART):
         raise BadRequestError(f"Content-Type must be {MULTIPART} with the parts {described}")
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > specs.MAX_SPEC_BYTES + (1 << 20):
-        raise BadRequestError(f"{file_field} is larger than {specs.MAX_SPEC_BYTES} bytes")
+    if declared.isdigit() and int(declared) > max_file_bytes + (1 << 20):
+        raise BadRequestError(f"{file_field} is larger than {max_file_bytes} bytes")
     try:
         form = await request.form(max_files=4, max_fields=16, max_part_size=1 << 20)
     except MultiPartException as exc:
@@ -267,9 +270,9 @@ async def multipart_parts(request: Request, described: str, file_field: str) -> 
     try:
         for name, value in form.multi_items():
             if isinstance(value, UploadFile):
-                content = await value.read(specs.MAX_SPEC_BYTES + 1)
-                if len(content) > specs.MAX_SPEC_BYTES:
-                    raise BadRequestError(f"{name} is larger than {specs.MAX_SPEC_BYTES} bytes")
+                content = await value.read(max_file_bytes + 1)
+                if len(content) > max_file_bytes:
+                    raise BadRequestError(f"{name} is larger than {max_file_bytes} bytes")
                 parts[name] = (content, value.filename or "")
             elif name == file_field:
                 raise BadRequestError(f"{file_field} must be a file part")
