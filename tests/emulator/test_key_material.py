@@ -202,7 +202,11 @@ def test_generated_kids_follow_key_id_type() -> None:
         ("EC", {"curveType": "P192"}, "ec.curveType (P192) is not one of P256, P384, P521, SECP256K1"),
         ("OCT", {"keySize": 512}, "oct.keySize (512) is not one of 128, 192, 256"),
         ("OKP", {"curveType": "ED448"}, "okp.curveType (ED448) is not one of ED25519, X25519"),
-        ("OKP", {"curveType": "X25519", "keyUseType": "SIGNATURE"}, "okp.curveType (X25519) is not for SIGNATURE"),
+        (
+            "OKP",
+            {"curveType": "X25519", "keyUseType": "SIGNATURE"},
+            "okp.curveType (X25519) is not for SIGNATURE",
+        ),
         (
             "EC",
             {"curveType": "P256", "algorithm": "RS256"},
