@@ -211,17 +211,15 @@ class ProgramRun:
 def new_operation() -> None:
     """Forget what the providers read: the engine starts a new provider process per operation.
 
-    The providers here run in this process, where the endpoint lists they read, the outcome of the
+    The providers here run in this process, where the lists they read (of every family), the outcome of the
     preview's connection check and the objects a create claimed would otherwise outlive the
     operation (apinizer_pulumi.resources._reads, _connection, _replace, _base).
     """
     from apinizer_pulumi.resources import _base, _replace
     from apinizer_pulumi.resources._connection import forget_proven_connections
-    from apinizer_pulumi.resources._reads import KEY_OBJECTS, LISTS, PROXIES
+    from apinizer_pulumi.resources._reads import forget_every_list
 
-    LISTS.clear()
-    PROXIES.clear()
-    KEY_OBJECTS.clear()
+    forget_every_list()
     forget_proven_connections()
     # What a create of the last operation claimed (a delete would leave it to that create).
     with _replace._lock:

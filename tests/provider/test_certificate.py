@@ -152,6 +152,30 @@ def test_a_new_pem_updates_in_place_and_the_id_and_subject_follow(
     assert updated["certificate_id"] == found.id
 
 
+@pytest.mark.parametrize("scope", [None, "SAME_PROJECT", "ALL_PROJECTS"])
+def test_a_rotation_remakes_the_jwks_made_from_it_only_when_asked(
+    certificates: Engine, client: ApinizerClient, leaf: km.Issued, renewed: km.Issued, scope: str | None
+) -> None:
+    """The update page's ``updateReferencedJwks`` and ``updateScope``: a JWK made from the certificate
+    (``Jwk(certificate_name=...)``) follows its rotation only when the certificate says so."""
+    id_, outs = certificates.up(declared(leaf, update_referenced_jwks=scope))
+    client.jwks.parse_from_certificate("Demo", {
+        "name": "partner-jwk", "certificate_name": "ca", "environment_name": "test",
+        "use_type": "SIGNATURE", "algorithm": "ES256"})
+    before = client.jwks.get("Demo", "partner-jwk").ec
+    # The option alone is never a change.
+    other = certificates.checked(declared(leaf, update_referenced_jwks="ALL_PROJECTS"))
+    assert certificates.diff(id_, outs, other).changes == DIFF_NONE
+    rotated = certificates.checked(declared(renewed, update_referenced_jwks=scope))
+    updated = certificates.update(id_, outs, rotated)
+    assert updated.get("update_referenced_jwks") == scope
+    after = client.jwks.get("Demo", "partner-jwk").ec
+    assert before is not None and after is not None
+    assert (after.x != before.x) == (scope is not None)
+    assert certificates.check(declared(leaf, update_referenced_jwks="EVERYWHERE")).failures.keys() == {
+        "update_referenced_jwks"}
+
+
 def test_a_new_name_or_project_replaces(certificates: Engine, authority: km.Issued) -> None:
     id_, outs = certificates.up(declared(authority))
     diff = certificates.diff(id_, outs, certificates.checked(declared(authority, name="ca-new")))

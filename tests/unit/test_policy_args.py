@@ -17,7 +17,7 @@ from apinizer_pulumi.models import PolicyBase
 from apinizer_pulumi.models._policy_registry import POLICY_TYPES
 from apinizer_pulumi.resources import _policy_args
 
-from .test_types import Checked, mypy
+from .test_types import Checked, checked_files, mypy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,22 +76,20 @@ GOOD = """
 """
 
 
-def test_mypy_flags_a_bad_enum_value_a_wrong_field_and_a_bad_pipeline(tmp_path: Path) -> None:
-    good = tmp_path / "good.py"
-    good.write_text(textwrap.dedent(GOOD))
-    bad = tmp_path / "bad.py"
-    bad.write_text(textwrap.dedent(GOOD)
-                   .replace('throttling_interval="ONE_MINUTE"', 'throttling_interval="ONE_WEEK"')
-                   .replace('ip_list=["10.0.0.0/8"]', 'ip_lists=["10.0.0.0/8"]')
-                   .replace('pipeline="RESPONSE"', 'pipeline="AFTER"'))
-
-    # The connection settings classes, the script's second target, in the same start of mypy.
-    connection_good = tmp_path / "connection_good.py"
-    connection_good.write_text(textwrap.dedent(CONNECTION_GOOD))
-    connection_bad = tmp_path / "connection_bad.py"
-    connection_bad.write_text(textwrap.dedent(CONNECTION_GOOD)
-                              .replace('version="V2c"', 'version="V4"')
-                              .replace('topic_name="audit"', 'topic="audit"'))
+def test_mypy_flags_a_bad_enum_value_a_wrong_field_and_a_bad_pipeline() -> None:
+    files = checked_files("policy_args", {
+        "good": textwrap.dedent(GOOD),
+        "bad": (textwrap.dedent(GOOD)
+                .replace('throttling_interval="ONE_MINUTE"', 'throttling_interval="ONE_WEEK"')
+                .replace('ip_list=["10.0.0.0/8"]', 'ip_lists=["10.0.0.0/8"]')
+                .replace('pipeline="RESPONSE"', 'pipeline="AFTER"')),
+        # The connection settings classes, the script's second target, in the same start of mypy.
+        "connection_good": textwrap.dedent(CONNECTION_GOOD),
+        "connection_bad": (textwrap.dedent(CONNECTION_GOOD)
+                           .replace('version="V2c"', 'version="V4"')
+                           .replace('topic_name="audit"', 'topic="audit"')),
+    })
+    good, bad, connection_good, connection_bad = files.values()
 
     result = Checked(mypy(good, bad, connection_good, connection_bad))  # one start of mypy (20-40 s)
     assert result.errors(good) == [], result.result.stdout

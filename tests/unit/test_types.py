@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
 from typing import get_args
@@ -17,6 +19,33 @@ from apinizer_pulumi.resources import _types
 ROOT = Path(__file__).resolve().parents[2]
 MYPY = (sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", "--no-error-summary",
         "--hide-error-context", "--show-error-codes")
+
+
+#: Where the files that the tests give mypy are written: one path per file, the same in every run.
+#: The runs share the repository's mypy cache (pulumi and pydantic in it: a start takes seconds instead
+#: of 20-40 s), and mypy 2 takes a module whose text is unchanged from that cache with its errors
+#: under the path of the run that checked it. A file at a new path every run (a pytest ``tmp_path``)
+#: got the last run's errors under the last run's path, so its own lines read clean: a bad case
+#: passed as good, and a wrong value went unflagged, depending on which test had last written the
+#: cache's module of that name. So each file keeps one path, and its name is its test module's.
+CHECKED = ROOT / ".mypy_cache" / "checked-by-tests"
+
+
+def checked_files(owner: str, sources: Mapping[str, str]) -> dict[str, Path]:
+    """Each ``sources`` text, by its key, in ``CHECKED/<owner>/<owner>_<key>.py`` (a module name of its
+    own in the shared cache); a file is written only when its text changed, so an unchanged one is
+    taken from the cache as is."""
+    folder = CHECKED / owner
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for key, text in sources.items():
+        path = files[key] = folder / f"{owner}_{key}.py"
+        if not path.is_file() or path.read_text() != text:
+            # Whole or not at all: another pytest session of this worktree may be reading it.
+            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            partial.write_text(text)
+            partial.replace(path)
+    return files
 
 
 def mypy(*paths: Path) -> subprocess.CompletedProcess[str]:
@@ -94,8 +123,8 @@ PROGRAMS = sorted(str(path.relative_to(ROOT)) for path in [
 
 
 def copy_name(program: str) -> str:
-    """``examples/new-service/__main__.py`` -> ``examples_new_service.py``: one module name per program."""
-    return Path(program).parent.as_posix().replace("/", "_").replace("-", "_") + ".py"
+    """``examples/new-service/__main__.py`` -> ``examples_new_service``: one module name per program."""
+    return Path(program).parent.as_posix().replace("/", "_").replace("-", "_")
 
 
 class Checked:
@@ -107,25 +136,24 @@ class Checked:
         self.result = result
 
     def errors(self, path: Path) -> list[str]:
+        # mypy shows a path under its working directory (the repository's root) relative to it.
+        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         return [line for line in self.result.stdout.splitlines()
-                if line.startswith(f"{path}:") and ": error: " in line]
+                if line.startswith(f"{shown}:") and ": error: " in line]
 
 
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory: pytest.TempPathFactory) -> tuple[Checked, dict[str, Path]]:
+def checked() -> tuple[Checked, dict[str, Path]]:
     """mypy run once over the good and bad cases and a copy of every shipped program.
 
-    Each start of mypy costs 20-40 s on a loaded 2-core machine, so the module's cases share one.
+    Each cold start of mypy costs 20-40 s on a loaded 2-core machine, so the module's cases share one.
     The programs are all ``__main__.py``, which mypy refuses to check together (one module name twice);
     a copy each, under its own name, type-checks the same text.
     """
-    folder = tmp_path_factory.mktemp("types")
-    files = {"good": folder / "good.py", "bad": folder / "bad.py"}
-    files["good"].write_text(textwrap.dedent(GOOD))
-    files["bad"].write_text(BAD_SOURCE)
-    for program in PROGRAMS:
-        files[program] = folder / copy_name(program)
-        files[program].write_text((ROOT / program).read_text())
+    written = checked_files("types", {"good": textwrap.dedent(GOOD), "bad": BAD_SOURCE, **{
+        copy_name(program): (ROOT / program).read_text() for program in PROGRAMS}})
+    files = {"good": written["good"], "bad": written["bad"],
+             **{program: written[copy_name(program)] for program in PROGRAMS}}
     return Checked(mypy(*files.values())), files
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
 
-from apinizer_pulumi.models import ApiModel, CertificateSpec, Name
+from apinizer_pulumi.models import ApiModel, CertificateSpec, Name, ReferencedJwkUpdateScope
 from apinizer_pulumi.models._base import field_errors
 from apinizer_pulumi.models._keystore import environment_names_problem
 
@@ -99,6 +99,7 @@ class CertificateInputs(ApiModel):
     environment_names: list[Name]
     pem: str | None = Field(default=None, repr=False)
     file: str | None = None
+    update_referenced_jwks: ReferencedJwkUpdateScope | None = None
     adopt: bool = False
 
     @field_validator("environment_names")

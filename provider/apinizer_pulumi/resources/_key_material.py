@@ -351,9 +351,9 @@ class PerEnvironmentMaterial(NamedObject):
         return dyn.UpdateResult(self.to_engine(self.outputs(news, **{self.id_output: object_id})))
 
     @staticmethod
-    def send_update(objects: Any, project: str, body: Mapping[str, Any], props: Mapping[str, Any]) -> object:
-        """``PUT`` the whole object; with ``update_referenced_jwks`` (a scope), the JWKs made from it
-        follow."""
+    def send_update(objects: Any, project: str, body: object, props: Mapping[str, Any]) -> object:
+        """``PUT`` the whole object (``body``, or a certificate's form); with ``update_referenced_jwks``
+        (a scope), the JWKs made from it follow."""
         scope = props.get("update_referenced_jwks")
         return objects.update(project, body, update_referenced_jwks=scope is not None, update_scope=scope)
 

@@ -35,6 +35,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -134,6 +135,7 @@ class ListCache(Generic[T]):
         self._clock = clock
         self._lock = threading.Lock()
         self._proxies: dict[ProxyKey, _ProxyState[T]] = {}
+        _EVERY_CACHE.add(self)
 
     def _state(self, key: ProxyKey) -> _ProxyState[T]:
         state = self._proxies.get(key)
@@ -320,6 +322,20 @@ class ListCache(Generic[T]):
         with self._lock:
             for state in self._proxies.values():
                 state.cached.clear()
+
+
+#: Every list cache of the process, whichever module made it (weakly: a test's own caches go with it).
+_EVERY_CACHE: weakref.WeakSet[ListCache[Any]] = weakref.WeakSet()
+
+
+def forget_every_list() -> None:
+    """Forget the lists of every family, as a new provider process starts without them.
+
+    For hosts that run several of the engine's operations in one process (the examples' harness):
+    a list read by one operation must not answer the next, which may follow a change made between them.
+    """
+    for cache in list(_EVERY_CACHE):
+        cache.clear()
 
 
 EndpointIndex = Mapping[tuple[str, HttpMethod], Endpoint]

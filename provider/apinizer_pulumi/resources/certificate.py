@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pulumi
 import pulumi.dynamic as dyn
@@ -40,6 +40,7 @@ from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
     from apinizer_pulumi.models import Certificate as LiveCertificate
+    from apinizer_pulumi.models import CertificateSpec, DeploymentResponse
 
     from ._certificate_inputs import CertificateInputs
 
@@ -146,6 +147,16 @@ def _computed(live: LiveCertificate) -> dict[str, Any]:
     return computed
 
 
+def _send_update(client: ApinizerClient, project: str, spec: CertificateSpec,
+                 props: Mapping[str, Any]) -> DeploymentResponse:
+    """The update page's ``PUT``; with ``update_referenced_jwks`` (a scope), the JWKs made from the
+    certificate are made again from the new one, as a keystore's and a key's are."""
+    from ._key_material import PerEnvironmentMaterial
+
+    sent = PerEnvironmentMaterial.send_update(client.certificates, project, spec, props)
+    return cast("DeploymentResponse", sent)
+
+
 def _sha1(der: bytes) -> str:
     # The gateway's thumbprint: SHA-1 of the DER, upper-case hex (the list page's example).
     return hashlib.sha1(der, usedforsecurity=False).hexdigest().upper()
@@ -158,8 +169,9 @@ class CertificateProvider(NamedObject):
     kind = "Certificate"
     inputs_model = lazy_model("apinizer_pulumi.resources._certificate_inputs", "CertificateInputs")
     replace_fields = ("project_name", "name")
-    #: The content is compared by its ``sha256``; where it comes from (text or a path) is no change.
-    ignored_fields = (CONNECTION, "adopt", "pem", "file")
+    #: The content is compared by its ``sha256``; where it comes from (text or a path) is no change,
+    #: nor is whether a rotation remakes the JWKs made from the certificate.
+    ignored_fields = (CONNECTION, "adopt", "pem", "file", "update_referenced_jwks")
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         result = super().check_inputs(plain(olds), plain(news))
@@ -196,7 +208,7 @@ class CertificateProvider(NamedObject):
         def take_over() -> None:
             nonlocal undeployed
             # The update page writes every field, the file too.
-            undeployed = deployed(who, "taken over", lambda: client.certificates.update(project, spec))
+            undeployed = deployed(who, "taken over", lambda: _send_update(client, project, spec, props))
 
         create = ExactlyOnce[Any](
             send=send,
@@ -232,7 +244,7 @@ class CertificateProvider(NamedObject):
         with certificates_writing(client, project):
             # The update page replaces the certificate whole (the product deletes and makes it again).
             undeployed = deployed(subject(news, id_), "updated",
-                                  lambda: client.certificates.update(project, declared.spec(der)))
+                                  lambda: _send_update(client, project, declared.spec(der), news))
         # Read again: the id a policy names may be the new certificate's.
         computed = self._read_back(client, project, name)
         return dyn.UpdateResult(self._outputs(news, {**computed, **undeployed_outputs(undeployed)}))
@@ -360,6 +372,8 @@ class Certificate(dyn.Resource, module="apinizer", name="Certificate"):
     """Per environment, its SHA-1 thumbprint (upper-case hex), as the gateway answers it."""
     undeployed_environments: pulumi.Output[list[str] | None]
     """Where the last write's deployment failed (absent when it passed everywhere)."""
+    update_referenced_jwks: pulumi.Output[str | None]
+    """Whether (and in which scope) an update remakes the JWKs made from this certificate."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a certificate that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
@@ -376,6 +390,7 @@ class Certificate(dyn.Resource, module="apinizer", name="Certificate"):
         pem: pulumi.Input[str] | None = None,
         file: str | os.PathLike[str] | None = None,
         description: pulumi.Input[str] | None = None,
+        update_referenced_jwks: pulumi.Input[str] | None = None,
         adopt: pulumi.Input[bool] | None = None,
         connection: ConnectionArgs | Mapping[str, Any] | None = None,
         opts: pulumi.ResourceOptions | None = None,
@@ -391,6 +406,10 @@ class Certificate(dyn.Resource, module="apinizer", name="Certificate"):
             Output of a CA the program makes; kept secret in the state, only its sha256 in the outputs.
         :param file: A certificate file, PEM or DER, relative to the program's folder; read when sent.
         :param description: Free text (default empty: the form requires the field).
+        :param update_referenced_jwks: ``SAME_PROJECT`` or ``ALL_PROJECTS``: an update (a rotation) also
+            remakes the JWKs made from this certificate in that scope (the update page's
+            ``updateReferencedJwks``). Default: none, they keep the key they were made from. Never a
+            change by itself.
         :param adopt: Take over an existing certificate of that name (default false).
         :param connection: Where the gateway is and how to log in; defaults to the stack config
             ``apinizer:*``, then the environment ``APINIZER_*``.
@@ -398,7 +417,7 @@ class Certificate(dyn.Resource, module="apinizer", name="Certificate"):
         """
         props = resource_props(
             project_name=project_name, name=name, alias=alias, environment_names=environment_names,
-            description=description, adopt=adopt,
+            description=description, update_referenced_jwks=update_referenced_jwks, adopt=adopt,
             file=str(Path(file).absolute()) if file is not None else None,
         )
         # Secret in the inputs the state keeps; the outputs hold only its hash.
