@@ -237,3 +237,29 @@ def test_a_connection_takes_its_keystore_and_certificate_resources_and_refuses_a
         assert certificate_urn in DEPENDENCIES["directory"]
 
     return pulumi.Output.all(kafka.settings, ldap.settings, brokers.urn, directory_ca.urn).apply(check)
+
+
+@pulumi.runtime.test
+def test_a_jwk_takes_the_certificate_key_or_keystore_it_is_made_from_and_refuses_another_kind() -> Any:
+    """``Jwk(certificate_name=cert)``: the certificate's name, and the JWK made after it."""
+    partners = certificate("partners-ca")
+    signing = keystore("signing-store")
+    from_certificate = apinizer.Jwk("from-certificate", project_name="Demo", name="from-certificate",
+                                    certificate_name=partners, environment_name="test", use_type="SIGNATURE",
+                                    algorithm="RS256")
+    from_keystore = apinizer.Jwk("from-keystore", project_name="Demo", name="from-keystore",
+                                 keystore_name=signing, alias_name="signer", environment_name="test",
+                                 use_type="SIGNATURE", algorithm="RS256")
+    with pytest.raises(ArgumentError, match=r"Jwk\.key_name: given the Certificate resource 'partners-ca', "
+                                            r"but it names a CryptoKey"):
+        apinizer.Jwk("from-key", project_name="Demo", name="from-key", key_name=partners,
+                     environment_name="test", use_type="SIGNATURE", algorithm="RS256")
+
+    def check(values: list[Any]) -> None:
+        certificate_name, keystore_name, certificate_urn, keystore_urn = values
+        assert (certificate_name, keystore_name) == ("partners-ca", "signing-store")
+        assert certificate_urn in DEPENDENCIES["from-certificate"]
+        assert keystore_urn in DEPENDENCIES["from-keystore"]
+
+    return pulumi.Output.all(from_certificate.certificate_name, from_keystore.keystore_name, partners.urn,
+                             signing.urn).apply(check)

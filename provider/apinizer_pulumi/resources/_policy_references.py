@@ -50,15 +50,22 @@ def resource_kind(value: Any) -> str | None:
 def _resolved_field(where: str, field: str, value: Any) -> Any:
     if field not in REFERENCE_FIELDS:
         return resolve_references(value, f"{where}.{field}")
+    wanted, output = REFERENCE_FIELDS[field]
+    return referenced(value, f"{where}.{field}", wanted, output)
+
+
+def referenced(value: Any, where: str, wanted: str, output: str) -> Any:
+    """``value`` as a field that names a ``wanted`` object takes it: an id or name (or an Output of one)
+    as it is, a ``wanted`` resource as its ``output``; a resource of another kind stops the program
+    with one line naming ``where`` and both kinds."""
     kind = resource_kind(value)
     if kind is None:
         return value  # an id or a name, or an Output of one
-    wanted, output = REFERENCE_FIELDS[field]
     if kind != wanted:
         from ._args import ArgumentError
 
         raise ArgumentError(
-            f"{where}.{field}: given the {kind} resource {value._name!r}, but it names a {wanted}: give an "
+            f"{where}: given the {kind} resource {value._name!r}, but it names a {wanted}: give an "
             f"apinizer.{wanted} (its {output} is used) or the {wanted}'s {output}")
     return getattr(value, output)
 

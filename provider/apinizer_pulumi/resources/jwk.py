@@ -388,10 +388,10 @@ class Jwk(dyn.Resource, module="apinizer", name="Jwk"):
         kid: pulumi.Input[str] | None = None,
         jwk_json: pulumi.Input[str] | None = None,
         generate: pulumi.Input[JwkGenerateArgs | Mapping[str, Any]] | None = None,
-        certificate_name: pulumi.Input[str] | None = None,
-        key_name: pulumi.Input[str] | None = None,
+        certificate_name: pulumi.Input[str] | pulumi.Resource | None = None,
+        key_name: pulumi.Input[str] | pulumi.Resource | None = None,
         use_private_key: pulumi.Input[bool] | None = None,
-        keystore_name: pulumi.Input[str] | None = None,
+        keystore_name: pulumi.Input[str] | pulumi.Resource | None = None,
         alias_name: pulumi.Input[str] | None = None,
         environment_name: pulumi.Input[str] | None = None,
         use_type: pulumi.Input[JwkUseTypeName] | None = None,
@@ -413,7 +413,9 @@ class Jwk(dyn.Resource, module="apinizer", name="Jwk"):
         :param kid: The key of a JWK Set that ``url`` or ``jwk_json`` holds.
         :param jwk_json: A JWK or a JWK Set as JSON text; kept secret (it may hold private members).
         :param generate: A key the gateway generates: :class:`JwkGenerateArgs` or a dict.
-        :param certificate_name: A certificate of the project: its public key.
+        :param certificate_name: A certificate of the project: its public key. Each of the three
+            takes the name, or the ``Certificate``/``CryptoKey``/``Keystore`` resource itself (checked
+            by kind; the JWK is then made after it).
         :param key_name: A crypto key of the project: its public key, or with ``use_private_key``
             its private key.
         :param use_private_key: Make the JWK from ``key_name``'s private key (default false).
@@ -429,6 +431,12 @@ class Jwk(dyn.Resource, module="apinizer", name="Jwk"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
+        # A certificate, crypto key or keystore of the program given as its resource: its name, after it.
+        from ._policy_references import referenced
+
+        certificate_name = referenced(certificate_name, "Jwk.certificate_name", "Certificate", "name")
+        key_name = referenced(key_name, "Jwk.key_name", "CryptoKey", "name")
+        keystore_name = referenced(keystore_name, "Jwk.keystore_name", "Keystore", "name")
         props = resource_props(
             project_name=project_name, name=name, description=description, url=url,
             url_connect_timeout=url_connect_timeout, url_read_timeout=url_read_timeout,
