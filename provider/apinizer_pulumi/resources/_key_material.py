@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pulumi.dynamic as dyn
 
-from ._base import CONNECTION, inputs_of, is_unknown, same
+from ._base import CONNECTION, is_unknown, same
 from ._connection import unwrap_secret
 from ._errors import ApinizerResourceError, translated
 from ._named import NamedObject, create_or_adopt
@@ -407,9 +407,7 @@ class PerEnvironmentMaterial(NamedObject):
             before = recorded.get(entry["environment_name"], {})
             moved = any(not same(before.get(key), entry.get(key)) for key in self.digest_fields)
             entries.append(entry if moved else {**before, **entry})
-        inputs = {**inputs_of(props), **seen, ENVIRONMENTS: entries}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = {**self.recorded_inputs(id_, props), **seen, ENVIRONMENTS: entries}
         if "description" not in seen:
             inputs.pop("description", None)
         inputs.pop(self.id_output, None)

@@ -20,10 +20,10 @@ name that adopt found free.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._base import ApinizerProvider
+from ._base import ApinizerProvider, inputs_of
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -135,6 +135,16 @@ class ProjectScoped(ApinizerProvider):
     def subject(self, props: Mapping[str, Any], id_: str = "") -> str:
         """``apinizer:<kind> <name> in <project>`` for messages."""
         return subject(self.kind, props, id_, name_key=self.replace_fields[1])
+
+    def recorded_inputs(self, id_: str, props: Mapping[str, Any],
+                        computed: Collection[str] = ()) -> dict[str, Any]:
+        """What a refresh starts its inputs from: the recorded props without the ``computed``
+        outputs, the identifiers taken from the id where there are none (a read from the id alone)."""
+        project, name = self.identity(id_, props)
+        inputs = {key: value for key, value in inputs_of(props).items() if key not in computed}
+        inputs.setdefault("project_name", project)
+        inputs.setdefault(self.replace_fields[1], name)
+        return inputs
 
 
 class NamedObject(ProjectScoped, HandedOver):

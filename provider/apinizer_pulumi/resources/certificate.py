@@ -253,9 +253,7 @@ class CertificateProvider(NamedObject):
         live, changed_sha256 = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in COMPUTED}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = self.recorded_inputs(id_, props, COMPUTED)
         inputs["description"] = live.description or ""
         environments = live.certificate_environment_list
         live_names = [item.environment_name for item in environments]

@@ -25,7 +25,7 @@ import pulumi.dynamic as dyn
 
 from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
-from ._base import CONNECTION, inputs_of, lazy_model, same
+from ._base import CONNECTION, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, confirmed
 from ._errors import translated
@@ -231,9 +231,7 @@ class CredentialProvider(NamedObject):
         live, granted = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = dict(inputs_of(props))
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("username", username)
+        inputs = self.recorded_inputs(id_, props)
         for name in FIELDS:
             inputs[name] = getattr(live, name)
         if inputs.get("description") is None:

@@ -240,9 +240,7 @@ class JwkProvider(NamedObject):
         listed, detail = self.read_recorded(props, look)
         if listed is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in COMPUTED}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = self.recorded_inputs(id_, props, COMPUTED)
         inputs["description"] = listed.description
         if not inputs["description"]:
             inputs.pop("description")
