@@ -25,7 +25,7 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secret
+from ._connection import ConnectionArgs, unwrap_secrets
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import translated
 from ._named import NamedObject, create_or_adopt
@@ -58,7 +58,7 @@ _PUBLIC_MEMBERS = ("n", "e", "crv", "x", "y")
 
 def plain(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` with the secrets unwrapped: they may arrive as signature-tagged dicts."""
-    return {key: unwrap_secret(value) if key in SECRET_OUTPUTS else value for key, value in props.items()}
+    return unwrap_secrets(props, SECRET_OUTPUTS)
 
 
 def secret(props: Mapping[str, Any]) -> dict[str, Any]:
