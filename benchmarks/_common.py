@@ -5,11 +5,12 @@ Every load stays on 127.0.0.1 and is bounded in time and in count.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,13 @@ def table(rows: list[Row]) -> str:
         for r in rows
     ]
     return head + "\n".join(lines)
+
+
+def counts_main(doc: str | None, option: str, default: int, counts: Callable[[int], list[Row]]) -> None:
+    """The ``main`` of a request-count benchmark of one size: ``--<option> N`` (``default``), its table."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument(f"--{option}", type=int, default=default)
+    print(table(counts(getattr(parser.parse_args(), option))))
 
 
 def proxies_fixture(directory: Path, proxies: int) -> Path:

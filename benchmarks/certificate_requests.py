@@ -12,12 +12,11 @@ process (as ``pulumi refresh`` gets), with every Read sent at once. Run alone:
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import CertificateProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
@@ -86,10 +85,7 @@ def counts(certificates: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--certificates", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.certificates)))
+    counts_main(__doc__, "certificates", 50, counts)
 
 
 if __name__ == "__main__":

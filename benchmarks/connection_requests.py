@@ -12,10 +12,9 @@ resources: docs/resources/index.md). Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import ConnectionProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -99,10 +98,7 @@ def engine_outputs(response: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--connections", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.connections)))
+    counts_main(__doc__, "connections", 50, counts)
 
 
 if __name__ == "__main__":

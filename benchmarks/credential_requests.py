@@ -11,10 +11,9 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import CredentialProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -71,10 +70,7 @@ def counts(credentials: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--credentials", type=int, default=20)
-    args = parser.parse_args()
-    print(table(counts(args.credentials)))
+    counts_main(__doc__, "credentials", 20, counts)
 
 
 if __name__ == "__main__":

@@ -11,10 +11,9 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import JwkProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
@@ -78,10 +77,7 @@ def counts(jwks: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jwks", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.jwks)))
+    counts_main(__doc__, "jwks", 50, counts)
 
 
 if __name__ == "__main__":

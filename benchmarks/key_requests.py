@@ -12,14 +12,13 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import CryptoKeyProvider, KeystoreProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
@@ -105,10 +104,7 @@ def counts(objects: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--objects", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.objects)))
+    counts_main(__doc__, "objects", 50, counts)
 
 
 if __name__ == "__main__":
