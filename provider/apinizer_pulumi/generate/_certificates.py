@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 
+from ._lines import adopted_end, declaration_head, slug
 from ._snapshot import not_read
 
 #: The folder, beside the program, that holds the certificates' PEM files.
@@ -43,7 +43,7 @@ class CertificateRecord:
     @property
     def resource_name(self) -> str:
         """``certificate-demo-ca`` for the certificate ca of project Demo."""
-        return re.sub(r"[^a-z0-9]+", "-", f"certificate-{self.project}-{self.name}".lower()).strip("-")
+        return slug("certificate", self.project, self.name)
 
     @property
     def file(self) -> str:
@@ -99,16 +99,13 @@ def certificate_section(records: Sequence[CertificateRecord], *, indent: str, re
            "certificates: dict[str, apinizer.Certificate] = {"]
     for record in records:
         name = record.resource_name
-        out += [f"    {json.dumps(name)}: apinizer.Certificate(", f"{indent}{json.dumps(name)},",
-                f"{indent}project_name={literal(record.project)},", f"{indent}name={literal(record.name)},",
+        out += [*declaration_head("Certificate", name, record.project, record.name,
+                                  literal=literal, indent=indent),
                 f"{indent}alias={literal(record.alias)},"]
         if record.description is not None:
             out.append(f"{indent}description={literal(record.description)},")
         environments = ", ".join(literal(environment) for environment in record.environments)
         out += [f"{indent}environment_names=[{environments}],", f"{indent}file={json.dumps(record.file)},",
-                f"{indent}adopt=True,"]
-        if retain_option:
-            out.append(f"{indent}{retain_option}")
-        out.append("    ),")
+                *adopted_end(retain_option, indent=indent)]
     out.append("}")
     return out

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
+from ._lines import INDENT, declaration_head, slug
 from ._policies import _with_secrets, adopted_settings, own_settings
 from ._snapshot import not_read
 
-INDENT = "        "
 _NOTE = """\
 # Connections to outside systems, each taken over as it is (adopt=True), with its type's settings
 # class. Secret fields cannot be listed: each is read from the stack config
@@ -39,8 +38,7 @@ class ConnectionRecord:
     @property
     def resource_name(self) -> str:
         """``connection-demo-audit-log`` for the connection audit-log of project Demo."""
-        return "connection-" + re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.connection.name}".lower()
-                                      ).strip("-")
+        return "connection-" + slug(self.project, str(self.connection.name))
 
     def settings(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """The type's own fields that differ from their defaults, each set secret a config key, and
@@ -93,9 +91,7 @@ def connection_section(records: Sequence[ConnectionRecord], *, retain_option: st
         live = record.connection
         name = record.resource_name
         class_name = type(live).__name__.removesuffix("Connection")
-        out += [f"    {json.dumps(name)}: apinizer.Connection(", f"{INDENT}{json.dumps(name)},",
-                f"{INDENT}project_name={json.dumps(record.project)},",
-                f"{INDENT}name={json.dumps(live.name)},"]
+        out += declaration_head("Connection", name, record.project, live.name)
         if live.description:
             out.append(f"{INDENT}description={json.dumps(live.description, ensure_ascii=False)},")
         if not live.enabled:

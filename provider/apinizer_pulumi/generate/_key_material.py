@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 
+from ._lines import adopted_end, declaration_head, slug
 from ._snapshot import not_read
 
 _NOTE = """\
@@ -52,11 +52,11 @@ class MaterialRecord:
     @property
     def slug(self) -> str:
         prefix = "keystore" if self.kind == "Keystore" else "key"
-        return re.sub(r"[^a-z0-9]+", "-", f"{prefix}-{self.project}-{self.name}".lower()).strip("-")
+        return slug(prefix, self.project, self.name)
 
     def config_key(self, environment: str, what: str) -> str:
         """``keystore-demo-signing-test-file``: the stack config key of one secret."""
-        return re.sub(r"[^a-z0-9]+", "-", f"{self.slug}-{environment}-{what}".lower()).strip("-")
+        return slug(self.slug, environment, what)
 
 
 def read_key_material(
@@ -123,9 +123,8 @@ def key_material_section(records: Sequence[MaterialRecord], *, indent: str, reta
         out += ["", f"#: Every {title.replace('_', ' ')[:-1]}, by Pulumi resource name.",
                 f"{title}: dict[str, apinizer.{kind}] = {{"]
         for record in mine:
-            out += [f"    {json.dumps(record.slug)}: apinizer.{kind}(", f"{indent}{json.dumps(record.slug)},",
-                    f"{indent}project_name={literal(record.project)},",
-                    f"{indent}name={literal(record.name)},"]
+            out += declaration_head(kind, record.slug, record.project, record.name,
+                                    literal=literal, indent=indent)
             if record.key_type is not None:
                 out.append(f"{indent}key_type={literal(record.key_type)},")
             if record.description is not None:
@@ -141,9 +140,6 @@ def key_material_section(records: Sequence[MaterialRecord], *, indent: str, reta
                 out += [f"{inner}    {argument}=config.require_secret({json.dumps(key)}),"
                         for argument, key in _secrets(record, environment)]
                 out.append(f"{inner}),")
-            out += [f"{indent}],", f"{indent}adopt=True,"]
-            if retain_option:
-                out.append(f"{indent}{retain_option}")
-            out.append("    ),")
+            out += [f"{indent}],", *adopted_end(retain_option, indent=indent)]
         out.append("}")
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,8 +17,9 @@ from pydantic import BaseModel
 
 from apinizer_pulumi.models import PolicyBase
 
+from ._lines import INDENT, adopted_end, slug
+
 #: The indent of a resource's arguments in the generated dicts.
-INDENT = "        "
 WIDTH = 100
 _PIPELINES = {"REQUEST": "request_policy_list", "RESPONSE": "response_policy_list",
               "ERROR": "error_policy_list"}
@@ -40,8 +40,7 @@ class PolicyRecord:
 
     @property
     def resource_name(self) -> str:
-        parts = [self.project, self.proxy, "policy", self.name]
-        return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+        return slug(self.project, self.proxy, "policy", self.name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -217,11 +216,7 @@ def adopted_settings(settings_class: str, settings: Mapping[str, Any], secrets: 
     for key, field in secrets:
         out.append(f"{INDENT}# {key} is settings.{field}:")
         out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
-    out.append(f"{INDENT}adopt=True,")
-    if retain_option:
-        out.append(f"{INDENT}{retain_option}")
-    out.append("    ),")
-    return out
+    return out + adopted_end(retain_option)
 
 
 def needs_pulumi_import(records: Sequence[PolicyRecord]) -> bool:

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.models import EnvironmentVariable
 
+from ._lines import INDENT, adopted_end, declaration_head, slug
 from ._snapshot import not_read
-
-INDENT = "        "
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +58,7 @@ class VariableRecord:
 
     @property
     def slug(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.name}".lower()).strip("-")
+        return slug(self.project, self.name)
 
 
 def read_environment_variables(
@@ -119,12 +117,7 @@ def variable_section(records: Sequence[VariableRecord], *, retain_option: str | 
     for record in records:
         if record.mixed:
             continue
-        out += [
-            f"    {json.dumps(record.slug)}: apinizer.EnvironmentVariable(",
-            f"{INDENT}{json.dumps(record.slug)},",
-            f"{INDENT}project_name={json.dumps(record.project)},",
-            f"{INDENT}name={json.dumps(record.name)},",
-        ]
+        out += declaration_head("EnvironmentVariable", record.slug, record.project, record.name)
         if record.description is not None:
             out.append(f"{INDENT}description={json.dumps(record.description, ensure_ascii=False)},")
         if record.environment_values is None:
@@ -138,10 +131,7 @@ def variable_section(records: Sequence[VariableRecord], *, retain_option: str | 
             out.append(f"{INDENT}}},")
         if record.secret:
             out.append(f"{INDENT}secret=True,")
-        out.append(f"{INDENT}adopt=True,")
-        if retain_option:
-            out.append(f"{INDENT}{retain_option}")
-        out.append("    ),")
+        out += adopted_end(retain_option)
     if len(out) and out[-1].endswith("= {"):
         out[-1] += "}"
     else:
