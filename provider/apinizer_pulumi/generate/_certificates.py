@@ -16,10 +16,10 @@ import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 
 from ._lines import adopted_end, declaration_head, slug
-from ._snapshot import not_read
+from ._snapshot import listed_or_none
 
 #: The folder, beside the program, that holds the certificates' PEM files.
 FOLDER = "certificates"
@@ -58,14 +58,9 @@ def read_certificates(client: ApinizerClient, project: str,
     may not read them (401, 403) or the gateway has no such list (404), which ``progress`` reports."""
     from apinizer_pulumi.resources._certificate_inputs import exported_pem
 
-    try:
-        listed = client.certificates.list(project)
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"certificates of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "Certificate")
-        return []
     records = []
-    for item in listed:
+    for item in listed_or_none(lambda: client.certificates.list(project), f"certificates of {project}",
+                               progress, unread, "Certificate") or []:
         environments = item.certificate_environment_list
         if not environments:
             continue  # deployed nowhere: a Certificate names at least one environment

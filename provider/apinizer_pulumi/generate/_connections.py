@@ -11,16 +11,17 @@ secret of the stack config instead, as a policy's secret fields are.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
 from ._lines import INDENT, declaration_head, slug
 from ._policies import _with_secrets, adopted_settings, own_settings
-from ._snapshot import not_read
+from ._snapshot import listed_or_none
 
 _NOTE = """\
 # Connections to outside systems, each taken over as it is (adopt=True), with its type's settings
@@ -56,11 +57,9 @@ def read_connections(client: ApinizerClient, project: str,
     records: list[ConnectionRecord] = []
     skipped: list[str] = []
     for connection_type, model in CONNECTION_TYPES.items():
-        try:
-            listed = client.connections.list(project, connection_type)
-        except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-            progress(f"connections of {project}: not read ({error.status_code}), none written")
-            not_read(unread, "Connection")
+        listed = listed_or_none(functools.partial(client.connections.list, project, connection_type),
+                                f"connections of {project}", progress, unread, "Connection")
+        if listed is None:
             return []
         for item in listed:
             if model.secret_fields():

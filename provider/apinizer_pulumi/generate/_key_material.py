@@ -14,10 +14,10 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 
 from ._lines import adopted_end, declaration_head, slug
-from ._snapshot import not_read
+from ._snapshot import listed_or_none
 
 _NOTE = """\
 # Keystores and crypto keys, each taken over as it is (adopt=True). Their files, passwords and private
@@ -66,27 +66,21 @@ def read_key_material(
     """The project's keystores and crypto keys; a kind this account may not read (401, 403), or that the
     gateway has no list of (404), is skipped and reported."""
     records: list[MaterialRecord] = []
-    try:
-        for keystore in client.keystores.list(project):
-            environments = tuple(
-                MaterialEnvironment(item.environment_name, str(getattr(item.type, "value", item.type)))
-                for item in keystore.key_store_environment_list)
-            records.append(MaterialRecord("Keystore", project, keystore.name, keystore.description or None,
-                                          environments))
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"keystores of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "Keystore")
-    try:
-        for key in client.crypto_keys.list(project):
-            records.append(MaterialRecord(
-                "CryptoKey", project, key.name, key.description or None,
-                tuple(MaterialEnvironment(item.environment_name, public_key=item.public_key or None,
-                                          private_key=bool(item.private_key))
-                      for item in key.crypto_key_info_environment_list),
-                key_type=str(getattr(key.key_type, "value", key.key_type))))
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"crypto keys of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "CryptoKey")
+    for keystore in listed_or_none(lambda: client.keystores.list(project), f"keystores of {project}",
+                                   progress, unread, "Keystore") or []:
+        environments = tuple(
+            MaterialEnvironment(item.environment_name, str(getattr(item.type, "value", item.type)))
+            for item in keystore.key_store_environment_list)
+        records.append(MaterialRecord("Keystore", project, keystore.name, keystore.description or None,
+                                      environments))
+    for key in listed_or_none(lambda: client.crypto_keys.list(project), f"crypto keys of {project}",
+                              progress, unread, "CryptoKey") or []:
+        records.append(MaterialRecord(
+            "CryptoKey", project, key.name, key.description or None,
+            tuple(MaterialEnvironment(item.environment_name, public_key=item.public_key or None,
+                                      private_key=bool(item.private_key))
+                  for item in key.crypto_key_info_environment_list),
+            key_type=str(getattr(key.key_type, "value", key.key_type))))
     if records:
         progress(f"keystores and crypto keys of {project}: {len(records)}")
     return records

@@ -11,11 +11,11 @@ import dataclasses
 import json
 from collections.abc import Callable, Sequence
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import EnvironmentVariable
 
 from ._lines import INDENT, adopted_end, declaration_head, slug
-from ._snapshot import not_read
+from ._snapshot import listed_or_none
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,12 +67,9 @@ def read_environment_variables(
 ) -> list[VariableRecord]:
     """The project's variables; none when this account may not read them (401, 403) or the gateway has
     no such list (404), which ``progress`` reports."""
-    try:
-        live = client.environment_variables.list(project)
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"environment variables of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "EnvironmentVariable")
-        return []
+    what = f"environment variables of {project}"
+    live = listed_or_none(lambda: client.environment_variables.list(project), what, progress, unread,
+                          "EnvironmentVariable") or []
     if live:
         progress(f"environment variables of {project}: {len(live)}")
     return [VariableRecord.from_live(project, item) for item in live]
