@@ -18,7 +18,7 @@ from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient
 
-from ._lines import adopted_end, declaration_head, slug
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import listed_or_none
 
 #: The folder, beside the program, that holds the certificates' PEM files.
@@ -90,8 +90,7 @@ def certificate_section(records: Sequence[CertificateRecord], *, indent: str, re
     """The ``Certificate`` declarations, each with ``adopt=True``; empty when there are none."""
     if not records:
         return []
-    out = ["", _NOTE, "", "#: Every certificate, by Pulumi resource name.",
-           "certificates: dict[str, apinizer.Certificate] = {"]
+    out = ["", _NOTE, *every("certificate", "certificates", "Certificate")]
     for record in records:
         name = record.resource_name
         out += [*declaration_head("Certificate", name, record.project, record.name,

@@ -19,7 +19,7 @@ from typing import Any
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
-from ._lines import INDENT, declaration_head, slug
+from ._lines import INDENT, declaration_head, every, slug
 from ._policies import _with_secrets, adopted_settings, own_settings
 from ._snapshot import listed_or_none
 
@@ -84,8 +84,7 @@ def connection_section(records: Sequence[ConnectionRecord], *, retain_option: st
     """The ``Connection`` declarations, each with ``adopt=True``; empty when there are none."""
     if not records:
         return []
-    out = ["", _NOTE, "", "#: Every connection to an outside system, by Pulumi resource name.",
-           "connections: dict[str, apinizer.Connection] = {"]
+    out = ["", _NOTE, *every("connection to an outside system", "connections", "Connection")]
     for record in records:
         live = record.connection
         name = record.resource_name

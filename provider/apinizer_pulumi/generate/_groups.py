@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 
-from ._lines import adopted_end, declaration_head, slug
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import not_read
 
 _GROUP_NOTE = """\
@@ -65,8 +65,7 @@ def group_section(records: Sequence[GroupRecord], *, retain: bool, indent: str, 
     """The program's lines for ``records`` (none when there are none)."""
     if not records:
         return []
-    out = ["", _GROUP_NOTE, "", "#: Every API proxy group, by Pulumi resource name.",
-           "api_proxy_groups: dict[str, apinizer.ApiProxyGroup] = {"]
+    out = ["", _GROUP_NOTE, *every("API proxy group", "api_proxy_groups", "ApiProxyGroup")]
     for record in records:
         name = group_resource_name(record)
         out += declaration_head("ApiProxyGroup", name, record.project, record.name,
@@ -78,8 +77,8 @@ def group_section(records: Sequence[GroupRecord], *, retain: bool, indent: str, 
     deployments = [(record, env) for record in records for env in record.deployed]
     if not deployments:
         return out
-    out += ["", "#: Every deployment of those groups to an environment, by Pulumi resource name.",
-            "api_proxy_group_deployments: dict[str, apinizer.ApiProxyGroupDeployment] = {"]
+    out += every("deployment of those groups to an environment", "api_proxy_group_deployments",
+                 "ApiProxyGroupDeployment")
     for record, environment in deployments:
         name = f"{group_resource_name(record)}-{slug(environment)}"
         out += [f"    {json.dumps(name)}: apinizer.ApiProxyGroupDeployment(", f"{indent}{json.dumps(name)},",

@@ -23,7 +23,7 @@ from typing import Any
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.resources.jwk import key_parts
 
-from ._lines import adopted_end, declaration_head, slug
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import not_read
 
 _NOTE = """\
@@ -154,7 +154,7 @@ def jwk_section(records: Sequence[JwkRecord], *, retain: bool, indent: str, reta
     out = ["", _NOTE]
     if any(record.secret for record in records):
         out.append("config = pulumi.Config()")
-    out += ["", "#: Every JWK, by Pulumi resource name.", "jwks: dict[str, apinizer.Jwk] = {"]
+    out += every("JWK", "jwks", "Jwk")
     for record in records:
         name = f"jwk-{record.slug}"
         out += declaration_head("Jwk", name, record.project, record.name, literal=literal, indent=indent)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient
 
-from ._lines import adopted_end, declaration_head, slug
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import listed_or_none
 
 _NOTE = """\
@@ -114,8 +114,7 @@ def key_material_section(records: Sequence[MaterialRecord], *, indent: str, reta
         mine = [record for record in records if record.kind == kind]
         if not mine:
             continue
-        out += ["", f"#: Every {title.replace('_', ' ')[:-1]}, by Pulumi resource name.",
-                f"{title}: dict[str, apinizer.{kind}] = {{"]
+        out += every(title.replace("_", " ")[:-1], title, kind)
         for record in mine:
             out += declaration_head(kind, record.slug, record.project, record.name,
                                     literal=literal, indent=indent)

@@ -1,6 +1,7 @@
 """The lines that every generated declaration shares, below the family modules that write them: the
-indent of a keyword, a Pulumi name made from the gateway's names, the head of a resource declared by
-its project and name, and the end of one taken over as it is (``adopt=True``)."""
+indent of a keyword, a Pulumi name made from the gateway's names, the opening of a kind's dict, the
+head of a resource declared by its project and name, and the end of one taken over as it is
+(``adopt=True``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ INDENT = "        "
 def slug(*parts: str) -> str:
     """``demo-petstore`` for ("Demo", "PetStore"): lowercase, every other run of characters one hyphen."""
     return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+
+
+def every(what: str, variable: str, kind: str) -> list[str]:
+    """A blank line, ``#: Every <what> ...`` and ``<variable>: dict[str, apinizer.<kind>] = {``."""
+    return ["", f"#: Every {what}, by Pulumi resource name.", f"{variable}: dict[str, apinizer.{kind}] = {{"]
 
 
 def declaration_head(kind: str, resource_name: str, project: str, name: str, *,

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from apinizer_pulumi.models import PolicyBase
 
-from ._lines import INDENT, adopted_end, slug
+from ._lines import INDENT, adopted_end, every, slug
 
 #: The indent of a resource's arguments in the generated dicts.
 WIDTH = 100
@@ -167,7 +167,7 @@ def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_opti
         return []
     out = ["", "# The policies, each taken over where it is (adopt=True), with its type's settings class.",
            "# Secret fields are read from the stack config: `pulumi config set --secret <key> <value>`.",
-           "", "#: Every policy, by Pulumi resource name.", "policies: dict[str, apinizer.Policy] = {"]
+           *every("policy", "policies", "Policy")]
     for record in records:
         name = record.resource_name
         class_name = type(record.policy).__name__.removesuffix("Policy")

@@ -15,7 +15,7 @@ from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
 from ._jwks import JwkRecord, jwk_section, read_jwks
 from ._key_material import MaterialRecord, key_material_section, read_key_material
-from ._lines import INDENT, adopted_end, declaration_head, slug
+from ._lines import INDENT, adopted_end, declaration_head, every, slug
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -160,8 +160,7 @@ _PROXY_NOTE = """\
 def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[str]:
     if not records:
         return []
-    out = ["", _PROXY_NOTE, "", "#: Every API proxy, by Pulumi resource name.",
-           "api_proxies: dict[str, apinizer.ApiProxy] = {"]
+    out = ["", _PROXY_NOTE, *every("API proxy", "api_proxies", "ApiProxy")]
     for record in records:
         name = proxy_resource_name(record)
         out += declaration_head("ApiProxy", name, record.project, record.name, literal=literal)
@@ -173,8 +172,7 @@ def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[s
         out += adopted_end(RETAIN_OPTION if retain else None)
     out.append("}")
     deployments = [(record, env) for record in records for env in record.deployed]
-    out += ["", "#: Every deployment of those proxies to an environment, by Pulumi resource name.",
-            "deployments: dict[str, apinizer.ApiProxyDeployment] = {"]
+    out += every("deployment of those proxies to an environment", "deployments", "ApiProxyDeployment")
     for record, environment in deployments:
         name = deployment_resource_name(record, environment)
         proxy = proxy_resource_name(record)
@@ -391,9 +389,8 @@ def _list_literal(values: Sequence[str]) -> str:
 def _credential_section(records: Sequence[CredentialRecord], *, retain: bool) -> list[str]:
     if not records:
         return []
-    out = ["", _CREDENTIAL_NOTE, "", "config = pulumi.Config()", "",
-           "#: Every credential, by Pulumi resource name.",
-           "credentials: dict[str, apinizer.Credential] = {"]
+    out = ["", _CREDENTIAL_NOTE, "", "config = pulumi.Config()",
+           *every("credential", "credentials", "Credential")]
     for record in records:
         name = credential_resource_name(record)
         out += [*declaration_head("Credential", name, record.project, record.username, literal=literal,
