@@ -38,7 +38,7 @@ import pulumi.dynamic as dyn
 from ._base import CONNECTION, is_unknown, same
 from ._connection import unwrap_secret
 from ._errors import ApinizerResourceError, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -321,14 +321,10 @@ class PerEnvironmentMaterial(NamedObject):
             noun=self.noun,
             namesake=f"a {self.noun} with this name",
         )
-        with key_objects_writing(client, self.family, project):
-            adopted = create_or_adopt(
-                create, taken, props, who,
-                lambda: self.written(props, lambda: self.send_update(objects, project, body, props)),
-                forced=False,
-                adopted_gets=" (it then gets every declared environment and field)")
-        if adopted:
-            self.created(props)
+        self.create_once(create, taken, props, who,
+                         lambda: self.written(props, lambda: self.send_update(objects, project, body, props)),
+                         writing=key_objects_writing(client, self.family, project), forced=False,
+                         adopted_gets=" (it then gets every declared environment and field)")
         object_id = confirmed(who, "reading its id", lambda: self.live_id(client, project, name), None)
         outs = self.outputs(props, **{self.id_output: object_id})
         return dyn.CreateResult(f"{project}/{name}", self.to_engine(outs))

@@ -20,6 +20,7 @@ name that adopt found free.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -148,7 +149,22 @@ class ProjectScoped(ApinizerProvider):
 
 
 class NamedObject(ProjectScoped, HandedOver):
-    """Delete a named object: left to a create of this operation that took it over, gone already is done."""
+    """Create a named object exactly once or take it over (:meth:`create_once`); delete it: left to a
+    create of this operation that took it over, gone already is done."""
+
+    def create_once(self, create: ExactlyOnce[Any],
+                    already_exists: re.Pattern[str] | Callable[[BadRequestError], bool],
+                    props: Mapping[str, Any], who: str, take_over: Callable[[], object], *,
+                    writing: contextlib.AbstractContextManager[object] | None = None, forced: bool = True,
+                    adopted_gets: str = "") -> bool:
+        """:func:`create_or_adopt` inside ``writing`` (the context of the kind's shared reads); an
+        object taken over is claimed (``created``). True when it was taken over."""
+        with writing if writing is not None else contextlib.nullcontext():
+            adopted = create_or_adopt(create, already_exists, props, who, take_over, forced=forced,
+                                      adopted_gets=adopted_gets)
+        if adopted:
+            self.created(props)
+        return adopted
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         """Delete the object (a kind supplies the call, in the context its shared reads need)."""

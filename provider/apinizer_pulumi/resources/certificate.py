@@ -34,7 +34,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._errors import ApinizerResourceError, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
@@ -206,11 +206,8 @@ class CertificateProvider(NamedObject):
             noun="certificate",
             namesake="a certificate with this name",
         )
-        with certificates_writing(client, project):
-            adopted = create_or_adopt(create, _taken, props, who, take_over, forced=False,
-                                      adopted_gets=" (it then gets every declared field and this file)")
-        if adopted:
-            self.created(props)
+        self.create_once(create, _taken, props, who, take_over, writing=certificates_writing(client, project),
+                         forced=False, adopted_gets=" (it then gets every declared field and this file)")
         if undeployed is None:
             undeployed = sorted(declared.environment_names)
             pulumi.log.warn(f"{who}: created, but the answer that reports its deployment was lost; "

@@ -28,7 +28,7 @@ from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secrets
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -192,12 +192,9 @@ class JwkProvider(NamedObject):
                 client.jwks.update(project, name, {"name": name, "description": declared.description or ""})
 
         who = self.subject(props)
-        with jwks_writing(client, project):
-            adopted = create_or_adopt(create, _taken, props, who, take_over, adopted_gets=(
-                " (its key stays as it is, since the API cannot change a JWK's key; its description "
-                "is written)"))
-        if adopted:
-            self.created(props)
+        self.create_once(create, _taken, props, who, take_over, writing=jwks_writing(client, project),
+                         adopted_gets=" (its key stays as it is, since the API cannot change a JWK's key; "
+                                      "its description is written)")
         computed: dict[str, Any] = {}
         with after_create(who, "reading its key back", "`pulumi refresh` reads it"):
             computed = key_parts(read_retried(lambda: client.jwks.get(project, name)))
