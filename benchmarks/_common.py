@@ -10,14 +10,20 @@ import contextlib
 import os
 import subprocess
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from apinizer_emulator.testing import start_subprocess
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.resources.testing import Engine
+
+#: What a benchmark made: (id, outputs) of each resource, in order.
+Made = Sequence[tuple[str, dict[str, Any]]]
 
 TOKEN = "dev-admin-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -102,6 +108,18 @@ def table(rows: list[Row]) -> str:
         for r in rows
     ]
     return head + "\n".join(lines)
+
+
+def refresh_all(engine: Engine, made: Made, name: Callable[[int], str]) -> None:
+    """Every Read at once, as a refresh sends them (the n-th named ``name(n)``); each must find its object."""
+    futures = [engine.read_future(id_, outs, name=name(n)) for n, (id_, outs) in enumerate(made)]
+    assert all(future.result().id for future in futures)
+
+
+def destroy_all(engine: Engine, made: Made, name: Callable[[int], str]) -> None:
+    """A Delete of each, in order, as ``pulumi destroy`` sends independent resources one by one here."""
+    for n, (id_, outs) in enumerate(made):
+        engine.delete(id_, outs, name=name(n))
 
 
 def counts_main(doc: str | None, option: str, default: int, counts: Callable[[int], list[Row]]) -> None:

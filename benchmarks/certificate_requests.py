@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, emulator, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
 
 from apinizer_pulumi.resources import CertificateProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
@@ -52,8 +52,7 @@ def counts(certificates: int) -> list[Row]:
             created = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, CertificateProvider(), "Certificate")
-            futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+            refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, CertificateProvider(), "Certificate")
@@ -64,8 +63,7 @@ def counts(certificates: int) -> list[Row]:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, renewed.pem)), name="c0")
             rotated = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"c{n}")
+            destroy_all(engine, made, lambda n: f"c{n}")
             deleted = stats(url)
     return [
         Row(f"preview of N={certificates} new certificates: each Check (requests)", previewed["total"], 0,

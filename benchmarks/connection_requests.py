@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, emulator, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
 
 from apinizer_pulumi.resources import ConnectionProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -63,17 +63,14 @@ def counts(connections: int) -> list[Row]:
             unchanged = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, ConnectionProvider(), "Connection")
-            futures = [engine.read_future(id_, outs, name=name) for (id_, outs), name in zip(made, names,
-                                                                                            strict=True)]
-            assert all(future.result().id for future in futures)
+            refresh_all(engine, made, names.__getitem__)
             refreshed = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, ConnectionProvider(), "Connection")
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "changed")), name=names[0])
             changed = stats(url)
-            for (id_, outs), name in zip(made, names, strict=True):
-                engine.delete(id_, outs, name=name)
+            destroy_all(engine, made, names.__getitem__)
             deleted = stats(url)
     return [
         Row(f"preview of N={connections} new connections of {types} types (requests)", previewed["total"], 0,

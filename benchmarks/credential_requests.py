@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, emulator, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
 
 from apinizer_pulumi.resources import CredentialProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -43,16 +43,14 @@ def counts(credentials: int) -> list[Row]:
             created = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, CredentialProvider(), "Credential")
-            futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+            refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, CredentialProvider(), "Credential")
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "rotated-password")), name="c0")
             rotated = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"c{n}")
+            destroy_all(engine, made, lambda n: f"c{n}")
             deleted = stats(url)
     return [
         Row(f"create of N={credentials} credentials with access to 2 proxies each (requests)",

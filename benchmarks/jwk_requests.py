@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, emulator, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
 
 from apinizer_pulumi.resources import JwkProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
@@ -44,8 +44,7 @@ def counts(jwks: int) -> list[Row]:
             created = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, JwkProvider(), "Jwk")
-            futures = [engine.read_future(id_, outs, name=f"j{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+            refresh_all(engine, made, lambda n: f"j{n}")
             refreshed = stats(url)
         with ProviderServer(config, env=SKIP_CHECK) as server:
             engine = Engine(server, JwkProvider(), "Jwk")
@@ -55,8 +54,7 @@ def counts(jwks: int) -> list[Row]:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "rotated monthly")), name="j0")
             described = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"j{n}")
+            destroy_all(engine, made, lambda n: f"j{n}")
             deleted = stats(url)
     return [
         Row(f"preview of N={jwks} new JWKs (check of each; requests)", previewed["total"], 0, "req",

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, emulator, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
 
 from apinizer_pulumi.resources import CryptoKeyProvider, KeystoreProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
@@ -78,13 +78,11 @@ def counts(objects: int) -> list[Row]:
                 repreviewed = stats(url)
             with ProviderServer(config, env=SKIP_CHECK) as server:
                 engine = Engine(server, provider(), kind)
-                reads = [engine.read_future(id_, outs, name=names[n]) for n, (id_, outs) in enumerate(made)]
-                assert all(future.result().id for future in reads)
+                refresh_all(engine, made, names.__getitem__)
                 refreshed = stats(url)
             with ProviderServer(config, env=SKIP_CHECK) as server:
                 engine = Engine(server, provider(), kind)
-                for n, (id_, outs) in enumerate(made):
-                    engine.delete(id_, outs, name=names[n])
+                destroy_all(engine, made, names.__getitem__)
                 deleted = stats(url)
             path = f"/apiops/projects/{{projectName}}/{collection}/"
             rows += [
