@@ -20,6 +20,8 @@ import httpx
 from apinizer_emulator.testing import start_subprocess
 
 if TYPE_CHECKING:
+    import pulumi.dynamic as dyn
+
     from apinizer_pulumi.resources.testing import Engine
 
 #: What a benchmark made: (id, outputs) of each resource, in order.
@@ -108,6 +110,16 @@ def table(rows: list[Row]) -> str:
         for r in rows
     ]
     return head + "\n".join(lines)
+
+
+@contextlib.contextmanager
+def provider_process(config: dict[str, str], provider: dyn.ResourceProvider, kind: str,
+                     env: dict[str, str] | None = None) -> Iterator[Engine]:
+    """A new provider process, as each ``pulumi`` command starts one, and an engine driving ``provider``."""
+    from apinizer_pulumi.resources.testing import Engine, ProviderServer
+
+    with ProviderServer(config, env=env) as server:
+        yield Engine(server, provider, kind)
 
 
 def refresh_all(engine: Engine, made: Made, name: Callable[[int], str]) -> None:

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import CertificateProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
+from apinizer_pulumi.resources.testing import DIFF_NONE, deserialize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import _key_material as km
@@ -40,8 +40,7 @@ def counts(certificates: int) -> list[Row]:
     config = {"apinizer:url": "", "apinizer:token": TOKEN}
     with emulator() as url:
         config["apinizer:url"] = url
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
             stats(url)
             checked = [engine.checked(declared(index, authority.pem)) for index in range(certificates)]
             previewed = stats(url)
@@ -50,12 +49,10 @@ def counts(certificates: int) -> list[Row]:
             made = [(response.id, deserialize(response.properties))
                     for response in (future.result() for future in futures)]
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
             refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
             unchanged = [engine.diff(id_, outs, engine.checked(declared(n, authority.pem)), name=f"c{n}")
                          for n, (id_, outs) in enumerate(made)]
             assert all(diff.changes == DIFF_NONE for diff in unchanged)

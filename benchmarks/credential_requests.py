@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import CredentialProvider
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 LIST = "GET /apiops/projects/{projectName}/credentials/"
 ACCESS = "GET /apiops/projects/{projectName}/credentials/{username}/access/"
@@ -35,18 +34,15 @@ def counts(credentials: int) -> list[Row]:
     with emulator() as url:
         config["apinizer:url"] = url
         made: list[tuple[str, dict[str, Any]]] = []
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
             stats(url)
             for index in range(credentials):
                 made.append(engine.up(declared(index), name=f"c{index}"))
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
             refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "rotated-password")), name="c0")
             rotated = stats(url)

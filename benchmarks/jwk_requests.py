@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from _common import TOKEN, Row, counts_main, destroy_all, emulator, refresh_all, stats
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import JwkProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE
 
 LIST = "GET /apiops/projects/{projectName}/jwks/"
 #: Each provider process proves its token once, with one read, before its first request.
@@ -32,22 +32,18 @@ def counts(jwks: int) -> list[Row]:
     config = {"apinizer:url": "", "apinizer:token": TOKEN}
     with emulator() as url:
         config["apinizer:url"] = url
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             stats(url)
             for index in range(jwks):
                 engine.checked(declared(index))
             previewed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             made = [engine.up(declared(index), name=f"j{index}") for index in range(jwks)]
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             refresh_all(engine, made, lambda n: f"j{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             for n, (id_, outs) in enumerate(made):
                 assert engine.diff(id_, outs, engine.checked(declared(n)), name=f"j{n}").changes == DIFF_NONE
             unchanged = stats(url)
