@@ -5,18 +5,27 @@ Every load stays on 127.0.0.1 and is bounded in time and in count.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from apinizer_emulator.testing import start_subprocess
+
+if TYPE_CHECKING:
+    import pulumi.dynamic as dyn
+
+    from apinizer_pulumi.resources.testing import Engine
+
+#: What a benchmark made: (id, outputs) of each resource, in order.
+Made = Sequence[tuple[str, dict[str, Any]]]
 
 TOKEN = "dev-admin-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -101,6 +110,35 @@ def table(rows: list[Row]) -> str:
         for r in rows
     ]
     return head + "\n".join(lines)
+
+
+@contextlib.contextmanager
+def provider_process(config: dict[str, str], provider: dyn.ResourceProvider, kind: str,
+                     env: dict[str, str] | None = None) -> Iterator[Engine]:
+    """A new provider process, as each ``pulumi`` command starts one, and an engine driving ``provider``."""
+    from apinizer_pulumi.resources.testing import Engine, ProviderServer
+
+    with ProviderServer(config, env=env) as server:
+        yield Engine(server, provider, kind)
+
+
+def refresh_all(engine: Engine, made: Made, name: Callable[[int], str]) -> None:
+    """Every Read at once, as a refresh sends them (the n-th named ``name(n)``); each must find its object."""
+    futures = [engine.read_future(id_, outs, name=name(n)) for n, (id_, outs) in enumerate(made)]
+    assert all(future.result().id for future in futures)
+
+
+def destroy_all(engine: Engine, made: Made, name: Callable[[int], str]) -> None:
+    """A Delete of each, in order, as ``pulumi destroy`` sends independent resources one by one here."""
+    for n, (id_, outs) in enumerate(made):
+        engine.delete(id_, outs, name=name(n))
+
+
+def counts_main(doc: str | None, option: str, default: int, counts: Callable[[int], list[Row]]) -> None:
+    """The ``main`` of a request-count benchmark of one size: ``--<option> N`` (``default``), its table."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    parser.add_argument(f"--{option}", type=int, default=default)
+    print(table(counts(getattr(parser.parse_args(), option))))
 
 
 def proxies_fixture(directory: Path, proxies: int) -> Path:

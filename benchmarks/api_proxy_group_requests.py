@@ -10,10 +10,9 @@ the emulator's ``GET /_emulator/stats``. Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, emulator, stats
 
 from apinizer_pulumi.resources import ApiProxyGroupDeploymentProvider, ApiProxyGroupProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
@@ -73,10 +72,7 @@ def counts(groups: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--groups", type=int, default=10)
-    args = parser.parse_args()
-    print(table(counts(args.groups)))
+    counts_main(__doc__, "groups", 10, counts)
 
 
 if __name__ == "__main__":

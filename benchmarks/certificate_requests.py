@@ -12,15 +12,14 @@ process (as ``pulumi refresh`` gets), with every Read sent at once. Run alone:
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import CertificateProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
+from apinizer_pulumi.resources.testing import DIFF_NONE, deserialize
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import _key_material as km
@@ -41,8 +40,7 @@ def counts(certificates: int) -> list[Row]:
     config = {"apinizer:url": "", "apinizer:token": TOKEN}
     with emulator() as url:
         config["apinizer:url"] = url
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
             stats(url)
             checked = [engine.checked(declared(index, authority.pem)) for index in range(certificates)]
             previewed = stats(url)
@@ -51,13 +49,10 @@ def counts(certificates: int) -> list[Row]:
             made = [(response.id, deserialize(response.properties))
                     for response in (future.result() for future in futures)]
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
-            futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
+            refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CertificateProvider(), "Certificate")
+        with provider_process(config, CertificateProvider(), "Certificate", SKIP_CHECK) as engine:
             unchanged = [engine.diff(id_, outs, engine.checked(declared(n, authority.pem)), name=f"c{n}")
                          for n, (id_, outs) in enumerate(made)]
             assert all(diff.changes == DIFF_NONE for diff in unchanged)
@@ -65,8 +60,7 @@ def counts(certificates: int) -> list[Row]:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, renewed.pem)), name="c0")
             rotated = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"c{n}")
+            destroy_all(engine, made, lambda n: f"c{n}")
             deleted = stats(url)
     return [
         Row(f"preview of N={certificates} new certificates: each Check (requests)", previewed["total"], 0,
@@ -86,10 +80,7 @@ def counts(certificates: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--certificates", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.certificates)))
+    counts_main(__doc__, "certificates", 50, counts)
 
 
 if __name__ == "__main__":

@@ -12,13 +12,11 @@ resources: docs/resources/index.md). Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import ConnectionProvider
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 LIST = "GET /apiops/projects/{projectName}/connections/"
 SKIP_CHECK = {"APINIZER_SKIP_CONNECTION_CHECK": "1"}
@@ -49,32 +47,25 @@ def counts(connections: int) -> list[Row]:
     with emulator() as url:
         config["apinizer:url"] = url
         names = [f"c{index}" for index in range(connections)]
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, ConnectionProvider(), "Connection")
+        with provider_process(config, ConnectionProvider(), "Connection", SKIP_CHECK) as engine:
             stats(url)
             inputs = [engine.checked(declared(index)) for index in range(connections)]
             previewed = stats(url)
             futures = [engine.create_future(item, name) for item, name in zip(inputs, names, strict=True)]
             made = [(future.result().id, engine_outputs(future.result())) for future in futures]
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, ConnectionProvider(), "Connection")
+        with provider_process(config, ConnectionProvider(), "Connection", SKIP_CHECK) as engine:
             for index, (id_, outs) in enumerate(made):
                 engine.diff(id_, outs, engine.checked(declared(index)), name=names[index])
             unchanged = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, ConnectionProvider(), "Connection")
-            futures = [engine.read_future(id_, outs, name=name) for (id_, outs), name in zip(made, names,
-                                                                                            strict=True)]
-            assert all(future.result().id for future in futures)
+        with provider_process(config, ConnectionProvider(), "Connection", SKIP_CHECK) as engine:
+            refresh_all(engine, made, names.__getitem__)
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, ConnectionProvider(), "Connection")
+        with provider_process(config, ConnectionProvider(), "Connection", SKIP_CHECK) as engine:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "changed")), name=names[0])
             changed = stats(url)
-            for (id_, outs), name in zip(made, names, strict=True):
-                engine.delete(id_, outs, name=name)
+            destroy_all(engine, made, names.__getitem__)
             deleted = stats(url)
     return [
         Row(f"preview of N={connections} new connections of {types} types (requests)", previewed["total"], 0,
@@ -99,10 +90,7 @@ def engine_outputs(response: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--connections", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.connections)))
+    counts_main(__doc__, "connections", 50, counts)
 
 
 if __name__ == "__main__":

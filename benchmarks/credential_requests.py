@@ -11,13 +11,11 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import CredentialProvider
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 LIST = "GET /apiops/projects/{projectName}/credentials/"
 ACCESS = "GET /apiops/projects/{projectName}/credentials/{username}/access/"
@@ -36,24 +34,19 @@ def counts(credentials: int) -> list[Row]:
     with emulator() as url:
         config["apinizer:url"] = url
         made: list[tuple[str, dict[str, Any]]] = []
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
             stats(url)
             for index in range(credentials):
                 made.append(engine.up(declared(index), name=f"c{index}"))
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
-            futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
+            refresh_all(engine, made, lambda n: f"c{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, CredentialProvider(), "Credential")
+        with provider_process(config, CredentialProvider(), "Credential", SKIP_CHECK) as engine:
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "rotated-password")), name="c0")
             rotated = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"c{n}")
+            destroy_all(engine, made, lambda n: f"c{n}")
             deleted = stats(url)
     return [
         Row(f"create of N={credentials} credentials with access to 2 proxies each (requests)",
@@ -71,10 +64,7 @@ def counts(credentials: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--credentials", type=int, default=20)
-    args = parser.parse_args()
-    print(table(counts(args.credentials)))
+    counts_main(__doc__, "credentials", 20, counts)
 
 
 if __name__ == "__main__":

@@ -17,10 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, emulator, provider_process, stats, table
 
 from apinizer_pulumi.resources import GeolocationProvider
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _mmdb import write_mmdb  # the tests' MMDB writer
@@ -40,15 +39,13 @@ def counts(folder: Path) -> list[Row]:
     write_mmdb(mmdb)
     with emulator() as url:
         config["apinizer:url"] = url
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, GeolocationProvider(), "Geolocation")
+        with provider_process(config, GeolocationProvider(), "Geolocation", SKIP_CHECK) as engine:
             stats(url)
             checked = engine.checked(declared(mmdb))
             previewed = stats(url)
             id_, outs = engine.create(checked, name="geo")
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, GeolocationProvider(), "Geolocation")
+        with provider_process(config, GeolocationProvider(), "Geolocation", SKIP_CHECK) as engine:
             assert engine.read(id_, outs, name="geo")[0] == id_
             refreshed = stats(url)
             outs = engine.update(id_, outs, engine.checked(declared(mmdb, enabled=False)), name="geo")

@@ -11,13 +11,12 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import JwkProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE
 
 LIST = "GET /apiops/projects/{projectName}/jwks/"
 #: Each provider process proves its token once, with one read, before its first request.
@@ -33,31 +32,25 @@ def counts(jwks: int) -> list[Row]:
     config = {"apinizer:url": "", "apinizer:token": TOKEN}
     with emulator() as url:
         config["apinizer:url"] = url
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             stats(url)
             for index in range(jwks):
                 engine.checked(declared(index))
             previewed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             made = [engine.up(declared(index), name=f"j{index}") for index in range(jwks)]
             created = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
-            futures = [engine.read_future(id_, outs, name=f"j{n}") for n, (id_, outs) in enumerate(made)]
-            assert all(future.result().id for future in futures)
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
+            refresh_all(engine, made, lambda n: f"j{n}")
             refreshed = stats(url)
-        with ProviderServer(config, env=SKIP_CHECK) as server:
-            engine = Engine(server, JwkProvider(), "Jwk")
+        with provider_process(config, JwkProvider(), "Jwk", SKIP_CHECK) as engine:
             for n, (id_, outs) in enumerate(made):
                 assert engine.diff(id_, outs, engine.checked(declared(n)), name=f"j{n}").changes == DIFF_NONE
             unchanged = stats(url)
             id_, outs = made[0]
             engine.update(id_, outs, engine.checked(declared(0, "rotated monthly")), name="j0")
             described = stats(url)
-            for n, (id_, outs) in enumerate(made):
-                engine.delete(id_, outs, name=f"j{n}")
+            destroy_all(engine, made, lambda n: f"j{n}")
             deleted = stats(url)
     return [
         Row(f"preview of N={jwks} new JWKs (check of each; requests)", previewed["total"], 0, "req",
@@ -78,10 +71,7 @@ def counts(jwks: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--jwks", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.jwks)))
+    counts_main(__doc__, "jwks", 50, counts)
 
 
 if __name__ == "__main__":

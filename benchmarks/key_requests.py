@@ -12,17 +12,16 @@ Run alone:
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from _common import TOKEN, Row, emulator, stats, table
+from _common import TOKEN, Row, counts_main, destroy_all, emulator, provider_process, refresh_all, stats
 
 from apinizer_pulumi.resources import CryptoKeyProvider, KeystoreProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer, deserialize
+from apinizer_pulumi.resources.testing import DIFF_NONE, deserialize
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 from _key_material import ec_key, issue, pkcs12_file  # the tests' key maker
@@ -60,8 +59,7 @@ def counts(objects: int) -> list[Row]:
         for kind, provider, collection in KINDS:
             names = [f"{kind}{n}" for n in range(objects)]
             stats(url)
-            with ProviderServer(config, env=SKIP_CHECK) as server:
-                engine = Engine(server, provider(), kind)
+            with provider_process(config, provider(), kind, SKIP_CHECK) as engine:
                 checked = [engine.checked(declared(kind, n, files)) for n in range(objects)]
                 previewed = stats(url)
                 started = time.perf_counter()
@@ -70,22 +68,17 @@ def counts(objects: int) -> list[Row]:
                 made = [(future.result().id, deserialize(future.result().properties)) for future in futures]
                 up_seconds = time.perf_counter() - started
                 created = stats(url)
-            with ProviderServer(config, env=SKIP_CHECK) as server:
-                engine = Engine(server, provider(), kind)
+            with provider_process(config, provider(), kind, SKIP_CHECK) as engine:
                 # A second preview: check and diff against the state, no change.
                 for n, (id_, outs) in enumerate(made):
                     news = engine.checked(declared(kind, n, files))
                     assert engine.diff(id_, outs, news, name=names[n]).changes == DIFF_NONE
                 repreviewed = stats(url)
-            with ProviderServer(config, env=SKIP_CHECK) as server:
-                engine = Engine(server, provider(), kind)
-                reads = [engine.read_future(id_, outs, name=names[n]) for n, (id_, outs) in enumerate(made)]
-                assert all(future.result().id for future in reads)
+            with provider_process(config, provider(), kind, SKIP_CHECK) as engine:
+                refresh_all(engine, made, names.__getitem__)
                 refreshed = stats(url)
-            with ProviderServer(config, env=SKIP_CHECK) as server:
-                engine = Engine(server, provider(), kind)
-                for n, (id_, outs) in enumerate(made):
-                    engine.delete(id_, outs, name=names[n])
+            with provider_process(config, provider(), kind, SKIP_CHECK) as engine:
+                destroy_all(engine, made, names.__getitem__)
                 deleted = stats(url)
             path = f"/apiops/projects/{{projectName}}/{collection}/"
             rows += [
@@ -105,10 +98,7 @@ def counts(objects: int) -> list[Row]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--objects", type=int, default=50)
-    args = parser.parse_args()
-    print(table(counts(args.objects)))
+    counts_main(__doc__, "objects", 50, counts)
 
 
 if __name__ == "__main__":

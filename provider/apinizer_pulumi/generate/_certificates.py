@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 
-from ._snapshot import not_read
+from ._lines import adopted_end, declaration_head, every, slug
+from ._snapshot import listed_or_none
 
 #: The folder, beside the program, that holds the certificates' PEM files.
 FOLDER = "certificates"
@@ -43,7 +43,7 @@ class CertificateRecord:
     @property
     def resource_name(self) -> str:
         """``certificate-demo-ca`` for the certificate ca of project Demo."""
-        return re.sub(r"[^a-z0-9]+", "-", f"certificate-{self.project}-{self.name}".lower()).strip("-")
+        return slug("certificate", self.project, self.name)
 
     @property
     def file(self) -> str:
@@ -58,14 +58,9 @@ def read_certificates(client: ApinizerClient, project: str,
     may not read them (401, 403) or the gateway has no such list (404), which ``progress`` reports."""
     from apinizer_pulumi.resources._certificate_inputs import exported_pem
 
-    try:
-        listed = client.certificates.list(project)
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"certificates of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "Certificate")
-        return []
     records = []
-    for item in listed:
+    for item in listed_or_none(lambda: client.certificates.list(project), f"certificates of {project}",
+                               progress, unread, "Certificate") or []:
         environments = item.certificate_environment_list
         if not environments:
             continue  # deployed nowhere: a Certificate names at least one environment
@@ -95,20 +90,16 @@ def certificate_section(records: Sequence[CertificateRecord], *, indent: str, re
     """The ``Certificate`` declarations, each with ``adopt=True``; empty when there are none."""
     if not records:
         return []
-    out = ["", _NOTE, "", "#: Every certificate, by Pulumi resource name.",
-           "certificates: dict[str, apinizer.Certificate] = {"]
+    out = ["", _NOTE, *every("certificate", "certificates", "Certificate")]
     for record in records:
         name = record.resource_name
-        out += [f"    {json.dumps(name)}: apinizer.Certificate(", f"{indent}{json.dumps(name)},",
-                f"{indent}project_name={literal(record.project)},", f"{indent}name={literal(record.name)},",
+        out += [*declaration_head("Certificate", name, record.project, record.name,
+                                  literal=literal, indent=indent),
                 f"{indent}alias={literal(record.alias)},"]
         if record.description is not None:
             out.append(f"{indent}description={literal(record.description)},")
         environments = ", ".join(literal(environment) for environment in record.environments)
         out += [f"{indent}environment_names=[{environments}],", f"{indent}file={json.dumps(record.file)},",
-                f"{indent}adopt=True,"]
-        if retain_option:
-            out.append(f"{indent}{retain_option}")
-        out.append("    ),")
+                *adopted_end(retain_option, indent=indent)]
     out.append("}")
     return out

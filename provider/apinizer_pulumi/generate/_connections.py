@@ -11,18 +11,18 @@ secret of the stack config instead, as a policy's secret fields are.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
+from ._lines import INDENT, declaration_head, every, slug
 from ._policies import _with_secrets, adopted_settings, own_settings
-from ._snapshot import not_read
+from ._snapshot import listed_or_none
 
-INDENT = "        "
 _NOTE = """\
 # Connections to outside systems, each taken over as it is (adopt=True), with its type's settings
 # class. Secret fields cannot be listed: each is read from the stack config
@@ -39,8 +39,7 @@ class ConnectionRecord:
     @property
     def resource_name(self) -> str:
         """``connection-demo-audit-log`` for the connection audit-log of project Demo."""
-        return "connection-" + re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.connection.name}".lower()
-                                      ).strip("-")
+        return "connection-" + slug(self.project, str(self.connection.name))
 
     def settings(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """The type's own fields that differ from their defaults, each set secret a config key, and
@@ -58,11 +57,9 @@ def read_connections(client: ApinizerClient, project: str,
     records: list[ConnectionRecord] = []
     skipped: list[str] = []
     for connection_type, model in CONNECTION_TYPES.items():
-        try:
-            listed = client.connections.list(project, connection_type)
-        except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-            progress(f"connections of {project}: not read ({error.status_code}), none written")
-            not_read(unread, "Connection")
+        listed = listed_or_none(functools.partial(client.connections.list, project, connection_type),
+                                f"connections of {project}", progress, unread, "Connection")
+        if listed is None:
             return []
         for item in listed:
             if model.secret_fields():
@@ -87,15 +84,12 @@ def connection_section(records: Sequence[ConnectionRecord], *, retain_option: st
     """The ``Connection`` declarations, each with ``adopt=True``; empty when there are none."""
     if not records:
         return []
-    out = ["", _NOTE, "", "#: Every connection to an outside system, by Pulumi resource name.",
-           "connections: dict[str, apinizer.Connection] = {"]
+    out = ["", _NOTE, *every("connection to an outside system", "connections", "Connection")]
     for record in records:
         live = record.connection
         name = record.resource_name
         class_name = type(live).__name__.removesuffix("Connection")
-        out += [f"    {json.dumps(name)}: apinizer.Connection(", f"{INDENT}{json.dumps(name)},",
-                f"{INDENT}project_name={json.dumps(record.project)},",
-                f"{INDENT}name={json.dumps(live.name)},"]
+        out += declaration_head("Connection", name, record.project, live.name)
         if live.description:
             out.append(f"{INDENT}description={json.dumps(live.description, ensure_ascii=False)},")
         if not live.enabled:

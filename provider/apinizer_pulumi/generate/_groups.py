@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import not_read
 
 _GROUP_NOTE = """\
@@ -54,15 +55,9 @@ def read_groups(client: ApinizerClient, project: str,
     return records
 
 
-def _slug(*parts: str) -> str:
-    import re
-
-    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
-
-
 def group_resource_name(record: GroupRecord) -> str:
     """``group-demo-payments`` for the group Payments of project Demo."""
-    return "group-" + _slug(record.project, record.name)
+    return "group-" + slug(record.project, record.name)
 
 
 def group_section(records: Sequence[GroupRecord], *, retain: bool, indent: str, retain_option: str,
@@ -70,26 +65,22 @@ def group_section(records: Sequence[GroupRecord], *, retain: bool, indent: str, 
     """The program's lines for ``records`` (none when there are none)."""
     if not records:
         return []
-    out = ["", _GROUP_NOTE, "", "#: Every API proxy group, by Pulumi resource name.",
-           "api_proxy_groups: dict[str, apinizer.ApiProxyGroup] = {"]
+    out = ["", _GROUP_NOTE, *every("API proxy group", "api_proxy_groups", "ApiProxyGroup")]
     for record in records:
         name = group_resource_name(record)
-        out += [f"    {json.dumps(name)}: apinizer.ApiProxyGroup(", f"{indent}{json.dumps(name)},",
-                f"{indent}project_name={literal(record.project)},", f"{indent}name={literal(record.name)},"]
+        out += declaration_head("ApiProxyGroup", name, record.project, record.name,
+                                literal=literal, indent=indent)
         if record.description is not None:
             out.append(f"{indent}description={literal(record.description)},")
-        out.append(f"{indent}adopt=True,")
-        if retain:
-            out.append(f"{indent}{retain_option}")
-        out.append("    ),")
+        out += adopted_end(retain_option if retain else None, indent=indent)
     out.append("}")
     deployments = [(record, env) for record in records for env in record.deployed]
     if not deployments:
         return out
-    out += ["", "#: Every deployment of those groups to an environment, by Pulumi resource name.",
-            "api_proxy_group_deployments: dict[str, apinizer.ApiProxyGroupDeployment] = {"]
+    out += every("deployment of those groups to an environment", "api_proxy_group_deployments",
+                 "ApiProxyGroupDeployment")
     for record, environment in deployments:
-        name = f"{group_resource_name(record)}-{_slug(environment)}"
+        name = f"{group_resource_name(record)}-{slug(environment)}"
         out += [f"    {json.dumps(name)}: apinizer.ApiProxyGroupDeployment(", f"{indent}{json.dumps(name)},",
                 f"{indent}project_name={literal(record.project)},",
                 f"{indent}api_proxy_group_name=api_proxy_groups[{json.dumps(group_resource_name(record))}].name,",

@@ -17,13 +17,13 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
 from apinizer_pulumi.resources.jwk import key_parts
 
+from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import not_read
 
 _NOTE = """\
@@ -51,7 +51,7 @@ class JwkRecord:
 
     @property
     def slug(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.name}".lower()).strip("-")
+        return slug(self.project, self.name)
 
     @property
     def secret_key(self) -> str:
@@ -154,11 +154,10 @@ def jwk_section(records: Sequence[JwkRecord], *, retain: bool, indent: str, reta
     out = ["", _NOTE]
     if any(record.secret for record in records):
         out.append("config = pulumi.Config()")
-    out += ["", "#: Every JWK, by Pulumi resource name.", "jwks: dict[str, apinizer.Jwk] = {"]
+    out += every("JWK", "jwks", "Jwk")
     for record in records:
         name = f"jwk-{record.slug}"
-        out += [f"    {json.dumps(name)}: apinizer.Jwk(", f"{indent}{json.dumps(name)},",
-                f"{indent}project_name={literal(record.project)},", f"{indent}name={literal(record.name)},"]
+        out += declaration_head("Jwk", name, record.project, record.name, literal=literal, indent=indent)
         if record.description is not None:
             out.append(f"{indent}description={literal(record.description)},")
         if record.generate is not None:
@@ -171,9 +170,6 @@ def jwk_section(records: Sequence[JwkRecord], *, retain: bool, indent: str, reta
             out.append(f"{indent}jwk_json={_json_text(record.jwk_json or '', indent, width)},")
         if record.kid is not None:
             out.append(f"{indent}kid={literal(record.kid)},")
-        out.append(f"{indent}adopt=True,")
-        if retain:
-            out.append(f"{indent}{retain_option}")
-        out.append("    ),")
+        out += adopted_end(retain_option if retain else None, indent=indent)
     out.append("}")
     return out

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 
-from ._snapshot import not_read
+from ._lines import adopted_end, declaration_head, every, slug
+from ._snapshot import listed_or_none
 
 _NOTE = """\
 # Keystores and crypto keys, each taken over as it is (adopt=True). Their files, passwords and private
@@ -52,11 +52,11 @@ class MaterialRecord:
     @property
     def slug(self) -> str:
         prefix = "keystore" if self.kind == "Keystore" else "key"
-        return re.sub(r"[^a-z0-9]+", "-", f"{prefix}-{self.project}-{self.name}".lower()).strip("-")
+        return slug(prefix, self.project, self.name)
 
     def config_key(self, environment: str, what: str) -> str:
         """``keystore-demo-signing-test-file``: the stack config key of one secret."""
-        return re.sub(r"[^a-z0-9]+", "-", f"{self.slug}-{environment}-{what}".lower()).strip("-")
+        return slug(self.slug, environment, what)
 
 
 def read_key_material(
@@ -66,27 +66,21 @@ def read_key_material(
     """The project's keystores and crypto keys; a kind this account may not read (401, 403), or that the
     gateway has no list of (404), is skipped and reported."""
     records: list[MaterialRecord] = []
-    try:
-        for keystore in client.keystores.list(project):
-            environments = tuple(
-                MaterialEnvironment(item.environment_name, str(getattr(item.type, "value", item.type)))
-                for item in keystore.key_store_environment_list)
-            records.append(MaterialRecord("Keystore", project, keystore.name, keystore.description or None,
-                                          environments))
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"keystores of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "Keystore")
-    try:
-        for key in client.crypto_keys.list(project):
-            records.append(MaterialRecord(
-                "CryptoKey", project, key.name, key.description or None,
-                tuple(MaterialEnvironment(item.environment_name, public_key=item.public_key or None,
-                                          private_key=bool(item.private_key))
-                      for item in key.crypto_key_info_environment_list),
-                key_type=str(getattr(key.key_type, "value", key.key_type))))
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"crypto keys of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "CryptoKey")
+    for keystore in listed_or_none(lambda: client.keystores.list(project), f"keystores of {project}",
+                                   progress, unread, "Keystore") or []:
+        environments = tuple(
+            MaterialEnvironment(item.environment_name, str(getattr(item.type, "value", item.type)))
+            for item in keystore.key_store_environment_list)
+        records.append(MaterialRecord("Keystore", project, keystore.name, keystore.description or None,
+                                      environments))
+    for key in listed_or_none(lambda: client.crypto_keys.list(project), f"crypto keys of {project}",
+                              progress, unread, "CryptoKey") or []:
+        records.append(MaterialRecord(
+            "CryptoKey", project, key.name, key.description or None,
+            tuple(MaterialEnvironment(item.environment_name, public_key=item.public_key or None,
+                                      private_key=bool(item.private_key))
+                  for item in key.crypto_key_info_environment_list),
+            key_type=str(getattr(key.key_type, "value", key.key_type))))
     if records:
         progress(f"keystores and crypto keys of {project}: {len(records)}")
     return records
@@ -120,12 +114,10 @@ def key_material_section(records: Sequence[MaterialRecord], *, indent: str, reta
         mine = [record for record in records if record.kind == kind]
         if not mine:
             continue
-        out += ["", f"#: Every {title.replace('_', ' ')[:-1]}, by Pulumi resource name.",
-                f"{title}: dict[str, apinizer.{kind}] = {{"]
+        out += every(title.replace("_", " ")[:-1], title, kind)
         for record in mine:
-            out += [f"    {json.dumps(record.slug)}: apinizer.{kind}(", f"{indent}{json.dumps(record.slug)},",
-                    f"{indent}project_name={literal(record.project)},",
-                    f"{indent}name={literal(record.name)},"]
+            out += declaration_head(kind, record.slug, record.project, record.name,
+                                    literal=literal, indent=indent)
             if record.key_type is not None:
                 out.append(f"{indent}key_type={literal(record.key_type)},")
             if record.description is not None:
@@ -141,9 +133,6 @@ def key_material_section(records: Sequence[MaterialRecord], *, indent: str, reta
                 out += [f"{inner}    {argument}=config.require_secret({json.dumps(key)}),"
                         for argument, key in _secrets(record, environment)]
                 out.append(f"{inner}),")
-            out += [f"{indent}],", f"{indent}adopt=True,"]
-            if retain_option:
-                out.append(f"{indent}{retain_option}")
-            out.append("    ),")
+            out += [f"{indent}],", *adopted_end(retain_option, indent=indent)]
         out.append("}")
     return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,8 +17,9 @@ from pydantic import BaseModel
 
 from apinizer_pulumi.models import PolicyBase
 
+from ._lines import INDENT, adopted_end, every, slug
+
 #: The indent of a resource's arguments in the generated dicts.
-INDENT = "        "
 WIDTH = 100
 _PIPELINES = {"REQUEST": "request_policy_list", "RESPONSE": "response_policy_list",
               "ERROR": "error_policy_list"}
@@ -40,8 +40,7 @@ class PolicyRecord:
 
     @property
     def resource_name(self) -> str:
-        parts = [self.project, self.proxy, "policy", self.name]
-        return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+        return slug(self.project, self.proxy, "policy", self.name)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,7 +167,7 @@ def policy_section(records: Sequence[PolicyRecord], *, retain: bool, retain_opti
         return []
     out = ["", "# The policies, each taken over where it is (adopt=True), with its type's settings class.",
            "# Secret fields are read from the stack config: `pulumi config set --secret <key> <value>`.",
-           "", "#: Every policy, by Pulumi resource name.", "policies: dict[str, apinizer.Policy] = {"]
+           *every("policy", "policies", "Policy")]
     for record in records:
         name = record.resource_name
         class_name = type(record.policy).__name__.removesuffix("Policy")
@@ -217,11 +216,7 @@ def adopted_settings(settings_class: str, settings: Mapping[str, Any], secrets: 
     for key, field in secrets:
         out.append(f"{INDENT}# {key} is settings.{field}:")
         out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
-    out.append(f"{INDENT}adopt=True,")
-    if retain_option:
-        out.append(f"{INDENT}{retain_option}")
-    out.append("    ),")
-    return out
+    return out + adopted_end(retain_option)
 
 
 def needs_pulumi_import(records: Sequence[PolicyRecord]) -> bool:

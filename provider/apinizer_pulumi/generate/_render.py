@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import shlex
 from collections import Counter
 from collections.abc import Sequence
@@ -16,6 +15,7 @@ from ._connections import ConnectionRecord, connection_section, read_connections
 from ._groups import GroupRecord, group_section, read_groups
 from ._jwks import JwkRecord, jwk_section, read_jwks
 from ._key_material import MaterialRecord, key_material_section, read_key_material
+from ._lines import INDENT, adopted_end, declaration_head, every, slug
 from ._policies import policy_section, python_literal
 from ._snapshot import (
     ApiProxyRecord,
@@ -30,7 +30,6 @@ from ._variables import VariableRecord, read_environment_variables, variable_sec
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
 WIDTH = 100
-INDENT = "        "
 
 _UNREADABLE = """\
 # What the management API cannot read back, so this program cannot declare it for you:
@@ -54,22 +53,17 @@ _RLCL_NOTE = """\
 
 def resource_name(record: EndpointRecord) -> str:
     """A readable Pulumi name such as ``demo-petstore-get-pets-id`` (for ``GET /pets/{id}``)."""
-    text = f"{record.project}-{record.proxy}-{record.http_method}-{record.name}".lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
-
-
-def _slug(*parts: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", "-".join(parts).lower()).strip("-")
+    return slug(record.project, record.proxy, record.http_method, record.name)
 
 
 def proxy_resource_name(record: ApiProxyRecord) -> str:
     """``demo-petstore`` for the proxy PetStore of project Demo."""
-    return _slug(record.project, record.name)
+    return slug(record.project, record.name)
 
 
 def deployment_resource_name(record: ApiProxyRecord, environment: str) -> str:
     """``demo-petstore-test`` for its deployment to ``test``."""
-    return _slug(record.project, record.name, environment)
+    return slug(record.project, record.name, environment)
 
 
 def resource_names(records: Sequence[EndpointRecord]) -> dict[tuple[str, str, str, str], str]:
@@ -166,25 +160,19 @@ _PROXY_NOTE = """\
 def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[str]:
     if not records:
         return []
-    out = ["", _PROXY_NOTE, "", "#: Every API proxy, by Pulumi resource name.",
-           "api_proxies: dict[str, apinizer.ApiProxy] = {"]
+    out = ["", _PROXY_NOTE, *every("API proxy", "api_proxies", "ApiProxy")]
     for record in records:
         name = proxy_resource_name(record)
-        out += [f"    {json.dumps(name)}: apinizer.ApiProxy(", f"{INDENT}{json.dumps(name)},",
-                f"{INDENT}project_name={literal(record.project)},", f"{INDENT}name={literal(record.name)},"]
+        out += declaration_head("ApiProxy", name, record.project, record.name, literal=literal)
         if record.description is not None:
             out.append(f"{INDENT}description={literal(record.description)},")
         for key, block in (("routing", record.routing), ("client_route", record.client_route)):
             if block is not None:
                 out.append(f"{INDENT}{key}={python_literal(block, INDENT)},")
-        out.append(f"{INDENT}adopt=True,")
-        if retain:
-            out.append(f"{INDENT}{RETAIN_OPTION}")
-        out.append("    ),")
+        out += adopted_end(RETAIN_OPTION if retain else None)
     out.append("}")
     deployments = [(record, env) for record in records for env in record.deployed]
-    out += ["", "#: Every deployment of those proxies to an environment, by Pulumi resource name.",
-            "deployments: dict[str, apinizer.ApiProxyDeployment] = {"]
+    out += every("deployment of those proxies to an environment", "deployments", "ApiProxyDeployment")
     for record, environment in deployments:
         name = deployment_resource_name(record, environment)
         proxy = proxy_resource_name(record)
@@ -205,13 +193,13 @@ def _proxy_section(records: Sequence[ApiProxyRecord], *, retain: bool) -> list[s
 def _rlcl_section(project: str, rlcls: Sequence[str], example: EndpointRecord | None) -> list[str]:
     lines = ["", _RLCL_NOTE]
     for rlcl in rlcls:
-        slug = re.sub(r"[^a-z0-9]+", "-", f"{project}-{rlcl}".lower()).strip("-")
+        rlcl_slug = slug(project, rlcl)
         proxy = example.proxy if example else "<proxy>"
         endpoint = example.name if example else "<endpoint>"
         method = example.http_method if example else "<METHOD>"
         lines += [
             "# apinizer.RlclEndpoints(",
-            f"#     {json.dumps(f'{slug}-endpoints')},",
+            f"#     {json.dumps(f'{rlcl_slug}-endpoints')},",
             f"#     project_name={json.dumps(project)},",
             f"#     rlcl_name={json.dumps(rlcl)},",
             "#     endpoints=[",
@@ -396,7 +384,7 @@ _CREDENTIAL_NOTE = """\
 
 def credential_resource_name(record: CredentialRecord) -> str:
     """``demo-partner`` for the credential partner of project Demo."""
-    return _slug(record.project, record.username)
+    return slug(record.project, record.username)
 
 
 def credential_password_key(record: CredentialRecord) -> str:
@@ -411,14 +399,12 @@ def _list_literal(values: Sequence[str]) -> str:
 def _credential_section(records: Sequence[CredentialRecord], *, retain: bool) -> list[str]:
     if not records:
         return []
-    out = ["", _CREDENTIAL_NOTE, "", "config = pulumi.Config()", "",
-           "#: Every credential, by Pulumi resource name.",
-           "credentials: dict[str, apinizer.Credential] = {"]
+    out = ["", _CREDENTIAL_NOTE, "", "config = pulumi.Config()",
+           *every("credential", "credentials", "Credential")]
     for record in records:
         name = credential_resource_name(record)
-        out += [f"    {json.dumps(name)}: apinizer.Credential(", f"{INDENT}{json.dumps(name)},",
-                f"{INDENT}project_name={literal(record.project)},",
-                f"{INDENT}username={literal(record.username)},",
+        out += [*declaration_head("Credential", name, record.project, record.username, literal=literal,
+                                  name_key="username"),
                 f"{INDENT}password=config.require_secret({json.dumps(credential_password_key(record))}),"]
         for key, value in (("email", record.email), ("full_name", record.full_name),
                            ("description", record.description)):
@@ -436,9 +422,6 @@ def _credential_section(records: Sequence[CredentialRecord], *, retain: bool) ->
             out += [f"{INDENT}    {{\"name\": {json.dumps(access_name)}, \"type\": {json.dumps(kind)}}},"
                     for kind, access_name in record.access]
             out.append(f"{INDENT}],")
-        out.append(f"{INDENT}adopt=True,")
-        if retain:
-            out.append(f"{INDENT}{RETAIN_OPTION}")
-        out.append("    ),")
+        out += adopted_end(RETAIN_OPTION if retain else None)
     out.append("}")
     return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from apinizer_pulumi.client import (
     ApinizerClient,
@@ -54,6 +54,21 @@ def not_read(unread: set[str] | None, *kinds: str) -> None:
     """Note that ``kinds`` could not be read, so that ``--check`` does not call their declarations gone."""
     if unread is not None:
         unread.update(kinds)
+
+
+T = TypeVar("T")
+
+
+def listed_or_none(read: Callable[[], Iterable[T]], what: str, progress: Callable[[str], None],
+                   unread: set[str] | None, kind: str) -> list[T] | None:
+    """What ``read`` lists; None where this account may not read it (401, 403) or the gateway has no
+    such list (404): ``progress`` reports ``what`` not read, and ``kind`` is noted as not read."""
+    try:
+        return list(read())
+    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
+        progress(f"{what}: not read ({error.status_code}), none written")
+        not_read(unread, kind)
+        return None
 
 
 @dataclasses.dataclass(frozen=True, order=True)

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Callable, Sequence
 
-from apinizer_pulumi.client import ApinizerClient, AuthenticationError, NotFoundError, PermissionDeniedError
+from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models import EnvironmentVariable
 
-from ._snapshot import not_read
-
-INDENT = "        "
+from ._lines import INDENT, adopted_end, declaration_head, slug
+from ._snapshot import listed_or_none
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +74,7 @@ class VariableRecord:
 
     @property
     def slug(self) -> str:
-        return re.sub(r"[^a-z0-9]+", "-", f"{self.project}-{self.name}".lower()).strip("-")
+        return slug(self.project, self.name)
 
 
 def read_environment_variables(
@@ -85,12 +83,9 @@ def read_environment_variables(
 ) -> list[VariableRecord]:
     """The project's variables; none when this account may not read them (401, 403) or the gateway has
     no such list (404), which ``progress`` reports."""
-    try:
-        live = client.environment_variables.list(project)
-    except (AuthenticationError, PermissionDeniedError, NotFoundError) as error:
-        progress(f"environment variables of {project}: not read ({error.status_code}), none written")
-        not_read(unread, "EnvironmentVariable")
-        return []
+    what = f"environment variables of {project}"
+    live = listed_or_none(lambda: client.environment_variables.list(project), what, progress, unread,
+                          "EnvironmentVariable") or []
     if live:
         progress(f"environment variables of {project}: {len(live)}")
     return [VariableRecord.from_live(project, item) for item in live]
@@ -152,12 +147,7 @@ def variable_section(records: Sequence[VariableRecord], *, retain_option: str | 
     for record in records:
         if record.mixed:
             continue
-        out += [
-            f"    {json.dumps(record.slug)}: apinizer.EnvironmentVariable(",
-            f"{INDENT}{json.dumps(record.slug)},",
-            f"{INDENT}project_name={json.dumps(record.project)},",
-            f"{INDENT}name={json.dumps(record.name)},",
-        ]
+        out += declaration_head("EnvironmentVariable", record.slug, record.project, record.name)
         if record.description is not None:
             out.append(f"{INDENT}description={json.dumps(record.description, ensure_ascii=False)},")
         if record.environment_values is None:
@@ -185,8 +175,7 @@ def variable_section(records: Sequence[VariableRecord], *, retain_option: str | 
 
 def _ending(record: VariableRecord, retain_option: str | None) -> list[str]:
     """The last keywords of a declaration, and its end."""
-    return [*([f"{INDENT}secret=True,"] if record.secret else []), f"{INDENT}adopt=True,",
-            *([f"{INDENT}{retain_option}"] if retain_option else []), "    ),"]
+    return [*([f"{INDENT}secret=True,"] if record.secret else []), *adopted_end(retain_option)]
 
 
 _VALUE_NOTE = """\
@@ -208,7 +197,7 @@ def value_section(records: Sequence[VariableRecord], environment: str, *, retain
     out += ["", f"#: The value in {environment} of each environment variable, by Pulumi resource name.",
             "environment_variable_values: dict[str, apinizer.EnvironmentVariableValue] = {"]
     for record, value in present:
-        name = f"{record.slug}-{re.sub(r'[^a-z0-9]+', '-', environment.lower()).strip('-')}"
+        name = slug(record.project, record.name, environment)
         out += [
             f"    {json.dumps(name)}: apinizer.EnvironmentVariableValue(",
             f"{INDENT}{json.dumps(name)},",

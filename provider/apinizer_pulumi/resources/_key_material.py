@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pulumi.dynamic as dyn
 
-from ._base import CONNECTION, inputs_of, is_unknown, same
+from ._base import CONNECTION, is_unknown, same
 from ._connection import unwrap_secret
 from ._errors import ApinizerResourceError, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -321,14 +321,10 @@ class PerEnvironmentMaterial(NamedObject):
             noun=self.noun,
             namesake=f"a {self.noun} with this name",
         )
-        with key_objects_writing(client, self.family, project):
-            adopted = create_or_adopt(
-                create, taken, props, who,
-                lambda: self.written(props, lambda: self.send_update(objects, project, body, props)),
-                forced=False,
-                adopted_gets=" (it then gets every declared environment and field)")
-        if adopted:
-            self.created(props)
+        self.create_once(create, taken, props, who,
+                         lambda: self.written(props, lambda: self.send_update(objects, project, body, props)),
+                         writing=key_objects_writing(client, self.family, project), forced=False,
+                         adopted_gets=" (it then gets every declared environment and field)")
         object_id = confirmed(who, "reading its id", lambda: self.live_id(client, project, name), None)
         outs = self.outputs(props, **{self.id_output: object_id})
         return dyn.CreateResult(f"{project}/{name}", self.to_engine(outs))
@@ -407,9 +403,7 @@ class PerEnvironmentMaterial(NamedObject):
             before = recorded.get(entry["environment_name"], {})
             moved = any(not same(before.get(key), entry.get(key)) for key in self.digest_fields)
             entries.append(entry if moved else {**before, **entry})
-        inputs = {**inputs_of(props), **seen, ENVIRONMENTS: entries}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = {**self.recorded_inputs(id_, props), **seen, ENVIRONMENTS: entries}
         if "description" not in seen:
             inputs.pop("description", None)
         inputs.pop(self.id_output, None)

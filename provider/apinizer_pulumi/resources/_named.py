@@ -20,10 +20,11 @@ name that adopt found free.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._base import ApinizerProvider
+from ._base import ApinizerProvider, inputs_of
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -136,9 +137,34 @@ class ProjectScoped(ApinizerProvider):
         """``apinizer:<kind> <name> in <project>`` for messages."""
         return subject(self.kind, props, id_, name_key=self.replace_fields[1])
 
+    def recorded_inputs(self, id_: str, props: Mapping[str, Any],
+                        computed: Collection[str] = ()) -> dict[str, Any]:
+        """What a refresh starts its inputs from: the recorded props without the ``computed``
+        outputs, the identifiers taken from the id where there are none (a read from the id alone)."""
+        project, name = self.identity(id_, props)
+        inputs = {key: value for key, value in inputs_of(props).items() if key not in computed}
+        inputs.setdefault("project_name", project)
+        inputs.setdefault(self.replace_fields[1], name)
+        return inputs
+
 
 class NamedObject(ProjectScoped, HandedOver):
-    """Delete a named object: left to a create of this operation that took it over, gone already is done."""
+    """Create a named object exactly once or take it over (:meth:`create_once`); delete it: left to a
+    create of this operation that took it over, gone already is done."""
+
+    def create_once(self, create: ExactlyOnce[Any],
+                    already_exists: re.Pattern[str] | Callable[[BadRequestError], bool],
+                    props: Mapping[str, Any], who: str, take_over: Callable[[], object], *,
+                    writing: contextlib.AbstractContextManager[object] | None = None, forced: bool = True,
+                    adopted_gets: str = "") -> bool:
+        """:func:`create_or_adopt` inside ``writing`` (the context of the kind's shared reads); an
+        object taken over is claimed (``created``). True when it was taken over."""
+        with writing if writing is not None else contextlib.nullcontext():
+            adopted = create_or_adopt(create, already_exists, props, who, take_over, forced=forced,
+                                      adopted_gets=adopted_gets)
+        if adopted:
+            self.created(props)
+        return adopted
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         """Delete the object (a kind supplies the call, in the context its shared reads need)."""

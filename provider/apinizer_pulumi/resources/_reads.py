@@ -39,7 +39,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
@@ -501,50 +501,65 @@ def live_policies(client: ApinizerClient, project: str, proxy: str) -> Any:
     return POLICY_LISTS.get((client.base_url, project, proxy), who, fetch).policies
 
 
+# -- One list per (gateway, project, family) shared by every refresh and id read of that family
+# -- (credentials, variables, groups, the key families, connections), by the same rules as the
+# -- endpoint lists.
+
+
+def _who(client: ApinizerClient) -> str:
+    return client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
+
+
+@dataclass(frozen=True)
+class ProjectIndex:
+    """A project's objects of one family by name, or None when the gateway said the project is gone."""
+
+    by_name: Mapping[str, Any] | None
+
+
+def project_index(cache: ListCache[ProjectIndex], family: str, client: ApinizerClient, project: str,
+                  listing: Callable[[], Iterable[Any]],
+                  key: Callable[[Any], str] = lambda item: item.name) -> Mapping[str, Any] | None:
+    """The project's objects of ``family`` by ``key`` (their name) from the shared list that ``listing``
+    reads, or None when the gateway says the project is gone."""
+    from apinizer_pulumi.client import NotFoundError
+
+    from ._errors import container_gone
+
+    def fetch() -> ProjectIndex:
+        try:
+            return ProjectIndex({key(item): item for item in listing()})
+        except NotFoundError as error:
+            if container_gone(error):
+                return ProjectIndex(None)
+            raise
+
+    return cache.get((client.base_url, project, family), _who(client), fetch).by_name
+
+
 # -- credentials: one list of a project's credentials shared by the refresh of every Credential in
 # -- it, by the same rules as the endpoint lists (keyed by (URL, project, "credentials")).
 
 
-@dataclass(frozen=True)
-class CredentialsRead:
-    """A project's credentials by username, or None when the gateway said the project is gone."""
+#: The process's shared credential lists: a project's credentials by username (``ProjectIndex``).
+CREDENTIALS: ListCache[ProjectIndex] = ListCache()
 
-    by_username: Mapping[str, Credential] | None
-
-
-#: The process's shared credential lists.
-CREDENTIALS: ListCache[CredentialsRead] = ListCache()
-
-
-def _credentials_key(client: ApinizerClient, project: str) -> ProxyKey:
-    return (client.base_url, project, "credentials")
+#: The third part of the key of a project's credential list.
+_CREDENTIALS = "credentials"
 
 
 @contextmanager
 def credentials_writing(client: ApinizerClient, project: str) -> Iterator[None]:
     """Around a write to a project's credentials: its shared lists sent before are stale after it."""
-    with CREDENTIALS.writing(_credentials_key(client, project)):
+    with CREDENTIALS.writing((client.base_url, project, _CREDENTIALS)):
         yield
 
 
 def live_credential(client: ApinizerClient, project: str, username: str) -> Credential | None:
     """The credential from the project's shared list; None when it (or the project) is gone."""
-    from apinizer_pulumi.client import NotFoundError
-
-    from ._errors import container_gone
-
-    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
-
-    def fetch() -> CredentialsRead:
-        try:
-            return CredentialsRead({item.username: item for item in client.credentials.list(project)})
-        except NotFoundError as error:
-            if container_gone(error):
-                return CredentialsRead(None)
-            raise
-
-    read = CREDENTIALS.get(_credentials_key(client, project), who, fetch)
-    return None if read.by_username is None else read.by_username.get(username)
+    index = project_index(CREDENTIALS, _CREDENTIALS, client, project,
+                          lambda: client.credentials.list(project), key=lambda item: item.username)
+    return None if index is None else cast("Credential | None", index.get(username))
 
 
 # -- environment variables: one list per (gateway, project) shared by every EnvironmentVariable's
@@ -554,15 +569,8 @@ def live_credential(client: ApinizerClient, project: str, username: str) -> Cred
 _VARIABLES = "environmentVariables"
 
 
-@dataclass(frozen=True)
-class VariableRead:
-    """A project's variables by name, or None when the gateway said the project is gone."""
-
-    variables: Mapping[str, EnvironmentVariable] | None
-
-
-#: The process's shared variable lists.
-VARIABLES: ListCache[VariableRead] = ListCache()
+#: The process's shared variable lists: a project's variables by name (``ProjectIndex``).
+VARIABLES: ListCache[ProjectIndex] = ListCache()
 
 
 @contextmanager
@@ -578,27 +586,13 @@ def live_environment_variable(client: ApinizerClient, project: str, name: str) -
     The project's shared list answers first; a name missing from it is asked for by itself, as
     :func:`live_endpoint` does, so that a lagging list never drops a variable from the state.
     """
-    from apinizer_pulumi.client import NotFoundError
-
-    from ._errors import container_gone
-
-    who = client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
-
-    def fetch() -> VariableRead:
-        try:
-            listed = client.environment_variables.list(project)
-        except NotFoundError as error:
-            if container_gone(error):
-                return VariableRead(None)
-            raise
-        return VariableRead({item.name: item for item in listed})
-
-    read = VARIABLES.get((client.base_url, project, _VARIABLES), who, fetch)
-    if read.variables is None:
+    index = project_index(VARIABLES, _VARIABLES, client, project,
+                          lambda: client.environment_variables.list(project))
+    if index is None:
         return None
-    found = read.variables.get(name)
+    found = index.get(name)
     if found is not None:
-        return found
+        return cast("EnvironmentVariable", found)
     return environment_variable_now(client, project, name)
 
 
@@ -626,27 +620,16 @@ def environment_variable_now(client: ApinizerClient, project: str, name: str) ->
 
 
 @dataclass(frozen=True)
-class GroupIndex:
-    """A project's groups by name; ``groups`` is None when the gateway said the project is gone."""
-
-    groups: Mapping[str, Any] | None
-
-
-@dataclass(frozen=True)
 class GroupEnvironments:
     """The environments a group is deployed to; None when the gateway said the group (or project) is gone."""
 
     deployed: frozenset[str] | None
 
 
-#: The process's shared group lists, keyed by (URL, project, "").
-GROUP_LISTS: ListCache[GroupIndex] = ListCache()
+#: The process's shared group lists, keyed by (URL, project, "") (``ProjectIndex``).
+GROUP_LISTS: ListCache[ProjectIndex] = ListCache()
 #: The process's shared environments lists, keyed by (URL, project, group).
 GROUP_ENVIRONMENTS: ListCache[GroupEnvironments] = ListCache()
-
-
-def _who(client: ApinizerClient) -> str:
-    return client.fingerprint if isinstance(client, TrackedClient) else f"client-{id(client)}"
 
 
 @contextmanager
@@ -661,19 +644,7 @@ def group_writing(client: ApinizerClient, project: str, group: str) -> Iterator[
 def live_group(client: ApinizerClient, project: str, name: str) -> Any | None:
     """The group's list item (``ApiProxyGroupSummary``), or None when the project has no such group
     or the gateway said the project is gone."""
-    from apinizer_pulumi.client import NotFoundError
-
-    from ._errors import container_gone
-
-    def fetch() -> GroupIndex:
-        try:
-            return GroupIndex({group.name: group for group in client.api_proxy_groups.list(project)})
-        except NotFoundError as error:
-            if container_gone(error):
-                return GroupIndex(None)
-            raise
-
-    index = GROUP_LISTS.get((client.base_url, project, ""), _who(client), fetch).groups
+    index = project_index(GROUP_LISTS, "", client, project, lambda: client.api_proxy_groups.list(project))
     return None if index is None else index.get(name)
 
 
@@ -700,34 +671,7 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
 
 
 
-# -- The key families: one list per (gateway, project, family) shared by every refresh and id read of
-# -- that family, by the same rules as the endpoint lists. Lists answer no key material.
-
-
-@dataclass(frozen=True)
-class ProjectIndex:
-    """A project's objects of one family by name, or None when the gateway said the project is gone."""
-
-    by_name: Mapping[str, Any] | None
-
-
-def project_index(cache: ListCache[ProjectIndex], family: str, client: ApinizerClient, project: str,
-                  listing: Callable[[], Iterable[Any]]) -> Mapping[str, Any] | None:
-    """The project's objects of ``family`` by name from the shared list that ``listing`` reads, or None
-    when the gateway says the project is gone."""
-    from apinizer_pulumi.client import NotFoundError
-
-    from ._errors import container_gone
-
-    def fetch() -> ProjectIndex:
-        try:
-            return ProjectIndex({item.name: item for item in listing()})
-        except NotFoundError as error:
-            if container_gone(error):
-                return ProjectIndex(None)
-            raise
-
-    return cache.get((client.base_url, project, family), _who(client), fetch).by_name
+# -- The key families: one list per (gateway, project, family), as above. Lists answer no key material.
 
 
 #: The process's shared JWK lists.
@@ -791,20 +735,13 @@ def live_key_object(client: ApinizerClient, family: str, kind: str, project: str
 # -- Connection's refresh (the list page needs the type: each type is its own collection).
 
 
-@dataclass(frozen=True)
-class ConnectionsRead:
-    """A project's connections of one type by casefolded name (names are case-insensitive), or None
-    when the gateway said the project is gone. Secret fields are None, as the list answers them."""
-
-    by_name: Mapping[str, Any] | None
+#: The process's shared connection lists: a project's connections of one type by casefolded name
+#: (names are case-insensitive), secret fields None, as the list answers them.
+CONNECTIONS: ListCache[ProjectIndex] = ListCache()
 
 
-#: The process's shared connection lists.
-CONNECTIONS: ListCache[ConnectionsRead] = ListCache()
-
-
-def _connections_key(client: ApinizerClient, project: str, connection_type: str) -> ProxyKey:
-    return (client.base_url, project, f"connections?type={connection_type}")
+def _connections_family(connection_type: str) -> str:
+    return f"connections?type={connection_type}"
 
 
 @contextmanager
@@ -817,28 +754,17 @@ def connections_writing(client: ApinizerClient, project: str, connection_type: s
 
     with ExitStack() as stack:
         for kind in [connection_type] if connection_type else list(CONNECTION_TYPES):
-            stack.enter_context(CONNECTIONS.writing(_connections_key(client, project, kind)))
+            stack.enter_context(CONNECTIONS.writing((client.base_url, project, _connections_family(kind))))
         yield
 
 
 def live_connection(client: ApinizerClient, project: str, connection_type: str, name: str) -> Any | None:
     """The connection (secret fields None) from the project's shared list of its type; None when it
     (or the project) is gone."""
-    from apinizer_pulumi.client import NotFoundError
-
-    from ._errors import container_gone
-
-    def fetch() -> ConnectionsRead:
-        try:
-            listed = client.connections.list(project, connection_type)
-        except NotFoundError as error:
-            if container_gone(error):
-                return ConnectionsRead(None)
-            raise
-        return ConnectionsRead({str(item.name).casefold(): item for item in listed})
-
-    read = CONNECTIONS.get(_connections_key(client, project, connection_type), _who(client), fetch)
-    return None if read.by_name is None else read.by_name.get(name.casefold())
+    index = project_index(CONNECTIONS, _connections_family(connection_type), client, project,
+                          lambda: client.connections.list(project, connection_type),
+                          key=lambda item: str(item.name).casefold())
+    return None if index is None else index.get(name.casefold())
 
 
 # -- certificates: one list per (gateway, project) shared by every Certificate's refresh and by the

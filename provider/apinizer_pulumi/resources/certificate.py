@@ -34,7 +34,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._errors import ApinizerResourceError, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
@@ -218,11 +218,8 @@ class CertificateProvider(NamedObject):
             noun="certificate",
             namesake="a certificate with this name",
         )
-        with certificates_writing(client, project):
-            adopted = create_or_adopt(create, _taken, props, who, take_over, forced=False,
-                                      adopted_gets=" (it then gets every declared field and this file)")
-        if adopted:
-            self.created(props)
+        self.create_once(create, _taken, props, who, take_over, writing=certificates_writing(client, project),
+                         forced=False, adopted_gets=" (it then gets every declared field and this file)")
         if undeployed is None:
             undeployed = sorted(declared.environment_names)
             pulumi.log.warn(f"{who}: created, but the answer that reports its deployment was lost; "
@@ -265,9 +262,7 @@ class CertificateProvider(NamedObject):
         live, changed_sha256 = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in COMPUTED}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = self.recorded_inputs(id_, props, COMPUTED)
         inputs["description"] = live.description or ""
         environments = live.certificate_environment_list
         live_names = [item.environment_name for item in environments]

@@ -29,7 +29,7 @@ from ._args import connection_props, resource_options, resource_props, to_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
 from ._connection import ConnectionArgs
 from ._errors import translated
-from ._named import NamedObject, create_or_adopt, identity, subject
+from ._named import NamedObject, identity, subject
 from ._replace import unchangeable
 from ._typed_settings import SettingsFamily
 
@@ -201,14 +201,11 @@ class ConnectionProvider(NamedObject):
             noun="connection",
             namesake="a connection with this name",
         )
-        with connections_writing(client, project, str(props["connection_type"])):
-            # Taken over: every declared field, secrets too, through the documented update.
-            adopted = create_or_adopt(
-                create, _taken, props, _subject(props),
-                lambda: client.connections.update(project, body, name=name), forced=False,
-                adopted_gets=" (it then gets every declared field, its secrets too)")
-        if adopted:
-            self.created(props)
+        # Taken over: every declared field, secrets too, through the documented update.
+        self.create_once(create, _taken, props, _subject(props),
+                         lambda: client.connections.update(project, body, name=name),
+                         writing=connections_writing(client, project, str(props["connection_type"])),
+                         forced=False, adopted_gets=" (it then gets every declared field, its secrets too)")
         return dyn.CreateResult(f"{project}/{name}", secret(self.outputs(props)))
 
     # -- update --------------------------------------------------------------------------------

@@ -25,11 +25,11 @@ import pulumi.dynamic as dyn
 
 from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
-from ._base import CONNECTION, inputs_of, lazy_model, same
+from ._base import CONNECTION, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, confirmed
 from ._errors import translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 from ._types import AccessTypeName, AccessTypeValue
 
 if TYPE_CHECKING:
@@ -155,14 +155,11 @@ class CredentialProvider(NamedObject):
             noun="credential",
             namesake="a credential with this username",
         )
-        with credentials_writing(client, project):
-            # Taken over: every declared field, the password too, as the documented update writes them.
-            adopted = create_or_adopt(
-                create, _ALREADY_EXISTS, props, subject(props),
-                lambda: client.credentials.update(project, spec), forced=False,
-                adopted_gets=" (it then gets every declared field and the declared password)")
-        if adopted:
-            self.created(props)
+        # Taken over: every declared field, the password too, as the documented update writes them.
+        adopted = self.create_once(
+            create, _ALREADY_EXISTS, props, subject(props), lambda: client.credentials.update(project, spec),
+            writing=credentials_writing(client, project), forced=False,
+            adopted_gets=" (it then gets every declared field and the declared password)")
         granted: Sequence[Access] = []
         if declared:
             # A new credential has no access; one taken over keeps what it had beside the declared.
@@ -231,9 +228,7 @@ class CredentialProvider(NamedObject):
         live, granted = self.read_recorded(props, look)
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = dict(inputs_of(props))
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("username", username)
+        inputs = self.recorded_inputs(id_, props)
         for name in FIELDS:
             inputs[name] = getattr(live, name)
         if inputs.get("description") is None:

@@ -25,10 +25,10 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secret
+from ._connection import ConnectionArgs, unwrap_secrets
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -58,7 +58,7 @@ _PUBLIC_MEMBERS = ("n", "e", "crv", "x", "y")
 
 def plain(props: Mapping[str, Any]) -> dict[str, Any]:
     """``props`` with the secrets unwrapped: they may arrive as signature-tagged dicts."""
-    return {key: unwrap_secret(value) if key in SECRET_OUTPUTS else value for key, value in props.items()}
+    return unwrap_secrets(props, SECRET_OUTPUTS)
 
 
 def secret(props: Mapping[str, Any]) -> dict[str, Any]:
@@ -192,12 +192,9 @@ class JwkProvider(NamedObject):
                 client.jwks.update(project, name, {"name": name, "description": declared.description or ""})
 
         who = self.subject(props)
-        with jwks_writing(client, project):
-            adopted = create_or_adopt(create, _taken, props, who, take_over, adopted_gets=(
-                " (its key stays as it is, since the API cannot change a JWK's key; its description "
-                "is written)"))
-        if adopted:
-            self.created(props)
+        self.create_once(create, _taken, props, who, take_over, writing=jwks_writing(client, project),
+                         adopted_gets=" (its key stays as it is, since the API cannot change a JWK's key; "
+                                      "its description is written)")
         computed: dict[str, Any] = {}
         with after_create(who, "reading its key back", "`pulumi refresh` reads it"):
             computed = key_parts(read_retried(lambda: client.jwks.get(project, name)))
@@ -240,9 +237,7 @@ class JwkProvider(NamedObject):
         listed, detail = self.read_recorded(props, look)
         if listed is None:
             return dyn.ReadResult(None, {})  # the gateway said it is gone: dropped from the state
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in COMPUTED}
-        inputs.setdefault("project_name", project)
-        inputs.setdefault("name", name)
+        inputs = self.recorded_inputs(id_, props, COMPUTED)
         inputs["description"] = listed.description
         if not inputs["description"]:
             inputs.pop("description")
