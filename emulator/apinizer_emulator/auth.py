@@ -360,7 +360,7 @@ class Tokens:
     def load_fixture(
         self, db: sqlite3.Connection, fixture: Fixture, password_hashes: dict[str, str], now: float
     ) -> None:
-        """The fixture's users (their passwords hashed once per process: ``password_hashes``) and tokens."""
+        """The fixture's users (``password_hashes``: hashed once per backend, at its first reset), tokens."""
         for user in fixture.users:
             db.execute(
                 "INSERT INTO users (username, password_hash, roles, system_role) VALUES (?, ?, ?, ?)",

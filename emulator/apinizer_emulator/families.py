@@ -175,8 +175,9 @@ class Backend:
         self.fixture = fixture
         self._clock = clock
         self._offset = 0.0
-        # Hashing is deliberately slow; the fixture's passwords are hashed once per process.
-        self._fixture_password_hashes = {u.username: auth.hash_password(u.password) for u in fixture.users}
+        # Hashing is deliberately slow: the fixture's passwords are hashed at the first reset, once per
+        # backend, and not at all for a database that is already initialized (a token command).
+        self._fixture_password_hashes: dict[str, str] | None = None
         self.tokens = auth.Tokens(store, self.now)
         with store.read() as db:
             initialized = db.execute("SELECT 1 FROM meta WHERE key = 'initialized'").fetchone() is not None
@@ -210,14 +211,22 @@ class Backend:
 
     # -- fixtures --------------------------------------------------------------------------------
 
+    def _password_hashes(self) -> dict[str, str]:
+        if self._fixture_password_hashes is None:
+            self._fixture_password_hashes = {
+                user.username: auth.hash_password(user.password) for user in self.fixture.users
+            }
+        return self._fixture_password_hashes
+
     def reset(self) -> None:
         """Back to the fixture: every stored object is replaced by what the fixture declares."""
+        hashes = self._password_hashes()  # before the write: nothing waits on the hashing
         try:
             with self.store.write() as db:
                 for table in self.store.data_tables:
                     db.execute(f"DELETE FROM {table}")
                 self._offset = 0.0
-                self.tokens.load_fixture(db, self.fixture, self._fixture_password_hashes, self.now())
+                self.tokens.load_fixture(db, self.fixture, hashes, self.now())
                 for load in _FIXTURE_LOADERS:
                     load(db, self.fixture)
                 db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('initialized', '1')")

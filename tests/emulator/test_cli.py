@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import io
 import json
 import os
 import subprocess
@@ -12,14 +14,28 @@ from pathlib import Path
 import pytest
 
 import _emulator_http as emulator_http
+from apinizer_emulator.cli import main
 from apinizer_emulator.testing import EmulatorServer, start_subprocess
 
 from .conftest import assert_error, endpoints_path
 
 
 def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "apinizer_emulator", *args], capture_output=True, text=True, timeout=60
+    """``apinizer-emulator ARGS`` run through the CLI's ``main`` in this process, its exit code and output
+    kept as a finished process's would be.
+
+    A Python process per command cost 1 to 2 s of start-up each (about 40 commands in this module); the
+    tests that are about the process itself (the console script, ``python -m``, the installed extras in
+    test_cli_without_extra.py) start one.
+    """
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # argparse: --help, --version and bad arguments
+            code = 0 if exit_.code is None else exit_.code if isinstance(exit_.code, int) else 1
+    result = subprocess.CompletedProcess(
+        ["apinizer-emulator", *args], code, stdout.getvalue(), stderr.getvalue()
     )
     if check:
         assert result.returncode == 0, result.stderr
