@@ -20,6 +20,7 @@ the old key, and deploys the proxy again (its `triggers` hold the policies' revi
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pki
 import pulumi
@@ -27,6 +28,9 @@ import pulumi
 import apinizer_pulumi as apinizer
 
 config = pulumi.Config()
+#: The partner operations that need a partner's token.
+PARTNER_OPERATIONS: tuple[tuple[Literal["GET", "POST"], str], ...] = (("POST", "/payouts"),
+                                                                     ("GET", "/payouts/{payoutId}"))
 environment = config.get("environment") or "test"
 generation = config.get_int("keyGeneration") or 1
 PROJECT = "Demo"
@@ -155,7 +159,7 @@ policies = [
             target_endpoint_http_method=method,
             settings=token_check(partner_key),
         )
-        for method, path in (("POST", "/payouts"), ("GET", "/payouts/{payoutId}"))
+        for method, path in PARTNER_OPERATIONS
     ],
     apinizer.Policy(
         "payouts-reconciliation-token",

@@ -150,6 +150,17 @@ def checked() -> tuple[Checked, dict[str, Path]]:
     The programs are all ``__main__.py``, which mypy refuses to check together (one module name twice);
     a copy each, under its own name, type-checks the same text.
     """
+    # A program's own modules beside it (examples/secured-api/pki.py) go beside its copy, under their
+    # own names, as the program imports them.
+    siblings = [path for program in PROGRAMS for path in (ROOT / program).parent.glob("*.py")
+                if path.name != "__main__.py"]
+    assert len({path.name for path in siblings}) == len(siblings), f"two programs' modules share a name: "\
+                                                                   f"{siblings}"
+    for path in siblings:
+        target = CHECKED / "types" / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.is_file() or target.read_text() != path.read_text():
+            target.write_text(path.read_text())
     written = checked_files("types", {"good": textwrap.dedent(GOOD), "bad": BAD_SOURCE, **{
         copy_name(program): (ROOT / program).read_text() for program in PROGRAMS}})
     files = {"good": written["good"], "bad": written["bad"],
