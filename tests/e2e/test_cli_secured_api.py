@@ -377,6 +377,9 @@ def test_create_rotate_drift_destroy_with_no_secret_in_clear(
                     if item["type"] == "pulumi:pulumi:Stack"]
         outputs = stack["outputs"]
         assert outputs["signingKeyId"] == ids["reconciliation-signing-2"]
+        first_ca_sha256 = recorded["partners-ca"]["outputs"]["sha256"]
+        assert outputs["partnersCaSha256"] == by_name(exported)["partners-ca"]["outputs"]["sha256"]
+        assert outputs["partnersCaSha256"] != first_ca_sha256
         assert SECRET_SIG.items() <= outputs["clientPrivateKey"].items()
         seen["/_emulator/state after rotate"] = emulator_state(emulator_url)
 
