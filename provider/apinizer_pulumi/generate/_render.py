@@ -292,11 +292,8 @@ def render_program(
     out.extend(_proxy_section(snapshot.api_proxies, retain=retain))
     out.extend(variable_section(variables, retain_option=RETAIN_OPTION if retain else None,
                                 environment=environment))
-    policy_lines = policy_section([record for proxy in snapshot.proxies for record in proxy.policy_records],
-                                  retain=retain, retain_option=RETAIN_OPTION)
-    out.extend(policy_lines)
-    if "import pulumi" not in out and any("pulumi.Config()" in line for line in policy_lines):
-        out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
+    out.extend(policy_section([record for proxy in snapshot.proxies for record in proxy.policy_records],
+                              retain=retain, retain_option=RETAIN_OPTION))
     out.extend(_rlcl_section(snapshot.project, rlcls, records[0] if records else None))
     out.extend(_credential_section(snapshot.credentials, retain=retain))
     out.extend(group_section(groups, retain=retain, indent=INDENT, retain_option=RETAIN_OPTION,
@@ -308,6 +305,7 @@ def render_program(
     out.extend(connection_section(connections, retain_option=RETAIN_OPTION if retain else None))
     out.extend(certificate_section(certificates, indent=INDENT, literal=literal,
                                    retain_option=RETAIN_OPTION if retain else None))
+    # Any family's section may read secrets from the stack config: one check after them all.
     if "import pulumi" not in out and any("pulumi.Config()" in line for line in out):
         out.insert(out.index("import apinizer_pulumi as apinizer") + 1, "import pulumi")
     return "\n".join(out) + "\n"

@@ -300,33 +300,30 @@ def _generate(args: argparse.Namespace, client: ApinizerClient, progress: Progre
         groups = sum(len(group.deployed) for group in families.groups)
         progress(f"wrote {deployments} proxy deployments, {groups} group deployments and the values of "
                  f"{args.environment} to {where}")
-    if snapshot.credentials:
-        keys = ", ".join(credential_password_key(record) for record in snapshot.credentials)
-        progress(f"and {len(snapshot.credentials)} credential(s): set each password with "
-                 f"`pulumi config set --secret <key> <password>` before `pulumi up` (keys: {keys})")
+    credential_keys = [credential_password_key(record) for record in snapshot.credentials]
+    _secret_config(progress, credential_keys, f"{len(credential_keys)} credential(s): set each password",
+                   "password")
     if written:
         progress(f"and {len(written)} certificate(s), their PEM files in {written[0].parent}")
     secret_values = secret_keys(families.variables, args.environment, whole=args.definitions)
-    if secret_values:
-        progress(f"and {len(secret_values)} secret environment value(s): set each with "
-                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
-                 f"(keys: {', '.join(secret_values)})")
+    _secret_config(progress, secret_values, f"{len(secret_values)} secret environment value(s): set each")
     jwk_keys = jwk_secret_keys(families.jwks)
-    if jwk_keys:
-        progress(f"and {len(jwk_keys)} JWK(s) with a private part: set each to the JWK's JSON (the gateway's "
-                 f"GET .../jwks/<name>/ answers it) with `pulumi config set --secret <key> <json>` before "
-                 f"`pulumi up` (keys: {', '.join(jwk_keys)})")
-    material_keys = material_secret_keys(families.material)
-    if material_keys:
-        progress(f"and {len(families.material)} keystore(s) and crypto key(s): set each file, password and "
-                 f"private key with `pulumi config set --secret <key> <value>` before `pulumi up` "
-                 f"(keys: {', '.join(material_keys)})")
+    _secret_config(progress, jwk_keys, f"{len(jwk_keys)} JWK(s) with a private part: set each to the JWK's "
+                   f"JSON (the gateway's GET .../jwks/<name>/ answers it)", "json")
+    _secret_config(progress, material_secret_keys(families.material),
+                   f"{len(families.material)} keystore(s) and crypto key(s): set each file, password and "
+                   f"private key")
     connection_secrets = connection_secret_keys(families.connections)
-    if connection_secrets:
-        progress(f"and {len(connection_secrets)} secret connection field(s): set each with "
-                 f"`pulumi config set --secret <key> <value>` before `pulumi up` "
-                 f"(keys: {', '.join(connection_secrets)})")
+    _secret_config(progress, connection_secrets,
+                   f"{len(connection_secrets)} secret connection field(s): set each")
     return EXIT_OK
+
+
+def _secret_config(progress: Progress, keys: Sequence[str], what: str, placeholder: str = "value") -> None:
+    """The line that asks for the stack config keys the program reads with ``config.require_secret``."""
+    if keys:
+        progress(f"and {what} with `pulumi config set --secret <key> <{placeholder}>` before `pulumi up` "
+                 f"(keys: {', '.join(keys)})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
