@@ -39,13 +39,18 @@ def checked_files(owner: str, sources: Mapping[str, str]) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     files = {}
     for key, text in sources.items():
-        path = files[key] = folder / f"{owner}_{key}.py"
-        if not path.is_file() or path.read_text() != text:
-            # Whole or not at all: another pytest session of this worktree may be reading it.
-            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            partial.write_text(text)
-            partial.replace(path)
+        files[key] = written_if_changed(folder / f"{owner}_{key}.py", text)
     return files
+
+
+def written_if_changed(path: Path, text: str) -> Path:
+    """``path`` holding ``text``, written only when it held something else (an unchanged file is taken
+    from mypy's cache as is), whole or not at all: another pytest session may be reading it."""
+    if not path.is_file() or path.read_text() != text:
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(text)
+        partial.replace(path)
+    return path
 
 
 def mypy(*paths: Path) -> subprocess.CompletedProcess[str]:
@@ -156,13 +161,10 @@ def checked() -> tuple[Checked, dict[str, Path]]:
                 if path.name != "__main__.py"]
     assert len({path.name for path in siblings}) == len(siblings), f"two programs' modules share a name: "\
                                                                    f"{siblings}"
-    for path in siblings:
-        target = CHECKED / "types" / path.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.is_file() or target.read_text() != path.read_text():
-            target.write_text(path.read_text())
     written = checked_files("types", {"good": textwrap.dedent(GOOD), "bad": BAD_SOURCE, **{
         copy_name(program): (ROOT / program).read_text() for program in PROGRAMS}})
+    for path in siblings:
+        written_if_changed(CHECKED / "types" / path.name, path.read_text())
     files = {"good": written["good"], "bad": written["bad"],
              **{program: written[copy_name(program)] for program in PROGRAMS}}
     return Checked(mypy(*files.values())), files
