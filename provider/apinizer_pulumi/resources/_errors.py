@@ -48,6 +48,16 @@ MANAGED_ELSEWHERE = ("; or, if another stack manages it (another environment's s
                      "StackReference (docs/stacks.md)")
 
 
+def refuse_if_changed(content: bytes, expected: object, what: str, read_by: str = "the program") -> None:
+    """Refuse to send ``content`` (a file's, read now) when ``expected``, the sha256 recorded when
+    ``read_by`` read it, is not its own: the file changed in between, and the plan showed the old one."""
+    import hashlib
+
+    if isinstance(expected, str) and hashlib.sha256(content).hexdigest() != expected:
+        raise ApinizerResourceError(f"{what} changed after {read_by} read it (its sha256 is no longer "
+                                    f"{expected}); nothing was sent: run `pulumi up` again")
+
+
 # The traceback's last line names the type as "<module>.<qualname>": name it where users import it.
 ApinizerResourceError.__module__ = "apinizer_pulumi"
 

@@ -25,7 +25,7 @@ from ._args import connection_props, one_line_arguments, resource_options, resou
 from ._base import CONNECTION, inputs_of, lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, after_create, read_retried
-from ._errors import ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, refuse_if_changed, translated
 from ._named import HandedOver, already_exist, create_or_adopt, identity
 from ._replace import unchangeable
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
@@ -196,11 +196,7 @@ def spec_content(props: Mapping[str, Any]) -> bytes:
         _, content = read_spec(path)
     except ValueError as error:
         raise ApinizerResourceError(str(error)) from None
-    expected = props.get("spec_hash")
-    if expected is not None and hashlib.sha256(content).hexdigest() != expected:
-        raise ApinizerResourceError(
-            f"spec_file {path!r} changed after the program read it (its sha256 is no longer {expected}); "
-            "nothing was sent: run `pulumi up` again")
+    refuse_if_changed(content, props.get("spec_hash"), f"spec_file {path!r}")
     return content
 
 

@@ -33,7 +33,7 @@ from . import _named
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
-from ._errors import ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, refuse_if_changed, translated
 from ._named import NamedObject
 from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
@@ -107,7 +107,7 @@ def content_sha256(inputs: Mapping[str, Any]) -> Any:
 def _declared(props: Mapping[str, Any]) -> tuple[CertificateInputs, bytes]:
     """The inputs and the certificate's DER as sent now; refused (nothing sent) when the content is
     not the one the preview hashed (a file changed between them)."""
-    from ._certificate_inputs import CertificateInputs, sha256_of
+    from ._certificate_inputs import CertificateInputs
 
     declared = CertificateInputs.model_validate(
         {key: value for key, value in inputs_of(props).items()
@@ -116,11 +116,7 @@ def _declared(props: Mapping[str, Any]) -> tuple[CertificateInputs, bytes]:
         der = declared.der()
     except ValueError as error:
         raise ApinizerResourceError(str(error)) from None
-    expected = props.get("sha256")
-    if isinstance(expected, str) and sha256_of(der) != expected:
-        raise ApinizerResourceError(
-            f"file {declared.file!r} changed after the preview read it (its sha256 is no longer {expected}); "
-            "nothing was sent: run `pulumi up` again")
+    refuse_if_changed(der, props.get("sha256"), f"file {declared.file!r}", read_by="the preview")
     return declared, der
 
 

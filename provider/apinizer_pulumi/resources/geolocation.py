@@ -29,7 +29,7 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
-from ._errors import ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, refuse_if_changed, translated
 from ._settings import SettingsOfParent
 
 if TYPE_CHECKING:
@@ -83,11 +83,7 @@ def mmdb_upload(props: Mapping[str, Any]) -> tuple[bytes, str | None] | None:
         content = read_mmdb(path)
     except ValueError as error:
         raise ApinizerResourceError(f"apinizer:Geolocation: {error}") from None
-    expected = props.get("mmdb_sha256")
-    if expected is not None and hashlib.sha256(content).hexdigest() != expected:
-        raise ApinizerResourceError(
-            f"apinizer:Geolocation: mmdb_file {path!r} changed after the program read it (its sha256 is"
-            f" no longer {expected}); nothing was sent: run `pulumi up` again")
+    refuse_if_changed(content, props.get("mmdb_sha256"), f"apinizer:Geolocation: mmdb_file {path!r}")
     return content, Path(path).name
 
 
