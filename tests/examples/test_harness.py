@@ -15,7 +15,7 @@ def test_a_new_operation_forgets_every_shared_list_of_the_provider_process() -> 
     where a list read by ``up`` would otherwise answer a ``refresh`` begun within its 10 s, and miss a
     change made in between. Every family's list is found by its type, so a new one cannot be missed."""
     shared = {name: cache for name, cache in vars(_reads).items() if isinstance(cache, ListCache)}
-    assert {"LISTS", "KEY_OBJECTS", "CREDENTIALS", "CONNECTIONS", "CERTIFICATES"} <= shared.keys()
+    assert {"LISTS", "KEY_OBJECTS", "CREDENTIALS", "CONNECTIONS", "VARIABLES"} <= shared.keys()
     key = ("http://gateway.invalid", "Demo", "harness")
     fetched: list[str] = []
 

@@ -674,25 +674,8 @@ def group_deployed_to(client: ApinizerClient, project: str, group: str) -> froze
 # -- The key families: one list per (gateway, project, family), as above. Lists answer no key material.
 
 
-#: The process's shared JWK lists.
-JWKS: ListCache[ProjectIndex] = ListCache()
-
-
-@contextmanager
-def jwks_writing(client: ApinizerClient, project: str) -> Iterator[None]:
-    """Around a write to a project's JWKs: its shared lists sent before are stale after it."""
-    with JWKS.writing((client.base_url, project, "jwks")):
-        yield
-
-
-def live_jwk(client: ApinizerClient, project: str, name: str) -> Any | None:
-    """The JWK's list item (``models.Jwk`` without key material), or None when the project has no
-    such JWK or the gateway said the project is gone."""
-    index = project_index(JWKS, "jwks", client, project, lambda: client.jwks.list(project))
-    return None if index is None else index.get(name)
-
-
-#: The process's shared lists of keystores and crypto keys.
+#: The process's shared lists of the key families (``jwks``, ``keystores``, ``crypto_keys``,
+#: ``certificates``: the client's attribute of each), keyed by (URL, project, family).
 KEY_OBJECTS: ListCache[ProjectIndex] = ListCache()
 
 
@@ -702,6 +685,14 @@ def key_objects_writing(client: ApinizerClient, family: str, project: str) -> It
     after it."""
     with KEY_OBJECTS.writing((client.base_url, project, family)):
         yield
+
+
+def listed_key_object(client: ApinizerClient, family: str, project: str, name: str) -> Any | None:
+    """The object's item in the project's shared list of ``family`` (no key material), or None when
+    the project has no such object or the gateway said the project is gone."""
+    objects = getattr(client, family)
+    index = project_index(KEY_OBJECTS, family, client, project, lambda: objects.list(project))
+    return None if index is None else index.get(name)
 
 
 def live_key_object(client: ApinizerClient, family: str, kind: str, project: str, name: str) -> Any | None:
@@ -765,25 +756,3 @@ def live_connection(client: ApinizerClient, project: str, connection_type: str, 
                           lambda: client.connections.list(project, connection_type),
                           key=lambda item: str(item.name).casefold())
     return None if index is None else index.get(name.casefold())
-
-
-# -- certificates: one list per (gateway, project) shared by every Certificate's refresh and by the
-# -- reads after their creates and updates, by the key families' rules.
-
-#: The process's shared certificate lists, keyed by (URL, project, "certificates").
-CERTIFICATES: ListCache[ProjectIndex] = ListCache()
-
-
-@contextmanager
-def certificates_writing(client: ApinizerClient, project: str) -> Iterator[None]:
-    """Around a write to a project's certificates: its shared lists sent before are stale after it."""
-    with CERTIFICATES.writing((client.base_url, project, "certificates")):
-        yield
-
-
-def live_certificate(client: ApinizerClient, project: str, name: str) -> Any | None:
-    """The certificate from the project's shared list (``models.Certificate``, no content), or None
-    when the project has no such certificate or the gateway said the project is gone."""
-    index = project_index(CERTIFICATES, "certificates", client, project,
-                          lambda: client.certificates.list(project))
-    return None if index is None else index.get(name)

@@ -184,7 +184,7 @@ class CertificateProvider(NamedObject):
     @translated(lambda self, props: subject(plain(props)))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         from ._create import ExactlyOnce, after_create
-        from ._reads import certificates_writing
+        from ._reads import key_objects_writing
 
         props = plain(props)
         project, name = self.identity("", props)
@@ -214,7 +214,8 @@ class CertificateProvider(NamedObject):
             noun="certificate",
             namesake="a certificate with this name",
         )
-        self.create_once(create, _taken, props, who, take_over, writing=certificates_writing(client, project),
+        self.create_once(create, _taken, props, who, take_over,
+                         writing=key_objects_writing(client, "certificates", project),
                          forced=False, adopted_gets=" (it then gets every declared field and this file)")
         if undeployed is None:
             undeployed = sorted(declared.environment_names)
@@ -228,13 +229,13 @@ class CertificateProvider(NamedObject):
 
     @translated(lambda self, id_, olds, news: subject(plain(news), id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        from ._reads import certificates_writing
+        from ._reads import key_objects_writing
 
         news = plain(news)
         project, name = self.identity(id_, news)
         client = self.client(news)
         declared, der = _declared(news)
-        with certificates_writing(client, project):
+        with key_objects_writing(client, "certificates", project):
             # The update page replaces the certificate whole (the product deletes and makes it again).
             undeployed = deployed(subject(news, id_), "updated",
                                   lambda: _send_update(client, project, declared.spec(der), news))
@@ -244,13 +245,13 @@ class CertificateProvider(NamedObject):
 
     @translated(lambda self, id_, props: subject(plain(props), id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        from ._reads import live_certificate
+        from ._reads import listed_key_object
 
         props = plain(props)
         project, name = self.identity(id_, props)
 
         def look(client: ApinizerClient) -> tuple[LiveCertificate | None, str | None]:
-            live = live_certificate(client, project, name)
+            live = listed_key_object(client, "certificates", project, name)
             if live is None:
                 return None, None
             return live, self._changed_content(client, project, name, live, props)
@@ -275,9 +276,9 @@ class CertificateProvider(NamedObject):
         return dyn.ReadResult(id_, outs, secret(inputs) if self.drifted(props, outs) else None)
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
-        from ._reads import certificates_writing
+        from ._reads import key_objects_writing
 
-        with certificates_writing(client, project):
+        with key_objects_writing(client, "certificates", project):
             # Deleted whatever its undeployment says: a failed one is a warning, as for the writes.
             deployed(subject({"project_name": project, "name": name}), "deleted",
                      lambda: client.certificates.delete(project, name))
@@ -291,9 +292,9 @@ class CertificateProvider(NamedObject):
         """The computed outputs after a write: from the project's shared list, sent after the write,
         read again after failures that may pass (a 500 the client never repeats)."""
         from ._create import read_retried
-        from ._reads import live_certificate
+        from ._reads import listed_key_object
 
-        live = read_retried(lambda: live_certificate(client, project, name)
+        live = read_retried(lambda: listed_key_object(client, "certificates", project, name)
                             or client.certificates.get(project, name))
         return _computed(live)
 

@@ -167,7 +167,7 @@ class JwkProvider(NamedObject):
 
     @translated(lambda self, props: self.subject(plain(props)))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        from ._reads import jwks_writing
+        from ._reads import key_objects_writing
 
         props = plain(props)
         project, name = self.identity("", props)
@@ -192,7 +192,8 @@ class JwkProvider(NamedObject):
                 client.jwks.update(project, name, {"name": name, "description": declared.description or ""})
 
         who = self.subject(props)
-        self.create_once(create, _taken, props, who, take_over, writing=jwks_writing(client, project),
+        self.create_once(create, _taken, props, who, take_over,
+                         writing=key_objects_writing(client, "jwks", project),
                          adopted_gets=" (its key stays as it is, since the API cannot change a JWK's key; "
                                       "its description is written)")
         computed: dict[str, Any] = {}
@@ -204,13 +205,13 @@ class JwkProvider(NamedObject):
 
     @translated(lambda self, id_, olds, news: self.subject(plain(news), id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        from ._reads import jwks_writing
+        from ._reads import key_objects_writing
 
         olds, news = plain(olds), plain(news)
         project, name = self.identity(id_, news)
         if not same(olds.get("description"), news.get("description")):
             client = self.client(news)
-            with jwks_writing(client, project):
+            with key_objects_writing(client, "jwks", project):
                 # The documented update: a name and a description; "" clears it (None leaves it).
                 description = news.get("description") or ""
                 client.jwks.update(project, name, {"name": name, "description": description})
@@ -221,13 +222,13 @@ class JwkProvider(NamedObject):
 
     @translated(lambda self, id_, props: self.subject(plain(props), id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        from ._reads import live_jwk
+        from ._reads import listed_key_object
 
         props = plain(props)
         project, name = self.identity(id_, props)
 
         def look(client: ApinizerClient) -> tuple[Any, LiveJwk | None]:
-            listed = live_jwk(client, project, name)
+            listed = listed_key_object(client, "jwks", project, name)
             if listed is None or (listed.id == props.get("jwk_id") and props.get("key_type")):
                 return listed, None
             # Made again under the same name outside Pulumi (another id), or never read back
@@ -256,9 +257,9 @@ class JwkProvider(NamedObject):
     # -- delete --------------------------------------------------------------------------------
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
-        from ._reads import jwks_writing
+        from ._reads import key_objects_writing
 
-        with jwks_writing(client, project):
+        with key_objects_writing(client, "jwks", project):
             client.jwks.delete(project, name)
 
     gone = staticmethod(_missing)
