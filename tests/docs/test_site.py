@@ -107,3 +107,9 @@ def test_example_readmes_link_to_files_that_exist(path: Path):
         assert heading in text, heading
     links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text)
     assert links and all((path.parent / link).resolve().is_file() for link in links), links
+
+
+def test_the_examples_page_lists_every_example():
+    table = (ROOT / "docs" / "examples.md").read_text()
+    listed = set(re.findall(r"^\| `([a-z-]+)` \(`examples/\1/README\.md`\) \|", table, flags=re.MULTILINE))
+    assert listed == {path.parent.name for path in (ROOT / "examples").glob("*/README.md")}

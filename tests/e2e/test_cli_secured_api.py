@@ -20,8 +20,8 @@ test_connection_resource.py):
   one ``up`` updates the certificates, the keystore and the connection in place, makes the new signing
   key, points the policy at it and deploys the proxy again;
 * **drift**: the connection changed and the CA certificate deleted through the API; ``refresh`` shows
-  both and nothing else (the list masks every connection's secrets, which is no drift), ``up`` repairs
-  both;
+  both (the connection's changed field in clear: only its secret fields are secrets) and nothing else
+  (the list masks every connection's secrets, which is no drift), ``up`` repairs both;
 * **destroy**: everything gone, in an order that no refusal stops (a policy before the key it names).
 
 Along the way every secret value (the stack's secrets, the keys the program derives from them, the
@@ -328,8 +328,12 @@ def test_create_rotate_drift_destroy_with_no_secret_in_clear(
             assert SECRET_SIG.items() <= crypto_key[where]["environments"].items()
             assert keystore[where]["sha256"] == {"test": hashlib.sha256(keystore_file).hexdigest()}
             assert crypto_key[where]["sha256"] == {"test": crypto_digests}
-            for name in connections:
-                assert SECRET_SIG.items() <= recorded[name][where]["settings"].items(), (name, where)
+            for name, declared in connections.items():
+                # Each secret field is a secret alone (a list holding one, whole), the rest in clear.
+                kept = recorded[name][where]["settings"]
+                assert not SECRET_SIG.items() <= kept.items(), (name, where)
+                for path in CONNECTION_TYPES[declared["type"]].secret_fields():
+                    assert SECRET_SIG.items() <= kept[path.split(".")[0]].items(), (name, where, path)
 
         created = demo(emulator_url)
         ids = {item["name"]: item["id"] for item in created["jwks"]}
@@ -392,10 +396,10 @@ def test_create_rotate_drift_destroy_with_no_secret_in_clear(
         drift = summary(refreshed.stdout)
         # Only these two: the list masks every other connection's secrets, which is no drift.
         assert (drift.get("updated"), drift.get("deleted")) == (1, 1), refreshed.stdout
-        # The connection's settings are one secret block (they hold its password): the diff names the
-        # resource, not the field.
+        # Only the connection's password is a secret: the diff shows the field that drifted, in clear.
         steps = [line.strip() for line in refreshed.stdout.splitlines() if "dynamic/apinizer:" in line]
         assert "~ pulumi-python:dynamic/apinizer:Connection: (update)" in steps, steps
+        assert '"console-edit"' in refreshed.stdout, refreshed.stdout
         assert "- pulumi-python:dynamic/apinizer:Certificate: (delete)" in steps, steps
         repaired = project.up()
         assert summary(repaired.stdout).get("created") == 1, repaired.stdout

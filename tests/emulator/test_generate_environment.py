@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -261,3 +262,27 @@ def test_an_unknown_environment_or_no_definitions_alone_is_refused(tmp_path: Pat
     assert "--no-definitions needs --environment" in capsys.readouterr().err
     assert not out.exists()
 
+
+
+@pytest.mark.usefixtures("env", "gateway", "group")
+def test_generate_program_writes_each_stacks_program_as_the_command_does(
+    tmp_path: Path, emulator_url: str, admin_token: str
+) -> None:
+    from apinizer_pulumi.generate import ConnectionSettingsError, generate_program
+
+    with ApinizerClient(emulator_url, token=admin_token) as client:
+        def program(**stack: Any) -> str:
+            return generate_program(client, "Demo", ["Orders", "PetStore"], with_policies=False, **stack)
+
+        assert program(environment="test") == _generate(tmp_path, "test")
+        assert program(environment="production", definitions=False) == _generate(
+            tmp_path, "production", "--no-definitions")
+        every = program()
+        assert 'environment_name="production"' in every and 'environment_name="test"' in every
+        with pytest.raises(ConnectionSettingsError) as unknown:
+            program(environment="prod")
+        assert str(unknown.value) == ("--environment prod: project Demo has no such environment; "
+                                      "it has production, test")
+        with pytest.raises(ValueError) as alone:
+            program(definitions=False)
+        assert str(alone.value).startswith("definitions=False needs environment")

@@ -13,12 +13,22 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import json_format, struct_pb2
 from pulumi.runtime import rpc
+from pulumi.runtime.proto import provider_pb2
 
 import _emulator_http as emulator_http
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ConnectionProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import (
+    DIFF_NONE,
+    DIFF_SOME,
+    PROVIDER_KEY,
+    Engine,
+    ProviderServer,
+    deserialize,
+    serialize,
+)
 
 from .conftest import ADMIN_TOKEN, Gateway
 
@@ -64,6 +74,49 @@ def fault(gateway: Gateway, **rule: Any) -> None:
 def plain_settings(outs: dict[str, Any]) -> dict[str, Any]:
     settings: dict[str, Any] = rpc.unwrap_rpc_secret(outs["settings"])
     return settings
+
+
+# -- what the engine keeps: the SDK's deserializer (Engine's) moves a nested secret mark up to its
+# -- top-level property; the engine keeps each mark where the provider put it ----------------------
+
+
+def as_kept(struct: struct_pb2.Struct) -> dict[str, Any]:
+    """An answer's properties with every secret mark where the provider put it."""
+    kept: dict[str, Any] = json_format.MessageToDict(struct)
+    kept.pop(PROVIDER_KEY, None)
+    return kept
+
+
+def secret_paths(value: Any, where: tuple[str, ...] = ()) -> set[str]:
+    """The dotted paths of the secret marks in ``value``."""
+    if rpc.is_rpc_secret(value):
+        return {".".join(where)}
+    if isinstance(value, dict):
+        return {path for key, item in value.items() for path in secret_paths(item, (*where, key))}
+    if isinstance(value, list):
+        return {path for index, item in enumerate(value) for path in secret_paths(item, (*where, str(index)))}
+    return set()
+
+
+def in_clear(value: Any) -> str:
+    """``value`` as text with every secret mark's content left out: what a diff or a log would show."""
+    if rpc.is_rpc_secret(value):
+        return '"[secret]"'
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(key)}: {in_clear(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(in_clear(item) for item in value) + "]"
+    return json.dumps(value)
+
+
+def checked_as_kept(links: Engine, news: dict[str, Any]) -> struct_pb2.Struct:
+    """Check's inputs as the engine keeps them (the provider key included, for the next call)."""
+    response = links.stub.Check(provider_pb2.CheckRequest(
+        urn=links.urn("r"), olds=serialize({PROVIDER_KEY: links.blob}),
+        news=serialize({**news, PROVIDER_KEY: links.blob})))
+    assert list(response.failures) == []
+    inputs: struct_pb2.Struct = response.inputs
+    return inputs
 
 
 def test_create_makes_the_connection_with_the_types_defaults(links: Engine, gateway: Gateway,
@@ -135,6 +188,39 @@ def test_secret_settings_are_secret_in_inputs_outputs_and_refresh(links: Engine,
     _, read_outs, read_inputs = links.read(id_, outs)
     assert read_inputs is None
     assert rpc.is_rpc_secret(read_outs["settings"]) and plain_settings(read_outs)["password"] == PASSWORD
+
+
+def test_only_the_secret_fields_are_secret_and_drift_of_another_shows_in_clear(
+    links: Engine, client: ApinizerClient
+) -> None:
+    # The engine sends a dynamic provider plain values (it accepts no secrets) and keeps the marks it
+    # gets back where they are: on the password only, so `refresh --diff` shows the host in clear.
+    assert secret_paths(as_kept(checked_as_kept(links, EMAIL))) == {"settings.password"}
+    created = links.create_future(links.checked(EMAIL), "r").result()
+    outs = as_kept(created.properties)
+    assert secret_paths(outs) == {"settings.password"}
+    assert outs["settings"]["host"] == "smtp.example.com" and PASSWORD not in in_clear(outs)
+    live = client.connections.get("Demo", "mailer")
+    client.connections.update("Demo", live.model_copy(update={"host": "smtp.console-edit.example.com"}))
+    read = links.read_future(created.id, deserialize(created.properties)).result()
+    assert read.HasField("inputs"), "the drift was not seen"
+    for drifted in (as_kept(read.properties), as_kept(read.inputs)):
+        assert secret_paths(drifted) == {"settings.password"}
+        assert drifted["settings"]["host"] == "smtp.console-edit.example.com"
+        assert PASSWORD not in in_clear(drifted)
+
+
+def test_a_list_holding_a_secret_is_secret_whole_as_the_engine_keeps_it(links: Engine) -> None:
+    # The engine marks an output list secret whole when its input held a secret anywhere
+    # (annotateSecrets): the provider marks the same, so inputs and outputs agree.
+    hook = {"project_name": "Demo", "name": "hook", "connection_type": "webhook",
+            "settings": {"full_url": "https://hooks.example.com/x",
+                         "header_list": [{"name": "X-Token", "value": PASSWORD}]}}
+    for answer in (as_kept(checked_as_kept(links, hook)),
+                   as_kept(links.create_future(links.checked(hook), "r").result().properties)):
+        assert secret_paths(answer) == {"settings.header_list"}
+        assert answer["settings"]["full_url"] == "https://hooks.example.com/x"
+        assert PASSWORD not in in_clear(answer)
 
 
 def test_fields_change_in_place_with_one_update(links: Engine, gateway: Gateway,
@@ -333,14 +419,18 @@ def test_every_types_secret_fields_stay_secret(connection_type: str, links: Engi
     assert secrets, f"the documented {connection_type} example sets no secret field"
     checked = links.check({**declared, "settings": rpc.wrap_rpc_secret(declared["settings"])})
     assert checked.failures == {} and rpc.is_rpc_secret(checked.inputs["settings"])
-    id_, outs = links.create(checked.inputs)
+    created = links.create_future(checked.inputs, "r").result()
+    id_, outs = created.id, deserialize(created.properties)
     assert rpc.is_rpc_secret(outs["settings"])
-    shown = json.dumps({key: value for key, value in outs.items() if key != "settings"}) + json.dumps(
-        stored(gateway))
-    assert not [value for value in secrets if value in shown]
-    _, read_outs, read_inputs = links.read(id_, outs)
-    assert read_inputs is None, "the list's masked secrets showed as drift"
-    assert rpc.is_rpc_secret(read_outs["settings"])
+    assert not [value for value in secrets if value in json.dumps(stored(gateway))]
+    read = links.read_future(id_, outs).result()
+    assert not read.HasField("inputs"), "the list's masked secrets showed as drift"
+    # As the engine keeps them: each secret field marked, the rest of the settings in clear.
+    for answer in (as_kept(checked_as_kept(links, declared)), as_kept(created.properties),
+                   as_kept(read.properties)):
+        assert not rpc.is_rpc_secret(answer["settings"]), "the whole settings are marked secret"
+        assert secret_paths(answer) and all(path.startswith("settings.") for path in secret_paths(answer))
+        assert not [value for value in secrets if value in in_clear(answer)]
 
 
 # -- get_connections and get_connection: called from the program's process ------------------------

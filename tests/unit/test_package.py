@@ -103,3 +103,25 @@ def test_the_docs_list_every_recorded_provider() -> None:
     limits = (Path(__file__).parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
     for module, name in RECORDED_PROVIDERS:
         assert f"{module.rsplit('.', 1)[1]}.{name}" in limits, name
+
+
+def test_every_public_resources_module_but_two_is_one_kind_as_the_package_says() -> None:
+    # resources/__init__.py's docstring: each public module holds <Kind> and <Kind>Provider, exported.
+    import pkgutil
+
+    import pulumi.dynamic as dyn
+
+    import apinizer_pulumi.resources as resources
+
+    homes: dict[str, str] = resources._HOMES  # type: ignore[attr-defined]
+    kinds = sorted(info.name for info in pkgutil.iter_modules(resources.__path__)
+                   if not info.name.startswith("_") and info.name not in {"functions", "testing"})
+    assert len(kinds) >= 20
+    for module_name in kinds:
+        module = __import__(f"apinizer_pulumi.resources.{module_name}", fromlist=["_"])
+        declared = [value for value in vars(module).values() if isinstance(value, type)
+                    and issubclass(value, dyn.Resource) and value.__module__ == module.__name__]
+        assert len(declared) == 1, (module_name, declared)
+        (kind,) = declared
+        assert issubclass(getattr(module, f"{kind.__name__}Provider"), dyn.ResourceProvider), module_name
+        assert homes[kind.__name__] == homes[f"{kind.__name__}Provider"] == module_name

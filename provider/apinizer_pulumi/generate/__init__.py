@@ -19,13 +19,13 @@ from ._check import (
     declared_proxies,
 )
 from ._connection import Connection, ConnectionSettingsError, resolve_connection, stack_settings
+from ._program import generate_program
 from ._project import write_project
 from ._render import (
     command_line,
     credential_password_key,
     credential_resource_name,
     deployment_resource_name,
-    generate_program,
     proxy_resource_name,
     render_program,
     resource_name,

@@ -8,13 +8,11 @@ import shlex
 from collections import Counter
 from collections.abc import Sequence
 
-from apinizer_pulumi.client import ApinizerClient
-
 from ._certificates import CertificateRecord, certificate_section
-from ._connections import ConnectionRecord, connection_section, read_connections
-from ._groups import GroupRecord, group_section, read_groups
-from ._jwks import JwkRecord, jwk_section, read_jwks
-from ._key_material import MaterialRecord, key_material_section, read_key_material
+from ._connections import ConnectionRecord, connection_section
+from ._groups import GroupRecord, group_section
+from ._jwks import JwkRecord, jwk_section
+from ._key_material import MaterialRecord, key_material_section
 from ._lines import INDENT, adopted_end, declaration_head, every, slug
 from ._policies import policy_section, python_literal
 from ._snapshot import (
@@ -23,10 +21,8 @@ from ._snapshot import (
     EndpointRecord,
     GatewaySnapshot,
     Policies,
-    Progress,
-    read_gateway,
 )
-from ._variables import VariableRecord, read_environment_variables, variable_section
+from ._variables import VariableRecord, variable_section
 
 #: Lines of the generated module stay within this width (ruff's E501 under common settings).
 WIDTH = 100
@@ -323,32 +319,6 @@ def _retain_lines(retain: bool) -> list[str]:
         "endpoint on the gateway as it was before Pulumi. Drop that option (and `pulumi up`) where Pulumi",
         "should delete it.",
     ]
-
-
-def generate_program(
-    client: ApinizerClient,
-    project: str,
-    proxies: Sequence[str],
-    *,
-    rlcls: Sequence[str] = (),
-    with_policies: bool = True,
-    retain: bool = True,
-    progress: Progress | None = None,
-) -> str:
-    """Read ``proxies`` of ``project`` through ``client`` and return the program's text.
-
-    ``retain``: see :func:`render_program`.
-    """
-    snapshot = read_gateway(client, project, proxies, with_policies=with_policies,
-                            progress=progress or (lambda _line: None))
-    command = command_line(project, proxies, rlcls, retain=retain)
-    variables = read_environment_variables(client, project, progress or (lambda _line: None))
-    groups = read_groups(client, project, progress or (lambda _line: None))
-    jwks = read_jwks(client, project, progress or (lambda _line: None))
-    material = read_key_material(client, project, progress or (lambda _line: None))
-    connections = read_connections(client, project, progress or (lambda _line: None))
-    return render_program(snapshot, command=command, rlcls=rlcls, retain=retain, variables=variables,
-                          groups=groups, jwks=jwks, key_material=material, connections=connections)
 
 
 def command_line(

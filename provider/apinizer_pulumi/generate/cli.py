@@ -16,7 +16,7 @@ from pathlib import Path
 
 from apinizer_pulumi.client import ApinizerClient, ApinizerError, AuthenticationError, PermissionDeniedError
 
-from ._certificates import CertificateRecord, read_certificates, write_certificate_files
+from ._certificates import write_certificate_files
 from ._check import (
     DeclaredResource,
     Drift,
@@ -28,15 +28,13 @@ from ._check import (
     declared_resources,
 )
 from ._connection import Connection, ConnectionSettingsError, resolve_connection
-from ._connections import ConnectionRecord, read_connections
 from ._connections import secret_keys as connection_secret_keys
-from ._environment import environment_program
-from ._groups import GroupRecord, read_groups
-from ._jwks import JwkRecord, jwk_secret_keys, read_jwks
-from ._key_material import MaterialRecord, material_secret_keys, read_key_material
-from ._render import RETAIN_OPTION, command_line, command_lines, credential_password_key, render_program
+from ._jwks import jwk_secret_keys
+from ._key_material import material_secret_keys
+from ._program import Families, program_text, read_families
+from ._render import RETAIN_OPTION, command_line, credential_password_key
 from ._snapshot import GatewaySnapshot, NotOnGatewayError, Progress, discover_proxies, read_gateway
-from ._variables import VariableRecord, read_environment_variables, secret_keys
+from ._variables import secret_keys
 
 EXIT_OK, EXIT_DRIFT, EXIT_ERROR = 0, 1, 2
 
@@ -139,78 +137,20 @@ def _snapshot(
     )
 
 
-@dataclasses.dataclass(frozen=True)
-class _Families:
-    """What generate reads besides the proxies: one field per family."""
-
-    variables: list[VariableRecord]
-    groups: list[GroupRecord]
-    jwks: list[JwkRecord]
-    material: list[MaterialRecord]
-    connections: list[ConnectionRecord]
-    certificates: list[CertificateRecord]
-
-
 def _read(
     args: argparse.Namespace, client: ApinizerClient, declared_proxies: Sequence[str], progress: Progress
-) -> tuple[GatewaySnapshot, _Families]:
+) -> tuple[GatewaySnapshot, Families]:
     """Everything generate reads."""
     if not args.definitions:  # the stack's deployments and values: the proxies, groups and variables
         args = argparse.Namespace(**{**vars(args), "policies": False})
     snapshot = _snapshot(client, args, declared_proxies, progress)
-    variables = read_environment_variables(client, args.project, progress, unread=snapshot.unread)
-    groups = read_groups(client, args.project, progress, unread=snapshot.unread)
-    if not args.definitions:
-        snapshot, groups = _of_environment(client, args.project, args.environment, snapshot, groups)
-        return snapshot, _Families(variables, groups, [], [], [], [])
-    jwks = read_jwks(client, args.project, progress, unread=snapshot.unread)
-    material = read_key_material(client, args.project, progress, unread=snapshot.unread)
-    connections = read_connections(client, args.project, progress, unread=snapshot.unread)
-    certificates = read_certificates(client, args.project, progress, unread=snapshot.unread)
-    if args.environment is not None:
-        snapshot, groups = _of_environment(client, args.project, args.environment, snapshot, groups)
-    return snapshot, _Families(variables, groups, jwks, material, connections, certificates)
+    return read_families(client, snapshot, progress, environment=args.environment,
+                         definitions=args.definitions)
 
 
-def _only(deployed: tuple[str, ...], environment: str) -> tuple[str, ...]:
-    return tuple(name for name in deployed if name == environment)
-
-
-def _of_environment(
-    client: ApinizerClient, project: str, environment: str, snapshot: GatewaySnapshot,
-    groups: list[GroupRecord],
-) -> tuple[GatewaySnapshot, list[GroupRecord]]:
-    """The snapshot and groups with only ``environment``'s deployments: what its stack owns of them.
-
-    An environment the project does not have is refused (a typo would otherwise write a program
-    without deployments); a gateway that does not list them leaves the name unchecked.
-    """
-    try:
-        known = [item.name for item in client.environments.list_for_project(project)]
-    except ApinizerError:
-        known = []
-    if known and environment not in known:
-        raise ConnectionSettingsError(
-            f"--environment {environment}: project {project} has no such environment; "
-            f"it has {', '.join(sorted(known))}")
-    proxies = [item if item.proxy is None else dataclasses.replace(
-        item, proxy=dataclasses.replace(item.proxy, deployed=_only(item.proxy.deployed, environment)))
-        for item in snapshot.proxies]
-    narrowed = [dataclasses.replace(group, deployed=_only(group.deployed, environment))
-                for group in groups]
-    return dataclasses.replace(snapshot, proxies=proxies), narrowed
-
-
-def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, families: _Families) -> str:
-    if not args.definitions:
-        return environment_program(snapshot, environment=args.environment,
-                                   command_lines=command_lines(_command_line(args)), groups=families.groups,
-                                   variables=families.variables,
-                                   retain_option=RETAIN_OPTION if args.retain else None)
-    return render_program(snapshot, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
-                          variables=families.variables, groups=families.groups, jwks=families.jwks,
-                          key_material=families.material, connections=families.connections,
-                          certificates=families.certificates, environment=args.environment)
+def _render(args: argparse.Namespace, snapshot: GatewaySnapshot, families: Families) -> str:
+    return program_text(snapshot, families, command=_command_line(args), rlcls=args.rlcl, retain=args.retain,
+                        environment=args.environment, definitions=args.definitions)
 
 
 def _check(args: argparse.Namespace, client: ApinizerClient, progress: Progress) -> int:

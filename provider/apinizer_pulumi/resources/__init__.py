@@ -1,11 +1,12 @@
 """The Pulumi dynamic resources and the read-only functions.
 
-One module per resource kind, each holding its args classes, its provider and its resource:
-``api_proxy``, ``api_proxy_deployment``,
-``endpoint``, ``endpoint_cache``, ``endpoint_wsa``, ``environment_variable``, ``ip_group``, ``rlcl``,
-``rlcl_endpoints``. The ``...Name``
-types are the enumerated inputs' values as ``Literal`` types, for annotating a program's own
-helpers (``method: HttpMethodName``).
+Every public module but two is one resource kind, named after its family (``ip_group``,
+``api_proxy_deployment``), and holds the kind's args classes, its provider ``<Kind>Provider`` and its
+resource ``<Kind>``; ``functions`` holds the read-only functions and ``testing`` drives the provider
+server the way the engine does, for tests and benchmarks. The lifecycles the kinds share are in the
+private modules (CONTRIBUTING.md, "Adding a resource kind"). ``_HOMES`` below names the module of each
+public name, loaded at its first use. The ``...Name`` types are the enumerated inputs' values as
+``Literal`` types, for annotating a program's own helpers (``method: HttpMethodName``).
 """
 
 import importlib

@@ -4,19 +4,25 @@ fields are the ``settings`` input (a generated settings class per type: ``apiniz
 
 A :class:`SettingsFamily` names where the family's registry, base model and generated classes are, and
 which resource inputs are the base's common fields; it gives the type's model, its own and secret
-fields, the ``settings`` of a model, the secret wrapping of ``settings`` (secret when the type has
-secret fields), and the check of ``settings`` with the common fields, each failure named from the
-resource's inputs (``settings.<field>``).
+fields, the ``settings`` of a model, the secret marks of ``settings`` (the whole of it when the type
+has secret fields, or each secret field alone), and the check of ``settings`` with the common fields,
+each failure named from the resource's inputs (``settings.<field>``).
+
+A secret mark may sit anywhere inside a property: the engine keeps the marks a provider answers where
+they are (it unmarshals a provider's answer keeping secrets, and carries an input's nested marks over
+to the output of the same name, into maps but not into lists: ``annotateSecrets`` in the engine's
+``provider_plugin.go``), stores each one encrypted, and shows ``[secret]`` in its place in a diff.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pulumi.dynamic as dyn
+from pulumi.runtime import rpc
 
 from ._base import Path, _under, is_unknown, strip_unknowns, unknown_keys
 from ._connection import unwrap_secret
@@ -28,6 +34,39 @@ if TYPE_CHECKING:
 def dotted(parts: Sequence[str]) -> str:
     """``settings.header_list.0.value``: the base check's way of naming a nested property."""
     return ".".join(parts)
+
+
+def mark_secrets(settings: Mapping[str, Any], paths: Iterable[str],
+                 wrap: Callable[[Any], Any]) -> dict[str, Any]:
+    """``settings`` with ``wrap`` around the value at each dotted secret path (``password``,
+    ``header_list.value``). A path that passes through anything but a dict (a list, a value not
+    known yet) marks that value whole: the engine keeps a list that holds a secret secret whole, and
+    the marks the provider answers must be the ones the engine carries over from the inputs."""
+    marked = dict(settings)
+    for path in paths:
+        _mark(marked, path.split("."), wrap)
+    return marked
+
+
+def _mark(holder: dict[str, Any], parts: Sequence[str], wrap: Callable[[Any], Any]) -> None:
+    value = holder.get(parts[0])
+    if value is None or is_unknown(value):
+        return  # unset, or known only at `up`: the engine carries the input's mark over
+    if len(parts) > 1 and isinstance(value, Mapping) and not rpc.is_rpc_secret(value):
+        holder[parts[0]] = inner = dict(value)
+        _mark(inner, parts[1:], wrap)
+    else:
+        holder[parts[0]] = wrap(value)
+
+
+def unwrap_all(value: Any) -> Any:
+    """``value`` with every secret mark taken off, wherever it sits."""
+    value = unwrap_secret(value)
+    if isinstance(value, Mapping):
+        return {key: unwrap_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [unwrap_all(item) for item in value]
+    return value
 
 
 def _load(where: str) -> Any:
@@ -50,6 +89,8 @@ class SettingsFamily:
     args: str
     #: The resource's inputs that are the base's common fields: input name -> model field.
     common: Mapping[str, str]
+    #: Mark each secret field alone (a drift of another field shows in clear), or the whole ``settings``.
+    secret_fields_alone: bool = False
 
     def model(self, type_string: str) -> type[BaseModel]:
         """The model of a type string; an unknown one is an error naming the known types."""
@@ -79,21 +120,26 @@ class SettingsFamily:
         return {key: value for key, value in dumped.items() if key in own}
 
     def plain(self, props: Mapping[str, Any]) -> dict[str, Any]:
-        """``props`` with ``settings`` unwrapped: it arrives as a secret when its type has secret fields."""
+        """``props`` with ``settings`` unwrapped: it arrives as a secret, or with secrets inside, when
+        its type has secret fields."""
         out = dict(props)
         if "settings" in out:
-            out["settings"] = unwrap_secret(out["settings"])
+            out["settings"] = unwrap_all(out["settings"])
         return out
 
     def secret(self, props: Mapping[str, Any], type_string: Any = None) -> dict[str, Any]:
-        """``props`` with ``settings`` marked secret again when its type (``type_string``, else the
-        props' own) has secret fields."""
-        from pulumi.runtime import rpc
-
+        """``props`` with the secrets of ``settings`` marked again when its type (``type_string``, else
+        the props' own) has secret fields: each secret field, or the whole of ``settings``."""
         out = dict(props)
         kind = type_string if type_string is not None else out.get(self.type_input)
-        if self.secret_fields(kind) and out.get("settings") is not None and not is_unknown(out["settings"]):
-            out["settings"] = rpc.wrap_rpc_secret(out["settings"])
+        paths = self.secret_fields(kind)
+        settings = out.get("settings")
+        if not paths or settings is None or is_unknown(settings):
+            return out
+        if self.secret_fields_alone and isinstance(settings, Mapping):
+            out["settings"] = mark_secrets(settings, paths, rpc.wrap_rpc_secret)
+        else:
+            out["settings"] = rpc.wrap_rpc_secret(settings)
         return out
 
     def merged(self, *groups: Sequence[dyn.CheckFailure],

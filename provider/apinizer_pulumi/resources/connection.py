@@ -31,7 +31,7 @@ from ._connection import ConnectionArgs
 from ._errors import translated
 from ._named import NamedObject, identity, subject
 from ._replace import unchangeable
-from ._typed_settings import SettingsFamily
+from ._typed_settings import SettingsFamily, mark_secrets
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -59,6 +59,7 @@ SETTINGS = SettingsFamily(
     base="apinizer_pulumi.models:ConnectionBase",
     args="apinizer_pulumi.resources._connection_args:CONNECTION_ARGS",
     common={key: key for key in COMMON},
+    secret_fields_alone=True,
 )
 
 
@@ -299,8 +300,9 @@ class Connection(dyn.Resource, module="apinizer", name="Connection"):
     Id: ``{project}/{name}``. ``settings`` is the type's settings class
     (``apinizer_pulumi.connections.<Type>``), which also gives the type, or a dict with ``type``.
     Changing the type, the name or the project replaces the connection (a new type under the same
-    name deletes the old one first); everything else changes in place with one update. Secret
-    fields (passwords, passphrases, header values) make ``settings`` a secret. Refresh reads the
+    name deletes the old one first); everything else changes in place with one update. The secret
+    fields (passwords, passphrases, a webhook's header list) are secrets, each alone, in the inputs,
+    outputs and state, so a diff shows the other fields in clear. Refresh reads the
     project's list of the type once for every connection of that type and shows drift; the list
     masks secret fields, so those keep their declared values (docs/resources/connection.md).
     """
@@ -318,7 +320,8 @@ class Connection(dyn.Resource, module="apinizer", name="Connection"):
     deploy_to_worker: pulumi.Output[bool]
     """Whether the connection is deployed to the workers."""
     settings: pulumi.Output[dict[str, Any]]
-    """The type's own fields with the API's defaults filled in (a secret when the type has secret fields)."""
+    """The type's own fields with the API's defaults filled in, each secret field a secret in the state (the
+    program sees the whole output as a secret when the type has secret fields)."""
     adopt: pulumi.Output[bool]
     """The adopt input: whether create may take over a connection that already exists."""
     connection: pulumi.Output[dict[str, Any] | None]
@@ -365,11 +368,9 @@ class Connection(dyn.Resource, module="apinizer", name="Connection"):
                  else f"Connection {resource_name!r} settings")
         declared = to_props(resolve_references(settings, where))
         props["settings"] = {key: value for key, value in declared.items() if key != "type"}
+        # Each secret field alone is a secret, so a diff shows the others in clear; the engine carries
+        # the marks over to the outputs (_typed_settings).
+        props["settings"] = mark_secrets(props["settings"], secret_fields(connection_type),
+                                         pulumi.Output.secret)
         props[CONNECTION] = connection_props(connection)
-        secret_outputs = []
-        if secret_fields(connection_type):
-            props["settings"] = pulumi.Output.secret(props["settings"])
-            secret_outputs = ["settings"]
-        options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
-            additional_secret_outputs=secret_outputs))
-        super().__init__(ConnectionProvider(), resource_name, props, options)
+        super().__init__(ConnectionProvider(), resource_name, props, resource_options(opts))
