@@ -24,6 +24,8 @@ import contextlib
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import pulumi.dynamic as dyn
+
 from ._base import ApinizerProvider, inputs_of
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
@@ -183,3 +185,11 @@ class NamedObject(ProjectScoped, HandedOver):
             # Gone already (deleted outside Pulumi, or a repeated delete whose answer was lost).
             if not self.gone(error):
                 raise
+
+
+class WrittenOnly(NamedObject):
+    """A named object the API cannot read back (an IP group, an RLCL): refresh keeps what was last
+    written, and drift made outside Pulumi is not seen."""
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        return dyn.ReadResult(id_, self.outputs(props))
