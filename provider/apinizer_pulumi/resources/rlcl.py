@@ -79,6 +79,27 @@ class RlclList(OwnedList):
     parent_gone = staticmethod(rlcl_not_found)
 
 
+@typed_statically
+class RlclListResource(dyn.Resource):
+    """The outputs that an RLCL's lists share, and their registration (replaced delete-first: the
+    list keeps its identity, its RLCL)."""
+
+    project_name: pulumi.Output[str]
+    """The project that holds the RLCL."""
+    rlcl_name: pulumi.Output[str]
+    """The RLCL's name."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def _register(self, provider: RlclList, resource_name: str, project_name: pulumi.Input[str],
+                  rlcl_name: pulumi.Input[str], declared: Mapping[str, Any],
+                  connection: ConnectionArgs | Mapping[str, Any] | None,
+                  opts: pulumi.ResourceOptions | None) -> None:
+        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, **declared)
+        props[CONNECTION] = connection_props(connection)
+        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts, delete_first=True))
+
+
 class RlclProvider(WrittenOnly):
     """Create, update and delete one RLCL; with ``adopt``, create takes over an RLCL of that name."""
 
