@@ -12,10 +12,12 @@ group, an RLCL, a proxy group, a credential, an environment variable), made exac
   as well), and one already gone is taken as deleted.
 
 A kind's module holds what is its own: its create (the spec it sends, how to look it up after a lost
-answer, what taking it over writes), its update and read, and for delete :meth:`NamedObject.remove`
-and :meth:`NamedObject.gone`. Used by ``IpGroup``, ``Rlcl``, ``ApiProxyGroup``, ``Credential`` and
-``EnvironmentVariable``; ``ApiProxy`` and ``Policy`` use :func:`create_or_adopt` for the create of a
-name that adopt found free.
+answer, what taking it over writes) through :meth:`NamedObject.create_once`, its update and read
+(:meth:`ProjectScoped.recorded_inputs`; :class:`WrittenOnly` where the API cannot read it back), and
+for delete :meth:`NamedObject.remove` and :meth:`NamedObject.gone`. Used by ``IpGroup``, ``Rlcl``,
+``ApiProxyGroup``, ``Credential``, ``EnvironmentVariable``, ``Connection``, ``Jwk``, ``Certificate``
+and the key material (``_key_material``); ``ApiProxy`` and ``Policy`` use :func:`create_or_adopt` for
+the create of a name that adopt found free.
 """
 
 from __future__ import annotations
