@@ -105,7 +105,6 @@ class PerEnvironmentMaterial(NamedObject):
     """Create (exactly once, or adopt), update, refresh and delete an object with one entry of key
     material per environment."""
 
-    replace_fields = ("project_name", "name")
     # How an update is sent, not what the object holds: never a change by itself.
     ignored_fields = (CONNECTION, "adopt", "update_referenced_jwks")
 

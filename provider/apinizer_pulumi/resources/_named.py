@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import pulumi.dynamic as dyn
 
-from ._base import ApinizerProvider, inputs_of
+from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -154,7 +154,11 @@ class ProjectScoped(ApinizerProvider):
 
 class NamedObject(ProjectScoped, HandedOver):
     """Create a named object exactly once or take it over (:meth:`create_once`); delete it: left to a
-    create of this operation that took it over, gone already is done."""
+    create of this operation that took it over, gone already is done. Named by ``project_name`` and
+    ``name`` unless the kind says otherwise; ``connection`` and ``adopt`` are never a change."""
+
+    replace_fields: ClassVar[tuple[str, ...]] = ("project_name", "name")
+    ignored_fields: ClassVar[tuple[str, ...]] = (CONNECTION, "adopt")
 
     def create_once(self, create: ExactlyOnce[Any],
                     already_exists: re.Pattern[str] | Callable[[BadRequestError], bool],

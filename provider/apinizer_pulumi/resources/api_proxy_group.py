@@ -26,7 +26,6 @@ from .api_proxy import ClientRouteArgs
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError
 
-KEYS = ("project_name", "name")
 #: The create page's answer to a taken name ("ApiProxyGroup: (X) is already created! ...").
 _ALREADY_CREATED = "is already created"
 #: Computed outputs (everything else is an input).
@@ -48,8 +47,6 @@ class ApiProxyGroupProvider(NamedObject):
 
     kind = "ApiProxyGroup"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "ApiProxyGroupInputs")
-    replace_fields = KEYS
-    ignored_fields = (CONNECTION, "adopt")
 
     @staticmethod
     def _members(client: ApinizerClient, project: str, name: str, *, add: Sequence[str],

@@ -165,7 +165,6 @@ class CertificateProvider(NamedObject):
 
     kind = "Certificate"
     inputs_model = lazy_model("apinizer_pulumi.resources._certificate_inputs", "CertificateInputs")
-    replace_fields = ("project_name", "name")
     #: The content is compared by its ``sha256``; where it comes from (text or a path) is no change,
     #: nor is whether a rotation remakes the JWKs made from the certificate.
     ignored_fields = (CONNECTION, "adopt", "pem", "file", "update_referenced_jwks")

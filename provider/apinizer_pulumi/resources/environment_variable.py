@@ -104,8 +104,6 @@ class EnvironmentVariableProvider(NamedObject):
     kind = "EnvironmentVariable"
     inputs_model = lazy_model(
         "apinizer_pulumi.resources._environment_variable_inputs", "EnvironmentVariableInputs")
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
     def _deployed(self, props: Mapping[str, Any], operation: str, send: Any) -> list[str]:
         """Run a write and return the environments whose deployment failed (``_undeployed``)."""

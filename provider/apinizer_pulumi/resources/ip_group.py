@@ -79,8 +79,6 @@ class IpGroupProvider(WrittenOnly):
 
     kind = "IpGroup"
     inputs_model = lazy_model("apinizer_pulumi.resources._ip_group_inputs", "IpGroupInputs")
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
     @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:

@@ -105,8 +105,6 @@ class RlclProvider(WrittenOnly):
 
     kind = "Rlcl"
     inputs_model = RlclInputs
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
     @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
