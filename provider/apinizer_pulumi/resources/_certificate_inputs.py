@@ -14,13 +14,14 @@ import hashlib
 import io
 import re
 import zipfile
-from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
 
 from apinizer_pulumi.models import ApiModel, CertificateSpec, Name, ReferencedJwkUpdateScope
 from apinizer_pulumi.models._base import field_errors
 from apinizer_pulumi.models._keystore import environment_names_problem
+
+from ._files import read_file
 
 _PEM_BLOCK = re.compile(rb"-----BEGIN CERTIFICATE-----(.*?)-----END CERTIFICATE-----", re.DOTALL)
 #: Every X.509 certificate in DER is one ASN.1 SEQUENCE: its first byte.
@@ -76,17 +77,6 @@ def exported_pem(archive: bytes, name: str, environment_name: str | None = None)
         return pem_of(certificate_der(files.read(chosen), chosen))
 
 
-def read_file(file: str) -> bytes:
-    """The bytes of a certificate file; a ``ValueError`` naming it (and, for a relative path, the folder
-    it was read from) when it cannot be read."""
-    path = Path(file)
-    try:
-        return path.read_bytes()
-    except OSError as error:
-        hint = "" if path.is_absolute() else f" (read from {Path.cwd()})"
-        raise ValueError(f"file {file!r} cannot be read: {error.strerror}{hint}") from None
-
-
 class CertificateInputs(ApiModel):
     """One certificate under one alias, deployed to ``environment_names``; its content is exactly one
     of ``pem`` (text) or ``file`` (a path, PEM or DER), read offline as far as
@@ -121,7 +111,7 @@ class CertificateInputs(ApiModel):
     @classmethod
     def _file_holds_a_certificate(cls, file: str | None) -> str | None:
         if file is not None:
-            certificate_der(read_file(file), f"file {file!r}")
+            certificate_der(read_file(file, "file"), f"file {file!r}")
         return file
 
     @model_validator(mode="after")
@@ -138,7 +128,7 @@ class CertificateInputs(ApiModel):
         if self.pem is not None:
             return certificate_der(self.pem.encode("utf-8"), "pem")
         assert self.file is not None
-        return certificate_der(read_file(self.file), f"file {self.file!r}")
+        return certificate_der(read_file(self.file, "file"), f"file {self.file!r}")
 
     def spec(self, der: bytes) -> CertificateSpec:
         """The create and update form, the certificate sent as PEM whatever it was given as."""

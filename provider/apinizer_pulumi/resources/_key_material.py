@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import os
 import re
@@ -37,7 +38,8 @@ import pulumi.dynamic as dyn
 
 from ._base import CONNECTION, is_unknown, same
 from ._connection import unwrap_secret
-from ._errors import ApinizerResourceError, translated
+from ._errors import ApinizerResourceError, refuse_if_changed, translated
+from ._files import read_file, unreadable
 from ._named import NamedObject
 
 if TYPE_CHECKING:
@@ -87,28 +89,15 @@ def program_path(path: Any, where: str) -> Any:
         return path
     resolved = Path(path).absolute()
     if not resolved.is_file():
-        raise InputValueError(f"{where} {str(path)!r} cannot be read: no such file (relative paths are "
-                              f"read from {Path.cwd()})")
+        reason = os.strerror(errno.EISDIR if resolved.is_dir() else errno.ENOENT)
+        raise InputValueError(unreadable(where, path, reason))
     return str(resolved)
-
-
-def read_file(path: str, where: str) -> bytes:
-    """A material file's bytes, read in the provider; a file that cannot be read is named."""
-    try:
-        content = Path(path).read_bytes()
-    except OSError as error:
-        raise ValueError(f"{where} {path!r} cannot be read: {error.strerror}") from None
-    if not content:
-        raise ValueError(f"{where} {path!r} is empty")
-    return content
 
 
 def checked_file(path: str, expected: str | None, where: str) -> bytes:
     """The file's bytes when they still have the digest ``check`` recorded (the preview's)."""
     content = read_file(path, where)
-    if expected is not None and digest(content) != expected:
-        raise ApinizerResourceError(f"{where} {path!r} changed since it was checked (sha256 {expected}, "
-                                    f"now {digest(content)}); run `pulumi up` again")
+    refuse_if_changed(content, expected, f"{where} {path!r}", read_by="the preview")
     return content
 
 
@@ -116,7 +105,6 @@ class PerEnvironmentMaterial(NamedObject):
     """Create (exactly once, or adopt), update, refresh and delete an object with one entry of key
     material per environment."""
 
-    replace_fields = ("project_name", "name")
     # How an update is sent, not what the object holds: never a change by itself.
     ignored_fields = (CONNECTION, "adopt", "update_referenced_jwks")
 

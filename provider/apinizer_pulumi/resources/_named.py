@@ -12,19 +12,23 @@ group, an RLCL, a proxy group, a credential, an environment variable), made exac
   as well), and one already gone is taken as deleted.
 
 A kind's module holds what is its own: its create (the spec it sends, how to look it up after a lost
-answer, what taking it over writes), its update and read, and for delete :meth:`NamedObject.remove`
-and :meth:`NamedObject.gone`. Used by ``IpGroup``, ``Rlcl``, ``ApiProxyGroup``, ``Credential`` and
-``EnvironmentVariable``; ``ApiProxy`` and ``Policy`` use :func:`create_or_adopt` for the create of a
-name that adopt found free.
+answer, what taking it over writes) through :meth:`NamedObject.create_once`, its update and read
+(:meth:`ProjectScoped.recorded_inputs`; :class:`WrittenOnly` where the API cannot read it back), and
+for delete :meth:`NamedObject.remove` and :meth:`NamedObject.gone`. Used by ``IpGroup``, ``Rlcl``,
+``ApiProxyGroup``, ``Credential``, ``EnvironmentVariable``, ``Connection``, ``Jwk``, ``Certificate``
+and the key material (``_key_material``); ``ApiProxy`` and ``Policy`` use :func:`create_or_adopt` for
+the create of a name that adopt found free.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ._base import ApinizerProvider, inputs_of
+import pulumi.dynamic as dyn
+
+from ._base import CONNECTION, ApinizerProvider, inputs_of
 from ._errors import MANAGED_ELSEWHERE, TAKE_OVER, ApinizerResourceError, translated
 
 if TYPE_CHECKING:
@@ -150,7 +154,11 @@ class ProjectScoped(ApinizerProvider):
 
 class NamedObject(ProjectScoped, HandedOver):
     """Create a named object exactly once or take it over (:meth:`create_once`); delete it: left to a
-    create of this operation that took it over, gone already is done."""
+    create of this operation that took it over, gone already is done. Named by ``project_name`` and
+    ``name`` unless the kind says otherwise; ``connection`` and ``adopt`` are never a change."""
+
+    replace_fields: ClassVar[tuple[str, ...]] = ("project_name", "name")
+    ignored_fields: ClassVar[tuple[str, ...]] = (CONNECTION, "adopt")
 
     def create_once(self, create: ExactlyOnce[Any],
                     already_exists: re.Pattern[str] | Callable[[BadRequestError], bool],
@@ -183,3 +191,11 @@ class NamedObject(ProjectScoped, HandedOver):
             # Gone already (deleted outside Pulumi, or a repeated delete whose answer was lost).
             if not self.gone(error):
                 raise
+
+
+class WrittenOnly(NamedObject):
+    """A named object the API cannot read back (an IP group, an RLCL): refresh keeps what was last
+    written, and drift made outside Pulumi is not seen."""
+
+    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
+        return dyn.ReadResult(id_, self.outputs(props))

@@ -133,17 +133,9 @@ def read_spec(spec_file: str | os.PathLike[str]) -> tuple[str, bytes]:
         name, content, _ = read_spec_file(path)
         return name, content
     from ._args import InputValueError  # one line under `pulumi up`, not a traceback
+    from ._files import read_file
 
-    try:
-        content = path.read_bytes()
-    except OSError as error:
-        # A relative path is read from the working directory, which the user may not have in mind.
-        hint = "" if path.is_absolute() else f"; give a path relative to the program's folder ({Path.cwd()})"
-        raise InputValueError(
-            f"spec_file {str(spec_file)!r} cannot be read: {error.strerror}{hint}") from None
-    if not content:
-        raise InputValueError(f"spec_file {str(spec_file)!r} is empty")
-    return path.name, content
+    return path.name, read_file(spec_file, "spec_file", error=InputValueError)
 
 
 def spec_inputs(spec_file: str | os.PathLike[str]) -> dict[str, str | None]:

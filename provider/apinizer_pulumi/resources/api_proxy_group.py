@@ -15,33 +15,21 @@ from typing import TYPE_CHECKING, Any
 import pulumi
 import pulumi.dynamic as dyn
 
-from . import _named
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import NamedObject
 from .api_proxy import ClientRouteArgs
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError
 
-KEYS = ("project_name", "name")
 #: The create page's answer to a taken name ("ApiProxyGroup: (X) is already created! ...").
 _ALREADY_CREATED = "is already created"
 #: Computed outputs (everything else is an input).
 _COMPUTED = ("api_proxy_group_id",)
-
-
-def identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    """(project, group) from the state, or from the id ``{project}/{group}``."""
-    return _named.identity(id_, props)
-
-
-def subject(props: Mapping[str, Any], id_: str = "") -> str:
-    """``apinizer:ApiProxyGroup Payments in Demo`` for messages."""
-    return _named.subject("ApiProxyGroup", props, id_)
 
 
 def _spec(props: Mapping[str, Any]) -> Any:
@@ -59,8 +47,6 @@ class ApiProxyGroupProvider(NamedObject):
 
     kind = "ApiProxyGroup"
     inputs_model = lazy_model("apinizer_pulumi.resources._group_inputs", "ApiProxyGroupInputs")
-    replace_fields = KEYS
-    ignored_fields = (CONNECTION, "adopt")
 
     @staticmethod
     def _members(client: ApinizerClient, project: str, name: str, *, add: Sequence[str],
@@ -86,7 +72,7 @@ class ApiProxyGroupProvider(NamedObject):
 
     def _create(self, client: ApinizerClient, props: Mapping[str, Any], spec: Any, who: str) -> None:
         """The create, exactly once; with ``adopt``, a group of this name is taken over instead."""
-        project, name = identity("", props)
+        project, name = self.identity("", props)
         create = ExactlyOnce(
             send=lambda: client.api_proxy_groups.create(project, spec),
             # The list answers name and description: a group of this name and description
@@ -99,17 +85,15 @@ class ApiProxyGroupProvider(NamedObject):
         )
         # Taken over: the API cannot read a group's route or members, so every declared
         # field is written, and every declared member added.
-        if create_or_adopt(create, _already_created, props, who,
-                           lambda: client.api_proxy_groups.update(project, spec), forced=False):
-            self.created(props)
+        self.create_once(create, _already_created, props, who,
+                         lambda: client.api_proxy_groups.update(project, spec), forced=False)
 
-    @translated(lambda self, props: subject(props))
+    @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-
         from ._reads import group_writing, live_group
 
-        project, name = identity("", props)
-        who = subject(props)
+        project, name = self.identity("", props)
+        who = self.subject(props)
         client = self.client(props)
         spec = _spec(props)
         members = list(props.get("api_proxy_names") or [])
@@ -132,11 +116,11 @@ class ApiProxyGroupProvider(NamedObject):
             outs["api_proxy_group_id"] = live.id if live is not None else None
         return dyn.CreateResult(f"{project}/{name}", outs)
 
-    @translated(lambda self, id_, olds, news: subject(news, id_))
+    @translated(lambda self, id_, olds, news: self.subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         from ._reads import group_writing
 
-        project, name = identity(id_, news)
+        project, name = self.identity(id_, news)
         client = self.client(news)
         before = [str(p) for p in olds.get("api_proxy_names") or []]
         after = [str(p) for p in news.get("api_proxy_names") or []]
@@ -145,23 +129,22 @@ class ApiProxyGroupProvider(NamedObject):
                 spec = _spec(news)
                 if spec is None:
                     raise ApinizerResourceError(
-                        f"{subject(news, id_)}: the API's update writes every field of a group: "
+                        f"{self.subject(news, id_)}: the API's update writes every field of a group: "
                         "declare client_route to change its description")
                 client.api_proxy_groups.update(project, spec)
             self._members(client, project, name, add=[p for p in after if p not in before],
                           remove=[p for p in before if p not in after])
         return dyn.UpdateResult(self.outputs(news, api_proxy_group_id=olds.get("api_proxy_group_id")))
 
-    @translated(lambda self, id_, props: subject(props, id_))
+    @translated(lambda self, id_, props: self.subject(props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         from ._reads import live_group
 
-        project, name = identity(id_, props)
+        project, name = self.identity(id_, props)
         live = self.read_recorded(props, lambda client: live_group(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})  # the gateway has no such group: dropped from the state
-        inputs = {key: value for key, value in inputs_of(props).items() if key not in _COMPUTED}
-        inputs.update(project_name=project, name=name)
+        inputs = self.recorded_inputs(id_, props, _COMPUTED)
         # The list answers the description only: the route and the members are as last written.
         if live.description is not None or inputs.get("description") is not None:
             inputs["description"] = live.description

@@ -89,7 +89,8 @@ def content_sha256(inputs: Mapping[str, Any]) -> Any:
     None when neither reads (check reports why)."""
     from pulumi.runtime import rpc
 
-    from ._certificate_inputs import certificate_der, read_file, sha256_of
+    from ._certificate_inputs import certificate_der, sha256_of
+    from ._files import read_file
 
     pem, file = inputs.get("pem"), inputs.get("file")
     if is_unknown(pem) or is_unknown(file):
@@ -98,7 +99,7 @@ def content_sha256(inputs: Mapping[str, Any]) -> Any:
         if isinstance(pem, str):
             return sha256_of(certificate_der(pem.encode("utf-8"), "pem"))
         if isinstance(file, str):
-            return sha256_of(certificate_der(read_file(file), "file"))
+            return sha256_of(certificate_der(read_file(file, "file"), "file"))
     except ValueError:
         pass
     return None
@@ -164,7 +165,6 @@ class CertificateProvider(NamedObject):
 
     kind = "Certificate"
     inputs_model = lazy_model("apinizer_pulumi.resources._certificate_inputs", "CertificateInputs")
-    replace_fields = ("project_name", "name")
     #: The content is compared by its ``sha256``; where it comes from (text or a path) is no change,
     #: nor is whether a rotation remakes the JWKs made from the certificate.
     ignored_fields = (CONNECTION, "adopt", "pem", "file", "update_referenced_jwks")

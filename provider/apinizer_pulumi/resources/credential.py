@@ -25,7 +25,7 @@ import pulumi.dynamic as dyn
 
 from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
-from ._base import CONNECTION, lazy_model, same
+from ._base import lazy_model, same
 from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
 from ._create import ExactlyOnce, confirmed
 from ._errors import translated
@@ -113,7 +113,6 @@ class CredentialProvider(NamedObject):
     kind = "Credential"
     inputs_model = lazy_model("apinizer_pulumi.resources._credential_inputs", "CredentialInputs")
     replace_fields = ("project_name", "username")
-    ignored_fields = (CONNECTION, "adopt")
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         result = super().check_inputs(plain(olds), plain(news))

@@ -22,13 +22,13 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import lazy_model
 from ._connection import ConnectionArgs
+from ._files import read_file
 from ._key_material import (
     PerEnvironmentMaterial,
     bytes_as_text,
     checked_file,
     digest,
     names_a_file,
-    read_file,
     secret_environments,
     text_bytes,
 )

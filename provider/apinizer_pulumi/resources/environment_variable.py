@@ -24,11 +24,11 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, ApinizerProvider, inputs_of, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import translated
-from ._named import create_or_adopt, identity, subject
+from ._named import NamedObject
 from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
-    from apinizer_pulumi.client import ApinizerClient
+    from apinizer_pulumi.client import ApinizerClient, APIStatusError
     from apinizer_pulumi.models import EnvironmentVariable as LiveVariable
     from apinizer_pulumi.models import EnvironmentVariableSpec
 
@@ -40,14 +40,6 @@ _ALREADY_EXISTS = re.compile(r"\bEnvironment variable\b.*\balready exists\b", re
 _NOT_FOUND = re.compile(r"\bEnvironment variable\b.*\bwas not found\b", re.IGNORECASE | re.DOTALL)
 #: The outputs that hold values, stored as secrets when ``secret`` is not plainly false.
 VALUE_OUTPUTS = ("global_value", "environment_values")
-
-
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    return identity(id_, props)
-
-
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return subject("EnvironmentVariable", props, id_)
 
 
 def _inputs(props: Mapping[str, Any]) -> EnvironmentVariableInputs:
@@ -75,10 +67,9 @@ def _matches(live: LiveVariable, declared: EnvironmentVariableInputs) -> bool:
     )
 
 
-def _live_inputs(live: LiveVariable, recorded: Mapping[str, Any]) -> dict[str, Any]:
-    """The inputs as the gateway shows them; a masked value is taken from the state (it cannot be seen)."""
-    inputs: dict[str, Any] = {key: value for key, value in inputs_of(recorded).items()
-                              if key not in ("description", *VALUE_OUTPUTS, "secret", UNDEPLOYED)}
+def _live_inputs(live: LiveVariable, recorded: Mapping[str, Any], inputs: dict[str, Any]) -> dict[str, Any]:
+    """The inputs as the gateway shows them, from the recorded ``inputs`` without what the gateway
+    shows; a masked value is taken from the state (it cannot be seen)."""
     if live.description:
         inputs["description"] = live.description
     if live.global_:
@@ -107,19 +98,16 @@ def _environments_of(spec: EnvironmentVariableSpec) -> list[str]:
     return sorted({item.environment_name for item in spec.environment_value_list or []})
 
 
-class EnvironmentVariableProvider(ApinizerProvider):
+class EnvironmentVariableProvider(NamedObject):
     """Create (and deploy), update in place, refresh from the project's list, delete (and undeploy)."""
 
     kind = "EnvironmentVariable"
     inputs_model = lazy_model(
         "apinizer_pulumi.resources._environment_variable_inputs", "EnvironmentVariableInputs")
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
-    @staticmethod
-    def _deployed(props: Mapping[str, Any], operation: str, send: Any) -> list[str]:
+    def _deployed(self, props: Mapping[str, Any], operation: str, send: Any) -> list[str]:
         """Run a write and return the environments whose deployment failed (``_undeployed``)."""
-        return deployed(_subject(props), operation, send)
+        return deployed(self.subject(props), operation, send)
 
     @staticmethod
     def _recorded(props: Mapping[str, Any], undeployed: list[str]) -> dict[str, Any]:
@@ -130,12 +118,13 @@ class EnvironmentVariableProvider(ApinizerProvider):
         """The declared changes; and a change when the last write's deployment failed somewhere."""
         return redeploy_diff(super().diff(id_, olds, news), olds)
 
-    @translated(lambda self, props: _subject(props))
+    @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         from ._create import ExactlyOnce
         from ._reads import live_environment_variable, variables_writing
 
-        project, name = _identity("", props)
+        project, name = self.identity("", props)
+        who = self.subject(props)
         client = self.client(props)
         declared = _inputs(props)
         spec = declared.spec()
@@ -163,11 +152,10 @@ class EnvironmentVariableProvider(ApinizerProvider):
             nonlocal undeployed
             undeployed = self._write(client, project, name, declared, props)
 
-        if create_or_adopt(create, _ALREADY_EXISTS, props, _subject(props), take_over):
-            self.created(props)  # taken over: a delete of the same variable in this operation leaves it
+        self.create_once(create, _ALREADY_EXISTS, props, who, take_over)
         if undeployed is None:
             undeployed = _environments_of(spec)
-            pulumi.log.warn(f"{_subject(props)}: created, but the answer that reports its deployment was "
+            pulumi.log.warn(f"{who}: created, but the answer that reports its deployment was "
                             "lost; the next `pulumi up` deploys it again")
         return dyn.CreateResult(f"{project}/{name}", self._recorded(props, undeployed))
 
@@ -179,49 +167,43 @@ class EnvironmentVariableProvider(ApinizerProvider):
             return self._deployed(props, "updated", lambda: client.environment_variables.update(
                 project, declared.spec(), current_name=name))
 
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    @translated(lambda self, id_, olds, news: self.subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, name = _identity(id_, news)
+        project, name = self.identity(id_, news)
         undeployed = self._write(self.client(news), project, name, _inputs(news), news)
         return dyn.UpdateResult(self._recorded(news, undeployed))
 
-    @translated(lambda self, id_, props: _subject(props, id_))
+    @translated(lambda self, id_, props: self.subject(props, id_))
     def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
         from ._reads import live_environment_variable
 
-        project, name = _identity(id_, props)
+        project, name = self.identity(id_, props)
         live = self.read_recorded(
             props, lambda client: live_environment_variable(client, project, name))
         if live is None:
             return dyn.ReadResult(None, {})
-        inputs = _live_inputs(live, props)
-        inputs.update(project_name=project, name=name)
+        inputs = _live_inputs(live, props, self.recorded_inputs(
+            id_, props, ("description", *VALUE_OUTPUTS, "secret", UNDEPLOYED)))
         # The API shows no deployments of a variable: a failure the last write recorded stays.
         outs = self._recorded({**inputs, CONNECTION: props.get(CONNECTION)}, props.get(UNDEPLOYED) or [])
         return self.refreshed(id_, props, outs, inputs)
 
-    @translated(lambda self, id_, props: _subject(props, id_))
-    def delete(self, id_: str, props: dict[str, Any]) -> None:
-        if self.held_by_new(props):
-            return
-        self.with_recorded_client(props, lambda client: self._delete(client, id_, props))
-
-    def _delete(self, client: ApinizerClient, id_: str, props: Mapping[str, Any]) -> None:
-        from apinizer_pulumi.client import APIStatusError, NotFoundError
-
-        from ._errors import container_gone
+    def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         from ._reads import variables_writing
 
-        project, name = _identity(id_, props)
-        try:
-            with variables_writing(client, project):
-                self._deployed(props, "deleted", lambda: client.environment_variables.delete(project, name))
-        except NotFoundError as error:
-            if not container_gone(error):
-                raise
-        except APIStatusError as error:
-            if not (error.status_code == 400 and _NOT_FOUND.search(error.error_description or "")):
-                raise
+        with variables_writing(client, project):
+            self._deployed({"project_name": project, "name": name}, "deleted",
+                           lambda: client.environment_variables.delete(project, name))
+
+    @staticmethod
+    def gone(error: APIStatusError) -> bool:
+        from apinizer_pulumi.client import NotFoundError
+
+        from ._errors import container_gone
+
+        if isinstance(error, NotFoundError):
+            return container_gone(error)
+        return error.status_code == 400 and bool(_NOT_FOUND.search(error.error_description or ""))
 
 
 class EnvironmentVariable(dyn.Resource, module="apinizer", name="EnvironmentVariable"):

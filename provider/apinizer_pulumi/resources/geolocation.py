@@ -56,12 +56,9 @@ def mmdb_problem(content: bytes) -> str | None:
 def read_mmdb(mmdb_file: str | os.PathLike[str]) -> bytes:
     """The bytes of an MMDB file, or a one-line error naming it (relative paths: the program's folder)."""
     from ._args import InputValueError
+    from ._files import read_file
 
-    path = Path(mmdb_file)
-    try:
-        content = path.read_bytes()
-    except OSError as error:
-        raise InputValueError(f"mmdb_file {str(mmdb_file)!r} cannot be read: {error.strerror}") from None
+    content = read_file(mmdb_file, "mmdb_file", error=InputValueError)
     problem = mmdb_problem(content)
     if problem is not None:
         raise InputValueError(f"mmdb_file {str(mmdb_file)!r} {problem}")

@@ -22,7 +22,7 @@ from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, lazy_model
 from ._connection import ConnectionArgs
 from ._errors import translated
-from ._named import NamedObject, create_or_adopt, identity, subject
+from ._named import WrittenOnly
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -39,14 +39,6 @@ STEPPING_STONE = "192.0.2.1"
 
 def _taken(error: BadRequestError) -> bool:
     return bool(_ALREADY_EXISTS.search(error.error_description or ""))
-
-
-def _identity(id_: str, props: Mapping[str, Any]) -> tuple[str, str]:
-    return identity(id_, props)
-
-
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return subject("IpGroup", props, id_)
 
 
 def group_not_found(error: APIStatusError) -> bool:
@@ -82,19 +74,18 @@ def set_addresses(client: ApinizerClient, project: str, name: str, addresses: Se
         client.ip_groups.delete_ips(project, name, [STEPPING_STONE])
 
 
-class IpGroupProvider(NamedObject):
+class IpGroupProvider(WrittenOnly):
     """Create a group and set its addresses; update either in place; delete the group."""
 
     kind = "IpGroup"
     inputs_model = lazy_model("apinizer_pulumi.resources._ip_group_inputs", "IpGroupInputs")
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
-    @translated(lambda self, props: _subject(props))
+    @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
         from ._create import ExactlyOnce, confirmed
 
-        project, name = _identity("", props)
+        project, name = self.identity("", props)
+        who = self.subject(props)
         client = self.client(props)
         spec = {"name": name, "description": props.get("description")}
         addresses = list(props.get("addresses") or [])
@@ -106,33 +97,27 @@ class IpGroupProvider(NamedObject):
 
         create = ExactlyOnce.blind(lambda: client.ip_groups.create(project, spec), _taken,
                                    noun="IP group", namesake="an IP group with this name")
-        if create_or_adopt(create, _taken, props, _subject(props), take_over):
-            self.created(props)  # taken over: a delete of the same group in this operation leaves it
-        else:
+        if not self.create_once(create, _taken, props, who, take_over):
             def write_addresses() -> list[str]:
                 set_addresses(client, project, name, addresses)
                 return addresses
 
             # The group exists (empty) and is this stack's: when the addresses fail, it is recorded
             # with none, so that the next `pulumi up` sets them.
-            addresses = confirmed(_subject(props), "setting its addresses", write_addresses, [])
+            addresses = confirmed(who, "setting its addresses", write_addresses, [])
         return dyn.CreateResult(f"{project}/{name}", self.outputs({**props, "addresses": addresses}))
 
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    @translated(lambda self, id_, olds, news: self.subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
         from ._base import same
 
-        project, name = _identity(id_, news)
+        project, name = self.identity(id_, news)
         client = self.client(news)
         if not same(olds.get("description"), news.get("description")):
             client.ip_groups.update(project, {"name": name, "description": news.get("description")})
         if not same(olds.get("addresses"), news.get("addresses")):
             set_addresses(client, project, name, list(news.get("addresses") or []))
         return dyn.UpdateResult(self.outputs(news))
-
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        # The API has no read operation for an IP group: what was last written is what is known.
-        return dyn.ReadResult(id_, self.outputs(props))
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         client.ip_groups.delete(project, name)

@@ -129,8 +129,6 @@ class JwkProvider(NamedObject):
 
     kind = "Jwk"
     inputs_model = lazy_model("apinizer_pulumi.resources._jwk_inputs", "JwkInputs")
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         from ._jwk_inputs import NO_SOURCE, SOURCES

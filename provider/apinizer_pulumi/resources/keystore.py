@@ -23,7 +23,8 @@ import pulumi.dynamic as dyn
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import lazy_model
 from ._connection import ConnectionArgs
-from ._key_material import PerEnvironmentMaterial, checked_file, digest, read_file, secret_environments
+from ._files import read_file
+from ._key_material import PerEnvironmentMaterial, checked_file, digest, secret_environments
 
 #: An environment's fields that hold a secret.
 SECRET_KEYS = ("content_base64", "password")

@@ -26,7 +26,7 @@ from ._base import CONNECTION
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
 from ._errors import container_gone, translated
-from ._named import NamedObject, create_or_adopt
+from ._named import WrittenOnly
 from ._owned_list import OwnedList
 from ._types import (
     CacheErrorHandlingTypeName,
@@ -71,10 +71,6 @@ def rlcl_identity(id_: str, props: Mapping[str, Any], *, name_key: str = "name")
     return _named.identity(id_, props, name_key=name_key)
 
 
-def _subject(props: Mapping[str, Any], id_: str = "") -> str:
-    return rlcl_subject("Rlcl", props, id_)
-
-
 class RlclList(OwnedList):
     """A list of an RLCL owned whole (``RlclEndpoints``, ``RlclCredentials``, ``RlclCondition``):
     named by ``project_name`` and ``rlcl_name``, gone with its RLCL."""
@@ -83,36 +79,50 @@ class RlclList(OwnedList):
     parent_gone = staticmethod(rlcl_not_found)
 
 
-class RlclProvider(NamedObject):
+@typed_statically
+class RlclListResource(dyn.Resource):
+    """The outputs that an RLCL's lists share, and their registration (replaced delete-first: the
+    list keeps its identity, its RLCL)."""
+
+    project_name: pulumi.Output[str]
+    """The project that holds the RLCL."""
+    rlcl_name: pulumi.Output[str]
+    """The RLCL's name."""
+    connection: pulumi.Output[dict[str, Any] | None]
+    """The connection input, stored as a secret."""
+
+    def _register(self, provider: RlclList, resource_name: str, project_name: pulumi.Input[str],
+                  rlcl_name: pulumi.Input[str], declared: Mapping[str, Any],
+                  connection: ConnectionArgs | Mapping[str, Any] | None,
+                  opts: pulumi.ResourceOptions | None) -> None:
+        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, **declared)
+        props[CONNECTION] = connection_props(connection)
+        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts, delete_first=True))
+
+
+class RlclProvider(WrittenOnly):
     """Create, update and delete one RLCL; with ``adopt``, create takes over an RLCL of that name."""
 
     kind = "Rlcl"
     inputs_model = RlclInputs
-    replace_fields = ("project_name", "name")
-    ignored_fields = (CONNECTION, "adopt")
 
-    @translated(lambda self, props: _subject(props))
+    @translated(lambda self, props: self.subject(props))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:
-        project, name = rlcl_identity("", props)
+        project, name = self.identity("", props)
         client = self.client(props)
         spec = RlclSpec.model_validate(props)
         create = ExactlyOnce.blind(lambda: client.rlcl.create(project, spec), _taken,
                                    noun="RLCL", namesake="an RLCL with this name")
         # The API cannot read an RLCL back: taking it over means writing every declared field.
-        if create_or_adopt(create, _taken, props, _subject(props),
-                           lambda: client.rlcl.update(project, spec)):
-            self.created(props)  # taken over: a delete of the same RLCL in this operation leaves it
+        self.create_once(create, _taken, props, self.subject(props),
+                         lambda: client.rlcl.update(project, spec))
         return dyn.CreateResult(f"{project}/{name}", self.outputs(props))
 
-    @translated(lambda self, id_, olds, news: _subject(news, id_))
+    @translated(lambda self, id_, olds, news: self.subject(news, id_))
     def update(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.UpdateResult:
-        project, _ = rlcl_identity(id_, news)
+        project, _ = self.identity(id_, news)
         self.client(news).rlcl.update(project, RlclSpec.model_validate(news))
         return dyn.UpdateResult(self.outputs(news))
-
-    def read(self, id_: str, props: dict[str, Any]) -> dyn.ReadResult:
-        # The API has no read operation for an RLCL: what was last written is what is known.
-        return dyn.ReadResult(id_, self.outputs(props))
 
     def remove(self, client: ApinizerClient, project: str, name: str) -> None:
         client.rlcl.delete(project, name)

@@ -13,12 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pulumi
-import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, lazy_model
+from ._base import lazy_model
 from ._connection import ConnectionArgs
-from .rlcl import RlclList
+from .rlcl import RlclList, RlclListResource
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -46,7 +44,7 @@ class RlclConditionProvider(RlclList):
         client.rlcl.delete_condition(project, parent)
 
 
-class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):
+class RlclCondition(RlclListResource, module="apinizer", name="RlclCondition"):
     """When a rate-limit control list (RLCL) applies: its rules, AND-ed, owned by this resource.
 
     Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change of
@@ -55,14 +53,8 @@ class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):
     the recorded state. Declare at most one per RLCL.
     """
 
-    project_name: pulumi.Output[str]
-    """The project that holds the RLCL."""
-    rlcl_name: pulumi.Output[str]
-    """The RLCL's name."""
     rules: pulumi.Output[list[dict[str, Any]]]
     """The condition's rules (snake_case keys), as written."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
 
     def __init__(
         self,
@@ -87,7 +79,5 @@ class RlclCondition(dyn.Resource, module="apinizer", name="RlclCondition"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, rules=rules)
-        props[CONNECTION] = connection_props(connection)
-        options = resource_options(opts, delete_first=True)
-        super().__init__(RlclConditionProvider(), resource_name, props, options)
+        self._register(RlclConditionProvider(), resource_name, project_name, rlcl_name, {"rules": rules},
+                       connection, opts)

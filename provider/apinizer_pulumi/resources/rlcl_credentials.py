@@ -13,12 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pulumi
-import pulumi.dynamic as dyn
 
-from ._args import connection_props, resource_options, resource_props
-from ._base import CONNECTION, lazy_model
+from ._base import lazy_model
 from ._connection import ConnectionArgs
-from .rlcl import RlclList
+from .rlcl import RlclList, RlclListResource
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient
@@ -46,7 +44,7 @@ class RlclCredentialsProvider(RlclList):
         return bool(_names(props))
 
 
-class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):
+class RlclCredentials(RlclListResource, module="apinizer", name="RlclCredentials"):
     """The credentials of a rate-limit control list (RLCL), owned whole by this resource.
 
     Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change of
@@ -56,14 +54,8 @@ class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):
     an RLCL's credentials, so refresh keeps the recorded state. Declare at most one per RLCL.
     """
 
-    project_name: pulumi.Output[str]
-    """The project that holds the RLCL."""
-    rlcl_name: pulumi.Output[str]
-    """The RLCL's name."""
     credential_names: pulumi.Output[list[str]]
     """The credentials' usernames, as written."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
 
     def __init__(
         self,
@@ -85,8 +77,5 @@ class RlclCredentials(dyn.Resource, module="apinizer", name="RlclCredentials"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(project_name=project_name, rlcl_name=rlcl_name,
-                               credential_names=credential_names)
-        props[CONNECTION] = connection_props(connection)
-        options = resource_options(opts, delete_first=True)
-        super().__init__(RlclCredentialsProvider(), resource_name, props, options)
+        self._register(RlclCredentialsProvider(), resource_name, project_name, rlcl_name,
+                       {"credential_names": credential_names}, connection, opts)

@@ -19,10 +19,7 @@ from apinizer_pulumi.models import ApiModel, EndpointRateLimit, Name
 
 from ._args import (
     VariableArgs,
-    connection_props,
     one_line_arguments,
-    resource_options,
-    resource_props,
     typed_statically,
 )
 from ._connection import ConnectionArgs
@@ -32,7 +29,7 @@ from ._types import (
     IntervalWindowTypeValue,
     RateLimitTimeIntervalValue,
 )
-from .rlcl import RlclList, rlcl_not_found
+from .rlcl import RlclList, RlclListResource, rlcl_not_found
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
@@ -114,7 +111,7 @@ class RlclEndpointsProvider(RlclList):
 
 
 @typed_statically
-class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
+class RlclEndpoints(RlclListResource, module="apinizer", name="RlclEndpoints"):
     """The endpoint list of a rate-limit control list (RLCL), owned whole by this resource.
 
     Id: ``{project}/{rlcl}``. Changing ``project_name`` or ``rlcl_name`` replaces it; a change
@@ -124,14 +121,8 @@ class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
     keeps the recorded state. Declare at most one ``RlclEndpoints`` per RLCL.
     """
 
-    project_name: pulumi.Output[str]
-    """The project that holds the RLCL."""
-    rlcl_name: pulumi.Output[str]
-    """The RLCL's name."""
     endpoints: pulumi.Output[list[dict[str, Any]]]
     """The entries as written, with every default filled in (snake_case keys)."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
 
     def __init__(
         self,
@@ -154,10 +145,8 @@ class RlclEndpoints(dyn.Resource, module="apinizer", name="RlclEndpoints"):
             ``apinizer:*``, then the environment ``APINIZER_*``.
         :param opts: Pulumi resource options.
         """
-        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, endpoints=endpoints)
-        props["connection"] = connection_props(connection)
-        options = resource_options(opts, delete_first=True)
-        super().__init__(RlclEndpointsProvider(), resource_name, props, options)
+        self._register(RlclEndpointsProvider(), resource_name, project_name, rlcl_name,
+                       {"endpoints": endpoints}, connection, opts)
 
 
 # A wrong or missing argument is one line under `pulumi up`, not a traceback (_args.py).
