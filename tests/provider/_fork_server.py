@@ -103,7 +103,6 @@ class ForkServer:
                 [sys.executable, __file__, str(theirs.fileno())], pass_fds=[theirs.fileno()],
                 env=shared_environ, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             )
-        self.shared_environ = shared_environ
         self._channel = ours
         self._lock = threading.Lock()
         ready = self._channel.recv(_MESSAGE_SIZE)
@@ -154,33 +153,32 @@ def shared_part(environ: dict[str, str]) -> dict[str, str]:
     return {name: value for name, value in environ.items() if not name.startswith(SETTINGS_PREFIX)}
 
 
-_fork_server: ForkServer | None = None
-_fork_server_lock = threading.Lock()
+#: Fork servers a worker keeps, one per environment without settings: the tests' own, and one a
+#: module varies (a ``PYTHONPATH`` for a provider of its own) while the others wait.
+KEPT_SHARED = 2
+_fork_servers: OrderedDict[frozenset[tuple[str, str]], ForkServer] = OrderedDict()
+_fork_servers_lock = threading.Lock()
 
 
 def start(environ: dict[str, str]) -> ForkedProcess:
     """A provider server process under ``environ``, forked by this worker's fork server for its
-    environment without settings (another such environment, as a ``PYTHONPATH``, takes another)."""
-    global _fork_server
+    environment without settings."""
     shared = shared_part(environ)
-    with _fork_server_lock:
-        if _fork_server is not None and _fork_server.shared_environ != shared:
-            _fork_server.close()
-            _fork_server = None
-        if _fork_server is None:
-            _fork_server = ForkServer(shared)
-        server = _fork_server
+    key = frozenset(shared.items())
+    with _fork_servers_lock:
+        server = _fork_servers.pop(key, None) or ForkServer(shared)
+        _fork_servers[key] = server
+        while len(_fork_servers) > KEPT_SHARED:
+            _fork_servers.popitem(last=False)[1].close()
     return server.start(environ)
 
 
 @atexit.register
 def close() -> None:
-    """End this worker's fork server."""
-    global _fork_server
-    with _fork_server_lock:
-        if _fork_server is not None:
-            _fork_server.close()
-            _fork_server = None
+    """End this worker's fork servers."""
+    with _fork_servers_lock:
+        while _fork_servers:
+            _fork_servers.popitem()[1].close()
 
 
 class ForkedProviderServer(ProviderServer):
