@@ -44,6 +44,9 @@ from apinizer_pulumi.resources.testing import ProviderServer
 SERVER_MODULE = "pulumi.dynamic"
 #: The settings read at import: the part of an environment that takes a process of its own.
 SETTINGS_PREFIX = "APINIZER_"
+#: Variables that change from one test to the next and that no import reads: given to each provider
+#: server, never part of what a fork server or its child for an environment was started with.
+PER_TEST = ("PYTEST_CURRENT_TEST",)
 #: Imported once by the fork server: the SDK server's imports, the models and the client.
 SHARED_IMPORTS = (
     "asyncio", "base64", "concurrent.futures", "dill", "grpc", "google.protobuf.empty_pb2",
@@ -150,7 +153,9 @@ def _inherited(fd: int) -> int:
 
 
 def shared_part(environ: dict[str, str]) -> dict[str, str]:
-    return {name: value for name, value in environ.items() if not name.startswith(SETTINGS_PREFIX)}
+    """What the fork server is started with: ``environ`` without the settings and per-test variables."""
+    return {name: value for name, value in environ.items()
+            if not name.startswith(SETTINGS_PREFIX) and name not in PER_TEST}
 
 
 #: Fork servers a worker keeps, one per environment without settings: the tests' own, and one a
@@ -271,7 +276,8 @@ def _serve(channel_fd: int) -> None:
                 child.close()
             _reap()
             return
-        environ = json.loads(message)["environ"]
+        requested = json.loads(message)["environ"]
+        environ = {name: value for name, value in requested.items() if name not in PER_TEST}
         key = json.dumps(environ, sort_keys=True)
         child = children.pop(key, None) or _environment_child(channel, children, environ)
         children[key] = child
@@ -321,7 +327,7 @@ def _serve_environment(channel: socket.socket, environ: dict[str, str]) -> None:
             return
         pid = _fork_alone()
         if pid == 0:
-            _run_provider_server(channel, fds, json.loads(message)["cwd"])
+            _run_provider_server(channel, fds, json.loads(message))
         for fd in fds:
             os.close(fd)
         _reap()
@@ -330,7 +336,7 @@ def _serve_environment(channel: socket.socket, environ: dict[str, str]) -> None:
         os.close(pidfd)
 
 
-def _run_provider_server(channel: socket.socket, fds: list[int], cwd: str) -> None:
+def _run_provider_server(channel: socket.socket, fds: list[int], request: dict[str, Any]) -> None:
     """In the child: become ``python -m pulumi.dynamic`` as the caller would have started it."""
     import runpy
     import traceback
@@ -344,8 +350,10 @@ def _run_provider_server(channel: socket.socket, fds: list[int], cwd: str) -> No
         for fd in fds:
             if fd > 2:
                 os.close(fd)
-        os.chdir(cwd)
-        sys.path[0] = cwd
+        os.environ.clear()
+        os.environ.update(request["environ"])
+        os.chdir(request["cwd"])
+        sys.path[0] = request["cwd"]
         sys.argv[:] = [""]  # run_module sets the module's file as argv[0], as `python -m` does
         runpy.run_module(SERVER_MODULE, run_name="__main__", alter_sys=True)
         status = 0

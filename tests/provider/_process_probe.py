@@ -27,6 +27,7 @@ class ProcessProbe(dyn.ResourceProvider):
             "path0": sys.path[0],
             "environment": {name: value for name, value in os.environ.items()
                             if name.startswith("APINIZER_")},
+            "test": os.environ.get("PYTEST_CURRENT_TEST"),
             # settings read when the resources are imported
             "read_cache_ttl": _reads.TTL,
             "provider_threads": _server.WORKERS,

@@ -6,6 +6,7 @@ started as the engine starts one.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ def test_a_forked_server_is_the_process_the_engine_starts(settings: dict[str, st
     assert got == expected
     assert expected["main"] == "pulumi.dynamic.__main__"
     assert expected["environment"] == settings
+    assert expected["test"] == os.environ["PYTEST_CURRENT_TEST"]
 
 
 def test_servers_forked_one_after_another_keep_their_own_settings_and_processes() -> None:
