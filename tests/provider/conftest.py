@@ -18,6 +18,8 @@ from apinizer_pulumi.resources import (
 )
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
+
 ADMIN_TOKEN = "dev-admin-token"
 
 
@@ -29,7 +31,7 @@ def server(emulator: Any) -> Iterator[ProviderServer]:
     # The preview's connection check (one request in the process's first Check) is tested on
     # servers of its own (test_connection_check.py): here it would add a request to whichever test
     # runs first, and these tests count requests.
-    provider_server = ProviderServer({"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN},
+    provider_server = ForkedProviderServer({"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN},
                                      env={"APINIZER_READ_CACHE_TTL": "0",
                                           "APINIZER_SKIP_CONNECTION_CHECK": "1"})
     try:

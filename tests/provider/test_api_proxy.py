@@ -19,8 +19,9 @@ from _spec_server import Served, spec_server
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyDeploymentProvider, ApiProxyProvider, EndpointProvider
 from apinizer_pulumi.resources.api_proxy import spec_inputs
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 SPECS = Path(__file__).parent.parent / "emulator" / "specs"
@@ -52,7 +53,7 @@ def later(emulator_url: str) -> Iterator[Operation]:
     """Engines of another Pulumi operation (a new provider process): a create of this test's first
     operation claims its object, so that a delete of the same object in that operation leaves it."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         yield Operation(Engine(server, ApiProxyProvider(), "ApiProxy"),
                         Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment"))
 
@@ -353,10 +354,9 @@ def draft_emulator(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_failed_deployment_names_the_environment_and_the_message(draft_emulator: str) -> None:
-    from apinizer_pulumi.resources.testing import ProviderServer
 
     config = {"apinizer:url": draft_emulator, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         Engine(server, ApiProxyProvider(), "ApiProxy").up(orders())
         with pytest.raises(grpc.RpcError) as failed:
             Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment").up(
@@ -381,7 +381,7 @@ def test_a_refresh_reads_each_proxy_once_for_it_and_its_deployments(
     gateway.reset_stats()
 
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
                                      "APINIZER_READ_CACHE_TTL": "600"}) as server:
         engines = {"ApiProxy": Engine(server, ApiProxyProvider(), "ApiProxy"),
                    "ApiProxyDeployment": Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment")}

@@ -13,6 +13,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyGroupDeploymentProvider, ApiProxyGroupProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 GROUP: dict[str, Any] = {"project_name": "Demo", "name": "Payments", "description": "Payment APIs",
@@ -42,7 +43,7 @@ def later(emulator_url: str) -> Iterator[tuple[Engine, Engine]]:
     """Group and deployment engines of another Pulumi operation (a new provider process): a create
     claims its object for the rest of its operation, so that a delete there leaves it."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         yield (Engine(server, ApiProxyGroupProvider(), "ApiProxyGroup"),
                Engine(server, ApiProxyGroupDeploymentProvider(), "ApiProxyGroupDeployment"))
 

@@ -17,8 +17,9 @@ import pytest
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import ApiProxyProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE, Engine
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 from .test_api_proxy import FILE, PETSTORE, endpoint_names, fault, orders
 
@@ -35,7 +36,7 @@ def proxies(server: Any, emulator_url: str) -> Engine:
 def checking(emulator: Any) -> Iterator[Engine]:
     """A provider process whose checks prove the connection (one request), as a preview's do."""
     config = {"apinizer:url": emulator.base_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config) as server:
+    with ForkedProviderServer(config) as server:
         yield Engine(server, ApiProxyProvider(), "ApiProxy")
 
 

@@ -27,6 +27,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import CertificateProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 from .test_lost_answers import fault
 
@@ -367,7 +368,7 @@ def test_refresh_of_many_certificates_reads_the_list_once(
     # A refresh gets a provider process of its own; the list lives long there, so that a slow
     # machine cannot make the count depend on timing (as in test_shared_reads.py).
     config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
+    with ForkedProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
                                      "APINIZER_SKIP_CONNECTION_CHECK": "1"}) as refreshing:
         engine = Engine(refreshing, CertificateProvider(), "Certificate")
         futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]
@@ -412,7 +413,7 @@ def test_a_policy_names_the_certificate_through_a_rotation_and_its_delete_is_ref
     # Destroy (an operation, a provider process, of its own) deletes the policy first: it depends on the
     # certificate's id. Out of order, the gateway's refusal names the policy and nothing is deleted.
     config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as destroying:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as destroying:
         with pytest.raises(grpc.RpcError) as failure:
             certificates.on(destroying).delete(id_, rotated)
         assert "is used by policy (encrypt-body)" in str(failure.value.details())
@@ -444,7 +445,7 @@ def test_a_deployment_that_failed_somewhere_leaves_the_certificate_the_stacks_an
     url, database = staging_draft
     config = {"apinizer:url": url, "apinizer:token": "dev-admin-token"}
     staged = declared(authority, environment_names=["test", "staging"])
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         engine = Engine(server, CertificateProvider(), "Certificate")
         # Made on the gateway, deployed to test, not to staging (a draft): the stack records it.
         id_, outs = engine.up(staged)

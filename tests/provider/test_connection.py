@@ -14,6 +14,7 @@ from apinizer_pulumi.resources import ApinizerResourceError, EndpointProvider
 from apinizer_pulumi.resources._connection import resolve, resolved
 from apinizer_pulumi.resources.testing import DIFF_NONE, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 from .test_endpoint import USERS
 from .test_endpoint_cache import CACHE
@@ -55,7 +56,7 @@ def test_nothing_set_names_all_three_sources() -> None:
 @pytest.fixture
 def bare_server(emulator: Any) -> Iterator[ProviderServer]:
     """A provider server with no stack config and no APINIZER_* environment."""
-    provider_server = ProviderServer({})
+    provider_server = ForkedProviderServer({})
     try:
         yield provider_server
     finally:
@@ -79,7 +80,7 @@ def test_unconfigured_provider_fails_with_the_three_sources(bare_server: Provide
 
 def test_environment_is_the_last_fallback(emulator: Any, emulator_url: str, gateway: Gateway) -> None:
     env = {"APINIZER_URL": emulator_url, "APINIZER_TOKEN": "dev-admin-token"}
-    provider_server = ProviderServer({}, env=env)
+    provider_server = ForkedProviderServer({}, env=env)
     try:
         Engine(provider_server, EndpointProvider(), "Endpoint").up(USERS)
     finally:
@@ -101,7 +102,7 @@ def test_connection_input_overrides_stack_config(endpoints: Engine, gateway: Gat
 
 def test_fifty_parallel_creates_make_one_token_request(emulator: Any, emulator_url: str,
                                                        gateway: Gateway) -> None:
-    provider_server = ProviderServer({"apinizer:url": emulator_url, "apinizer:username": "admin",
+    provider_server = ForkedProviderServer({"apinizer:url": emulator_url, "apinizer:username": "admin",
                                       "apinizer:password": "admin"})
     try:
         engine = Engine(provider_server, EndpointProvider(), "Endpoint")
@@ -211,7 +212,7 @@ def test_the_timeout_of_the_stack_config_reaches_the_client_and_the_input_wins(
     config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token", "apinizer:timeout": "0.3"}
     read = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
     env = {"APINIZER_SKIP_CONNECTION_CHECK": "1", "APINIZER_READ_CACHE_TTL": "0"}
-    with ProviderServer(config, env=env) as server:
+    with ForkedProviderServer(config, env=env) as server:
         engine = Engine(server, EndpointProvider(), "Endpoint")
         id_, outs = engine.up(USERS)
         for connection, reads in ((None, 2), ({"timeout": 5}, 1)):

@@ -17,6 +17,7 @@ import _emulator_http as emulator_http
 from apinizer_pulumi.resources import EndpointCacheProvider, EndpointProvider, RlclEndpointsProvider
 from apinizer_pulumi.resources.testing import UNKNOWN, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 from .test_endpoint import USERS
 from .test_endpoint_cache import CACHE
@@ -33,7 +34,7 @@ def start() -> Iterator[Any]:
     servers: list[ProviderServer] = []
 
     def started(config: dict[str, str], env: dict[str, str] | None = None) -> ProviderServer:
-        servers.append(ProviderServer(config, env=env))
+        servers.append(ForkedProviderServer(config, env=env))
         return servers[-1]
 
     yield started

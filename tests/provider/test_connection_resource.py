@@ -30,6 +30,7 @@ from apinizer_pulumi.resources.testing import (
     serialize,
 )
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 PASSWORD = "Smtp-App-Pa55word"
@@ -270,7 +271,7 @@ def test_refresh_reads_one_list_per_type(links: Engine, gateway: Gateway, emulat
     made += [links.up({**EMAIL, "name": f"m{n}"}, name=f"m{n}") for n in range(3)]
     gateway.reset_stats()
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
+    with ForkedProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
                                      "APINIZER_SKIP_CONNECTION_CHECK": "1"}) as refreshing:
         engine = links.on(refreshing)
         futures = [engine.read_future(id_, outs, name=f"r{n}") for n, (id_, outs) in enumerate(made)]

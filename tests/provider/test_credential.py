@@ -19,6 +19,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import CredentialProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 
 PASSWORD = "Partner-Pa55-word"
@@ -249,7 +250,7 @@ def test_refresh_of_many_credentials_reads_the_list_once(
     # A refresh gets a provider process of its own; the list's lifetime is raised there so that a
     # slow machine cannot make the count depend on timing (as in test_shared_reads.py).
     config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
+    with ForkedProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600",
                                      "APINIZER_SKIP_CONNECTION_CHECK": "1"}) as refreshing:
         engine = Engine(refreshing, CredentialProvider(), "Credential")
         futures = [engine.read_future(id_, outs, name=f"c{n}") for n, (id_, outs) in enumerate(made)]

@@ -26,6 +26,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import CryptoKeyProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 from .test_keystore import envs, fault, plain, raw_create, raw_secret
 
@@ -238,7 +239,7 @@ def test_a_refresh_of_many_keys_reads_the_list_once(
 ) -> None:
     engine = Engine(server, CryptoKeyProvider(), "CryptoKey")
     created = [engine.up(declared(files, name=f"key-{index}"), name=f"key-{index}") for index in range(5)]
-    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"},
+    with ForkedProviderServer({"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"},
                         env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as fresh:
         reader = Engine(fresh, CryptoKeyProvider(), "CryptoKey")
         gateway.reset_stats()

@@ -7,8 +7,9 @@ import pytest
 
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import EndpointProvider
-from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
+from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 ENDPOINTS = "/apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
@@ -215,11 +216,11 @@ def test_destroy_of_an_adopted_soap_endpoint_releases_it_with_a_warning(
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
     add = {"project_name": "Demo", "api_proxy_name": "Calculator", "name": "Add", "http_method": "POST",
            "backend_resource_url": "/add", "backend_http_method": "POST", "adopt": True}
-    with ProviderServer(config) as server:
+    with ForkedProviderServer(config) as server:
         id_, outs = Engine(server, EndpointProvider(), "Endpoint").up(add)
     gateway.reset_stats()
 
-    with ProviderServer(config) as server:
+    with ForkedProviderServer(config) as server:
         Engine(server, EndpointProvider(), "Endpoint").delete(id_, outs)
 
     assert gateway.endpoint("Demo", "Calculator", "POST", "Add") is not None

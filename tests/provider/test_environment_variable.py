@@ -18,6 +18,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import EnvironmentVariableProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 from .test_lost_answers import fault
 
@@ -218,7 +219,7 @@ def test_a_deployment_that_failed_somewhere_is_sent_again_by_the_next_up(
         staging_draft: tuple[str, Path], declared: dict[str, Any]) -> None:
     url, database = staging_draft
     config = {"apinizer:url": url, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         variables = Engine(server, EnvironmentVariableProvider(), "EnvironmentVariable")
         id_, outs = variables.up(declared)
         assert outs["undeployed_environments"] == ["staging"]

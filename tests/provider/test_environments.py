@@ -27,6 +27,7 @@ from apinizer_pulumi.resources import (
 from apinizer_pulumi.resources.api_proxy import spec_inputs
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 R = TypeVar("R")
@@ -43,7 +44,7 @@ def preview_process(emulator_url: str) -> Iterator[ProviderServer]:
     each preview, as the engine starts (reads are shared within a process, and the environment list
     is read once per process)."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config) as server:
+    with ForkedProviderServer(config) as server:
         yield server
 
 
@@ -51,7 +52,7 @@ def preview_process(emulator_url: str) -> Iterator[ProviderServer]:
 def later(emulator_url: str) -> Iterator[ProviderServer]:
     """The provider process of another stack's operation on the same management API."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
                                      "APINIZER_READ_CACHE_TTL": "0"}) as server:
         yield server
 
@@ -146,7 +147,7 @@ def test_the_environment_check_is_skipped_with_the_connection_check(
         emulator_url: str, gateway: Gateway) -> None:
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN,
               "apinizer:skipConnectionCheck": "true"}
-    with ProviderServer(config) as server:
+    with ForkedProviderServer(config) as server:
         gateway.reset_stats()
         checked = Engine(server, ApiProxyDeploymentProvider(), "ApiProxyDeployment").check(
             {**TO_TEST, "environment_name": "prod"})
@@ -392,7 +393,7 @@ def test_a_refused_recorded_token_says_which_command_uses_the_current_config(
     # A refresh or destroy that does not run the program configures the provider with the config recorded
     # at the last `up`: here a token since revoked.
     recorded = {"apinizer:url": emulator_url, "apinizer:token": "revoked-token"}
-    with ProviderServer(recorded, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as stale:
+    with ForkedProviderServer(recorded, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as stale:
         engine = Engine(stale, EnvironmentVariableProvider(), "EnvironmentVariable")
         with pytest.raises(grpc.RpcError) as refreshing:
             engine.read("Demo/TIMEOUT", outs)
@@ -450,7 +451,7 @@ def test_a_value_is_deployed_again_until_its_own_environment_took_it(tmp_path: P
     one that failed in the value's own is recorded, and the next up writes the value again."""
     with draft_staging(tmp_path) as (url, database):
         config = {"apinizer:url": url, "apinizer:token": ADMIN_TOKEN}
-        with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+        with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
             values_ = Engine(server, EnvironmentVariableValueProvider(), "EnvironmentVariableValue")
             test_id, test_outs = values_.up(value_of("test", "http://orders.test"), name="test")
             assert test_outs["deployed"] is True

@@ -24,6 +24,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import JwkProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 
 JWKS = "/apiops/projects/{projectName}/jwks/"
@@ -343,7 +344,7 @@ def test_refresh_of_n_jwks_of_a_project_reads_its_list_once(
     for name in names:
         client.jwks.generate("Demo", {"name": name, "type": "OKP", "okp": {"curve_type": "ED25519"}})
     config = {"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"}
-    with ProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600"}) as own:
+    with ForkedProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600"}) as own:
         engine = Engine(own, JwkProvider(), "Jwk")
         adopted = [engine.up({"project_name": "Demo", "name": name, "adopt": True,
                               "generate": {"type": "OKP", "okp": {"curve_type": "ED25519"}}}, name=name)

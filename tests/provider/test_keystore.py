@@ -25,6 +25,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import KeystoreProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 
 PASSWORD = "Keystore-Pa55"
@@ -312,7 +313,7 @@ def test_a_refresh_of_many_keystores_reads_the_list_once(
     keystores = Engine(server, KeystoreProvider(), "Keystore")
     for index in range(5):
         created.append(keystores.up(declared(files, name=f"ks-{index}"), name=f"ks-{index}"))
-    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"},
+    with ForkedProviderServer({"apinizer:url": emulator_url, "apinizer:token": "dev-admin-token"},
                         env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as fresh:
         engine = Engine(fresh, KeystoreProvider(), "Keystore")
         gateway.reset_stats()

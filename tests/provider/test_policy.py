@@ -14,6 +14,7 @@ from apinizer_pulumi.resources import PolicyProvider
 from apinizer_pulumi.resources.policy import find_policy, pipelines
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, UNKNOWN, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 PROXY = "Orders"
@@ -30,7 +31,7 @@ def policies(server: ProviderServer, emulator_url: str) -> Engine:
 def later(emulator_url: str) -> Iterator[Engine]:
     """The engine of another Pulumi operation (a new provider process, knowing no declared order)."""
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1",
                                      "APINIZER_READ_CACHE_TTL": "0"}) as server:
         yield Engine(server, PolicyProvider(), "Policy")
 
@@ -275,7 +276,7 @@ def test_a_refresh_reads_each_proxys_policy_list_once(
     # A refresh's provider process, with the list cache's own lifetime: the server runs four reads
     # at once (a refresh sends no check or write), so the later ones take the list the first ones shared.
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         refresh = Engine(server, PolicyProvider(), "Policy")
         futures = [refresh.read_future(id_, outs, name=outs["name"]) for id_, outs in created]
         for future in futures:

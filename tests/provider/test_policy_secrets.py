@@ -16,6 +16,7 @@ from apinizer_pulumi.resources import PolicyProvider
 from apinizer_pulumi.resources.policy import settings_of
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN
 from .test_key_references_deploy import hold_named_objects
 
@@ -77,7 +78,7 @@ def test_secret_fields_stay_secret(policy_type: str, policies: Engine, emulator_
     id_, outs = policies.create(plain_inputs)
     assert rpc.is_rpc_secret(outs["settings"])
 
-    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN},
+    with ForkedProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN},
                         env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         _, _, read_inputs = Engine(server, PolicyProvider(), "Policy").read(id_, plain_inputs)
     assert read_inputs is not None and rpc.is_rpc_secret(read_inputs["settings"])

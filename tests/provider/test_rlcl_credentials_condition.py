@@ -12,6 +12,7 @@ import _emulator_http as emulator_http
 from apinizer_pulumi.resources import RlclConditionProvider, RlclCredentialsProvider
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 
 RULE = {"condition_criteria": "VALUE",
@@ -42,7 +43,7 @@ def conditions(server: ProviderServer, emulator_url: str) -> Engine:
 @pytest.fixture
 def later(emulator_url: str) -> Iterator[tuple[Engine, Engine]]:
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         yield (Engine(server, RlclCredentialsProvider(), "RlclCredentials"),
                Engine(server, RlclConditionProvider(), "RlclCondition"))
 

@@ -20,6 +20,7 @@ from apinizer_pulumi.resources import (
 )
 from apinizer_pulumi.resources.testing import UNKNOWN, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN
 from .test_endpoint import USERS
 from .test_endpoint_cache import CACHE
@@ -29,7 +30,7 @@ from .test_rlcl_endpoints import RLCL
 
 @pytest.fixture
 def server(emulator: Any, emulator_url: str) -> Iterator[ProviderServer]:
-    provider_server = ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN})
+    provider_server = ForkedProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN})
     try:
         yield provider_server
     finally:

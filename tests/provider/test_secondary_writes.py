@@ -22,6 +22,7 @@ from apinizer_pulumi.resources import (
 )
 from apinizer_pulumi.resources.testing import DIFF_NONE, DIFF_SOME, Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN, Gateway
 from .test_api_proxy_group import GROUP, inspect
 from .test_credential import PARTNER, stored
@@ -41,7 +42,7 @@ def converges(engine: Engine, id_: str, outs: dict[str, Any], declared: dict[str
     """The next `pulumi up`, in a new provider process as the engine starts one: the diff shows a
     change, the update carries it out, and then nothing is left."""
     config = {"apinizer:url": url, "apinizer:token": ADMIN_TOKEN}
-    with ProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
+    with ForkedProviderServer(config, env={"APINIZER_SKIP_CONNECTION_CHECK": "1"}) as server:
         engine = engine.on(server)
         news = engine.checked(declared)
         assert engine.diff(id_, outs, news).changes == DIFF_SOME, "the next up would not send what failed"
@@ -152,14 +153,15 @@ def test_a_policy_whose_move_after_its_add_failed_records_no_order(
 
     config = {"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}
     env = {"APINIZER_SKIP_CONNECTION_CHECK": "1", "APINIZER_READ_CACHE_TTL": "0"}
-    with ProviderServer(config, env=env) as first:
+    with ForkedProviderServer(config, env=env) as first:
         policies = Engine(first, PolicyProvider(), "Policy")
         policies.up(white_ip("a", 1), name="a")
         policies.up(white_ip("c", 2), name="c")
     # Another operation declares b second: before the last policy of the pipeline, a place that only
     # an update after the add reaches. The update fails.
     fault(gateway, method="PUT", path="/policies/b/", **lost)
-    with ProviderServer(config, env=env) as later, ApinizerClient(emulator_url, token=ADMIN_TOKEN) as client:
+    with (ForkedProviderServer(config, env=env) as later,
+          ApinizerClient(emulator_url, token=ADMIN_TOKEN) as client):
         policies = Engine(later, PolicyProvider(), "Policy")
         id_, outs = policies.up(white_ip("b", 2), name="b")  # created: b is the stack's
         assert request_names(client) == ["a", "c", "b"]

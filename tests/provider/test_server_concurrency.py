@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
+from apinizer_pulumi.resources.testing import Engine
 
+from ._fork_server import ForkedProviderServer
 from ._waiting_provider import WaitingProvider
 
 #: Where pytest imports this package from (as ``provider``): the provider server must find it there too.
@@ -23,7 +24,7 @@ TESTS = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("together", [8, 16])
 def test_creates_beyond_the_servers_four_threads_run_at_once(together: int) -> None:
     env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": str(together)}
-    with ProviderServer({}, env=env) as server:
+    with ForkedProviderServer({}, env=env) as server:
         engine = Engine(server, WaitingProvider(), "Waiting")
         futures = [engine.create_future({"name": f"w{index}"}, f"w{index}") for index in range(together)]
         ids = sorted(future.result(timeout=60).id for future in futures)
@@ -34,7 +35,7 @@ def test_the_limit_is_the_configured_one() -> None:
     """With ``APINIZER_PROVIDER_THREADS=4`` the server keeps its 4: eight waiting creates fail."""
     env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "8", "APINIZER_PROVIDER_THREADS": "4",
            "WAITING_PROVIDER_PATIENCE": "2"}
-    with ProviderServer({}, env=env) as server:
+    with ForkedProviderServer({}, env=env) as server:
         engine = Engine(server, WaitingProvider(), "Waiting")
         futures = [engine.create_future({"name": f"w{index}"}, f"w{index}") for index in range(8)]
         errors = [future.exception(timeout=60) for future in futures]
@@ -50,7 +51,7 @@ def reads(engine: Engine, count: int) -> list[Any]:
 def test_reads_alone_keep_the_servers_four_threads() -> None:
     """Five reads that wait for one another never run together: the fifth waits for a thread."""
     env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "5", "WAITING_PROVIDER_PATIENCE": "2"}
-    with ProviderServer({}, env=env) as server:
+    with ForkedProviderServer({}, env=env) as server:
         engine = Engine(server, WaitingProvider(), "Waiting")
         futures = reads(engine, 5)
         errors = [future.exception(timeout=60) for future in futures]
@@ -61,7 +62,7 @@ def test_reads_alone_keep_the_servers_four_threads() -> None:
 def test_a_write_or_a_check_widens_the_server_for_the_reads_after_it(first: str) -> None:
     """After one create (or check: a preview's), five reads that wait for one another run together."""
     env = {"PYTHONPATH": str(TESTS), "WAITING_PROVIDER_TOGETHER": "5", "WAITING_PROVIDER_PATIENCE": "20"}
-    with ProviderServer({}, env=env) as server:
+    with ForkedProviderServer({}, env=env) as server:
         engine = Engine(server, WaitingProvider(), "Waiting")
         if first == "create":
             assert engine.create({"name": "solo"}, "solo")[0] == "waiting/solo"

@@ -14,6 +14,7 @@ from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.resources import EndpointCacheProvider, EndpointProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer, deserialize
 
+from ._fork_server import ForkedProviderServer
 from .conftest import Gateway
 
 LIST = "GET /apiops/projects/{projectName}/apiProxies/{apiProxyName}/endpoints/"
@@ -28,7 +29,7 @@ def server(emulator_url: str) -> Iterator[ProviderServer]:
     The cache's lifetime is raised so that a slow machine cannot make a count depend on timing.
     """
     config = {"apinizer:url": emulator_url, "apinizer:username": "admin", "apinizer:password": "admin"}
-    with ProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600"}) as provider_server:
+    with ForkedProviderServer(config, env={"APINIZER_READ_CACHE_TTL": "600"}) as provider_server:
         yield provider_server
 
 

@@ -18,6 +18,7 @@ import pytest
 from apinizer_pulumi.resources import EndpointCacheProvider, EndpointProvider
 from apinizer_pulumi.resources.testing import Engine, ProviderServer
 
+from ._fork_server import ForkedProviderServer
 from ._front_proxy import Answer, FrontProxy
 from .conftest import ADMIN_TOKEN, Gateway
 from .test_lost_answers import CREATE, DETAILS, TOYS, toys_on_gateway
@@ -44,7 +45,7 @@ def front(emulator: Any) -> Iterator[FrontProxy]:
 
 @pytest.fixture(scope="module")
 def fronted(front: FrontProxy) -> Iterator[ProviderServer]:
-    server = ProviderServer({"apinizer:url": front.url, "apinizer:token": ADMIN_TOKEN},
+    server = ForkedProviderServer({"apinizer:url": front.url, "apinizer:token": ADMIN_TOKEN},
                             env={"APINIZER_READ_CACHE_TTL": "0"})
     try:
         yield server

@@ -63,13 +63,7 @@ class ProviderServer:
         environ = {key: value for key, value in os.environ.items() if not key.startswith("APINIZER_")}
         environ.update(env or {})
         environ.setdefault("PULUMI_PROJECT", "apinizer-tests")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "pulumi.dynamic"],
-            stdout=subprocess.PIPE,
-            # Inherited: a pipe nobody reads could fill up and stall the server.
-            stderr=None,
-            env=environ,
-        )
+        self.process = self.start_process(environ)
         assert self.process.stdout is not None
         line = self.process.stdout.readline().decode().strip()
         if not line.isdigit():
@@ -82,6 +76,16 @@ class ProviderServer:
         except BaseException:
             self.stop()
             raise
+
+    def start_process(self, environ: dict[str, str]) -> subprocess.Popen[bytes]:
+        """The server's process, its port on the first line of its stdout (tests start it faster)."""
+        return subprocess.Popen(
+            [sys.executable, "-m", "pulumi.dynamic"],
+            stdout=subprocess.PIPE,
+            # Inherited: a pipe nobody reads could fill up and stall the server.
+            stderr=None,
+            env=environ,
+        )
 
     def configure(self, config: dict[str, str]) -> None:
         """Configure as the engine does: config as variables and as args, namespaced keys."""
