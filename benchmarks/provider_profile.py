@@ -59,7 +59,10 @@ def summary(counted: collections.Counter[tuple[str, ...]], top: int) -> str:
         own[short(stack[-1])] += count
         for frame in {short(frame) for frame in stack}:
             inclusive[frame] += count
-    lines = [f"    {total} samples"]
+    # A fresh process's imports: every sample taken under the import machinery, at any depth.
+    imports = sum(count for stack, count in counted.items()
+                  if any("_find_and_load" in frame for frame in stack))
+    lines = [f"    {total} samples, {imports} of them ({imports / total:.0%}) importing modules"]
     lines += ["    own:"] + [f"      {count / total:6.1%}  {frame}" for frame, count in own.most_common(top)]
     lines += ["    inclusive:"] + [f"      {count / total:6.1%}  {frame}"
                                    for frame, count in inclusive.most_common(top * 3)]

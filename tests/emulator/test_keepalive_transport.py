@@ -9,15 +9,19 @@ never left may be repeated, one that may have arrived only when it is idempotent
 from __future__ import annotations
 
 import gzip
+import http.client
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
 
+from _key_material import issue
 from apinizer_pulumi.client import APIConnectionError, ApinizerClient
 from apinizer_pulumi.client._keepalive import KeepAliveTransport, environment_proxy_for
 from apinizer_pulumi.client._retry import NEVER_SENT_ERRORS
@@ -139,6 +143,73 @@ def test_headers_and_body_arrive_as_sent(transport: KeepAliveTransport) -> None:
     assert headers["authorization"] == "Bearer t0k"
     assert headers["content-length"] == "7"
     assert body == b'{"x":1}'
+
+
+class CountedWrites:
+    """A connection's socket, counting the writes of each request; everything else is the socket's."""
+
+    def __init__(self, sock: socket.socket, writes: list[bytes]) -> None:
+        self._sock = sock
+        self._writes = writes
+
+    def sendall(self, data: bytes) -> None:
+        self._writes.append(bytes(data))
+        self._sock.sendall(data)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._sock, name)
+
+
+class CountingTransport(KeepAliveTransport):
+    def __init__(self, writes: list[bytes], ssl_context: ssl.SSLContext | None = None) -> None:
+        super().__init__(max_connections=4, keepalive_expiry=30.0, ssl_context=ssl_context)
+        self.writes = writes
+
+    def _connect(self, origin: tuple[str, str, int], timeout: float | None) -> http.client.HTTPConnection:
+        connection = super()._connect(origin, timeout)
+        connection.sock = CountedWrites(connection.sock, self.writes)  # type: ignore[assignment]
+        return connection
+
+
+def test_a_request_and_its_body_leave_in_one_write() -> None:
+    """Head and body in one write: the gateway reads (and its event loop wakes) once per request."""
+    writes: list[bytes] = []
+    seen: list[str] = []
+    counting = CountingTransport(writes)
+    with server(keep_answering(seen)) as (url, _), httpx.Client(base_url=url, transport=counting) as http:
+        http.request("DELETE", "/endpoints/delete/", content=b'{"name":"/pets","httpMethod":"GET"}')
+        http.get("/endpoints/")
+    counting.close()
+    assert seen == ['1 DELETE /endpoints/delete/ HTTP/1.1 {"name":"/pets","httpMethod":"GET"}',
+                    "1 GET /endpoints/ HTTP/1.1 "]
+    assert len(writes) == 2
+    assert writes[0].startswith(b"DELETE /endpoints/delete/ HTTP/1.1\r\n")
+    assert writes[0].endswith(b'\r\n\r\n{"name":"/pets","httpMethod":"GET"}')
+    assert writes[1].startswith(b"GET /endpoints/ HTTP/1.1\r\n") and writes[1].endswith(b"\r\n\r\n")
+
+
+def test_over_tls_too_a_request_and_its_body_leave_in_one_write(tmp_path: Path) -> None:
+    issued = issue("127.0.0.1")
+    (tmp_path / "cert.pem").write_bytes(issued.pem)
+    (tmp_path / "key.pem").write_text(issued.private_pem())
+    serving = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    serving.load_cert_chain(tmp_path / "cert.pem", tmp_path / "key.pem")
+    seen: list[str] = []
+
+    def handler(conn: socket.socket, number: int) -> None:
+        with serving.wrap_socket(conn, server_side=True) as tls:
+            keep_answering(seen)(tls, number)
+
+    trusting = ssl.create_default_context()
+    trusting.check_hostname, trusting.verify_mode = False, ssl.CERT_NONE  # the test's own certificate
+    writes: list[bytes] = []
+    counting = CountingTransport(writes, trusting)
+    with server(handler) as (url, _), httpx.Client(base_url=url.replace("http:", "https:"),
+                                                   transport=counting) as http:
+        http.post("/things/", content=b'{"index":1}')
+    counting.close()
+    assert seen == ['1 POST /things/ HTTP/1.1 {"index":1}']
+    assert len(writes) == 1 and writes[0].endswith(b'\r\n\r\n{"index":1}')
 
 
 def test_a_connection_the_server_closed_while_idle_is_replaced_before_a_create_is_sent(

@@ -369,3 +369,58 @@ def test_a_token_answer_without_a_token_is_never_taken_for_the_operations(gatewa
         client.endpoints.list("Demo", "PetStore")
     assert caught.value.path == TOKEN_PATH
     assert gateway.api_requests == []
+
+
+#: Token answers in the plain shape, read without the model: the same token and lifetime as the model's.
+PLAIN_ANSWERS = [
+    b'{"access_token": "t-1", "token_type": "Bearer", "expires_in": 120}',
+    b'{"access_token": "t-2"}',
+    b'{"access_token": "t-3", "token_type": "bearer", "expires_in": 0, "scope": "all", "extra": [1]}',
+    b'{"access_token": "first", "access_token": "t-4", "expires_in": -5}',
+]
+#: Answers the model reads differently (coerced) or refuses: they go to the model, never read by hand.
+MODEL_ANSWERS = [
+    b'{"access_token": "t", "expires_in": "120"}',
+    b'{"access_token": "t", "expires_in": 120.0}',
+    b'{"access_token": "t", "expires_in": true}',
+    b'{"access_token": "t", "token_type": null}',
+    b'{"access_token": ""}',
+    b'{"access_token": "t t"}',
+    b'{"access_token": 5}',
+    b'{"token": "t"}',
+    b'["t"]',
+    b"<html>sso</html>",
+    b"",
+]
+
+
+@pytest.mark.parametrize("body", PLAIN_ANSWERS)
+def test_a_plain_token_answer_is_read_as_the_model_reads_it(body: bytes) -> None:
+    from apinizer_pulumi.client._auth import plain_token
+    from apinizer_pulumi.models import TokenResponse
+
+    plain, model = plain_token(body), TokenResponse.model_validate_json(body)
+    assert plain is not None
+    assert (plain.access_token, plain.expires_in) == (model.access_token, model.expires_in)
+    assert plain.access_token not in repr(plain)
+
+
+@pytest.mark.parametrize("body", MODEL_ANSWERS)
+def test_any_other_token_answer_is_left_to_the_model(body: bytes) -> None:
+    from apinizer_pulumi.client._auth import plain_token
+
+    assert plain_token(body) is None
+
+
+def test_a_token_answer_the_model_coerces_is_still_used() -> None:
+    gateway = FakeGateway()
+    answer = httpx.Response(200, json={"access_token": "t", "expires_in": "120"})
+    gateway.script("POST", TOKEN_PATH, answer)
+    gateway.valid_tokens.add("t")
+    clock = FakeClock()
+    http, _ = raw_client(gateway, clock)
+    http.get(EP)
+    clock.now += 100  # within the 120 s the model read from the string
+    http.get(EP)
+    assert len([r for r in gateway.requests if r.url.path == TOKEN_PATH]) == 1
+    assert gateway.last.headers["authorization"] == "Bearer t"

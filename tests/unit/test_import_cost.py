@@ -96,3 +96,23 @@ def test_a_name_the_models_package_does_not_declare_is_an_attribute_error() -> N
         assert "NoSuchModel" in str(error)
     else:
         raise AssertionError("an unknown name resolved")
+
+
+def test_a_delete_through_the_client_imports_no_model() -> None:
+    """A token fetched with a password, then a delete: no model is built, so pydantic is never imported."""
+    statement = (
+        "import httpx\n"
+        "from apinizer_pulumi.client import ApinizerClient\n"
+        "def answer(request):\n"
+        "    if request.url.path.endswith('/auth/token'):\n"
+        "        token = {'access_token': 't', 'token_type': 'Bearer', 'expires_in': 60}\n"
+        "        return httpx.Response(200, json=token)\n"
+        "    assert request.headers['authorization'] == 'Bearer t'\n"
+        "    return httpx.Response(200, json={'success': True})\n"
+        "with ApinizerClient('http://gateway.test', username='u', password='p',"
+        " transport=httpx.MockTransport(answer)) as client:\n"
+        "    client.endpoints.delete('Demo', 'PetStore', '/pets', 'GET')"
+    )
+    models = ("pydantic", "pydantic_core", "apinizer_pulumi.models._base", "apinizer_pulumi.models._auth",
+              "apinizer_pulumi.models._endpoint")
+    assert loaded_after(statement, models) == []

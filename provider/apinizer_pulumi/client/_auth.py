@@ -14,15 +14,21 @@ Neither class shows its secrets in ``repr()``.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from ..models import TokenResponse
+from ..models._checks import token_problem
 from ._constants import TOKEN_REFRESH_FRACTION, TOKEN_REFRESH_MARGIN
 from ._parsing import parse_success
+
+if TYPE_CHECKING:
+    from ..models import TokenResponse
 
 __all__ = ["TOKEN_REQUEST_EXTENSION", "BearerTokenAuth", "ClientCredentialsAuth", "is_token_request"]
 
@@ -39,6 +45,38 @@ def is_token_request(request: httpx.Request) -> bool:
 
 def _bearer(request: httpx.Request, token: str) -> None:
     request.headers["Authorization"] = f"Bearer {token}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlainToken:
+    """A token answer that :class:`~apinizer_pulumi.models.TokenResponse` accepts as it stands."""
+
+    access_token: str = field(repr=False)  # a credential: never in a repr
+    expires_in: int
+
+
+def plain_token(body: bytes) -> PlainToken | None:
+    """The token of an answer in the plain shape the gateway sends, read without building a model.
+
+    ``{"access_token": "<printable ASCII>", "token_type": "<text>", "expires_in": <integer>}``
+    (the last two may be missing, other fields are ignored) gives the same token and lifetime
+    as the model would. Anything else, None: the model then reads it, coercing what it may and
+    naming the fault otherwise. It spares a provider process whose requests build no model
+    (a delete's) from importing pydantic for its one token request.
+    """
+    try:
+        answer: Any = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(answer, dict):
+        return None
+    token, kind = answer.get("access_token"), answer.get("token_type", "")
+    lifetime = answer.get("expires_in", 3600)
+    if type(token) is not str or not token or token_problem(token) is not None:
+        return None
+    if type(kind) is not str or type(lifetime) is not int:
+        return None
+    return PlainToken(token, lifetime)
 
 
 class BearerTokenAuth(httpx.Auth):
@@ -110,6 +148,8 @@ class ClientCredentialsAuth(httpx.Auth):
 
         The body is a credential: the error never quotes it.
         """
+        from ..models import TokenResponse
+
         return parse_success(
             TokenResponse, response, response.request.method, response.request.url.path,
             quote_body=False, expected="JSON with an access_token",
@@ -160,7 +200,7 @@ class ClientCredentialsAuth(httpx.Auth):
                 return None
             # Any 2xx must carry a token: were it passed on, the client would take the token
             # request's answer for the operation's (a 201 would read as an empty endpoint list).
-            parsed = self.parse_token_response(response)
+            parsed = plain_token(response.content) or self.parse_token_response(response)
             lifetime = float(parsed.expires_in)
             margin = min(TOKEN_REFRESH_MARGIN, lifetime * TOKEN_REFRESH_FRACTION)
             self._token = parsed.access_token

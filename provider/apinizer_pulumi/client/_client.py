@@ -19,10 +19,9 @@ import re
 import time
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
-import pydantic
 
 from .. import models
 from ._api_proxies import ApiProxies, ApiProxyReports
@@ -61,6 +60,9 @@ from ._resources import Endpoints, Rlcl, _segment
 from ._retry import NEVER_SENT_ERRORS, _seconds, parse_retry_after, send_with_retries
 from ._transport_pool import build_request, get_client, lean_cookies
 
+if TYPE_CHECKING:
+    import pydantic
+
 __all__ = ["ApinizerClient"]
 
 logger = logging.getLogger("apinizer_pulumi.client")
@@ -79,7 +81,8 @@ _JSON_HEADERS = (("Accept", "application/json"), ("User-Agent", _USER_AGENT))
 _JSON_BODY_HEADERS = (*_JSON_HEADERS, ("Content-Type", "application/json"))
 #: Parsed request URLs kept per client: a few per proxy, so this bound is never reached in a run.
 _MAX_CACHED_URLS = 1024
-_M = TypeVar("_M", bound=pydantic.BaseModel)
+
+_M = TypeVar("_M", bound="pydantic.BaseModel")
 
 
 def _env(name: str) -> str | None:

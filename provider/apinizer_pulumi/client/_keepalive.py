@@ -38,6 +38,31 @@ __all__ = ["KeepAliveTransport", "environment_proxy_for"]
 _Origin = tuple[str, str, int]
 
 
+class _OneWrite(http.client.HTTPConnection):
+    """``http.client``'s connection, writing a request's head and its body in one ``send``.
+
+    ``http.client`` sends the head, then the body: two writes, two segments, which the gateway reads,
+    and its event loop wakes for, twice (a delete's body is its ``{name, httpMethod}``). Here a
+    bytes body joins the head's last line, as ``http.client`` itself joins the head's lines. Any
+    other body, or a later ``http.client`` without the head's buffer, is sent as before.
+    """
+
+    def _send_output(self, message_body: object = None, encode_chunked: bool = False) -> None:
+        head: object = getattr(self, "_buffer", None)
+        whole = type(message_body) is bytes and message_body and not encode_chunked
+        if not whole or not isinstance(head, list):
+            super()._send_output(message_body, encode_chunked=encode_chunked)  # type: ignore[misc]
+            return
+        head.extend((b"", message_body))
+        message = b"\r\n".join(head)
+        del head[:]
+        self.send(message)
+
+
+class _OneWriteTls(_OneWrite, http.client.HTTPSConnection):
+    """The same over TLS."""
+
+
 class _Connection:
     __slots__ = ("connection", "idle_since")
 
@@ -113,9 +138,9 @@ class KeepAliveTransport(httpx.BaseTransport):
         scheme, host, port = origin
         connection: http.client.HTTPConnection
         if scheme == "https":
-            connection = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context())
+            connection = _OneWriteTls(host, port, timeout=timeout, context=self._context())
         else:
-            connection = http.client.HTTPConnection(host, port, timeout=timeout)
+            connection = _OneWrite(host, port, timeout=timeout)
         try:
             connection.connect()
         except TimeoutError as error:
@@ -166,7 +191,7 @@ class KeepAliveTransport(httpx.BaseTransport):
             connection.putrequest(request.method, target, skip_host=True, skip_accept_encoding=True)
             for name, value in request.headers.raw:
                 connection.putheader(name.decode("latin-1"), value.decode("latin-1"))
-            # Headers and body in one send: a second small write would wait for the first's ACK.
+            # Head and body in one write (_OneWrite).
             connection.endheaders(body or None)
         except TimeoutError as error:
             raise httpx.WriteTimeout(str(error) or "timed out while sending") from error

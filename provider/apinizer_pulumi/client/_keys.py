@@ -21,16 +21,17 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from urllib.parse import urlencode
-
-import pydantic
 
 from .. import models
 from ._api_proxies import _Parts
 from ._exceptions import APIResponseValidationError, APIStatusError, InvalidArgumentError
 from ._parsing import parse_success
 from ._resources import _coerce, _problems, _Resource, _segment
+
+if TYPE_CHECKING:
+    import pydantic
 
 __all__ = [
     "CERTIFICATES_PATH",
@@ -78,8 +79,8 @@ def key_object_not_found(error: APIStatusError, kind: str | None = None) -> bool
     return error.status_code in (400, 404) and named and "not found" in text
 
 
-_Item = TypeVar("_Item", bound=pydantic.BaseModel)
-_Spec = TypeVar("_Spec", bound=pydantic.BaseModel)
+_Item = TypeVar("_Item", bound="pydantic.BaseModel")
+_Spec = TypeVar("_Spec", bound="pydantic.BaseModel")
 
 
 class _Objects(_Resource, Generic[_Item]):
@@ -140,6 +141,8 @@ class _Objects(_Resource, Generic[_Item]):
 
 def _referenced_jwks(update_referenced_jwks: bool, update_scope: str | None) -> str:
     """The query of a keystore, key or certificate update (``?updateReferencedJwks=...``), or ''."""
+    import pydantic
+
     try:
         query = models.ReferencedJwkUpdate(
             update_referenced_jwks=update_referenced_jwks, update_scope=update_scope

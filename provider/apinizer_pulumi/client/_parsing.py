@@ -9,16 +9,18 @@ JSON are accepted: the status says success and there is nothing that contradicts
 from __future__ import annotations
 
 import json
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
-import pydantic
 
 from ._exceptions import APIResponseValidationError, redact_secrets, snippet
 
+if TYPE_CHECKING:
+    import pydantic
+
 __all__ = ["expect_success", "parse_success"]
 
-_M = TypeVar("_M", bound=pydantic.BaseModel)
+_M = TypeVar("_M", bound="pydantic.BaseModel")
 
 
 def _json(response: httpx.Response) -> Any:
@@ -67,6 +69,8 @@ def parse_success(
     ``expected`` says what the body should have been (``a valid EndpointList`` unless given);
     ``quote_body=False`` keeps the body out of the error (the token response is a credential).
     """
+    import pydantic
+
     try:
         parsed = model.model_validate_json(response.content)
     except pydantic.ValidationError as exc:

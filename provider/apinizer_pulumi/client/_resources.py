@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import quote
 
 import httpx
-import pydantic
 
 from .. import models
 from ._constants import (
@@ -31,13 +30,15 @@ from ._constants import (
 from ._exceptions import APIStatusError, InvalidArgumentError, InvalidArgumentTypeError
 
 if TYPE_CHECKING:
+    import pydantic
+
     from ._client import ApinizerClient
 
 __all__ = ["NOT_GIVEN", "Endpoints", "NotGiven", "Reports", "Rlcl"]
 
-_M = TypeVar("_M", bound=pydantic.BaseModel)
+_M = TypeVar("_M", bound="pydantic.BaseModel")
 #: A model of a family whose writes refuse unknown fields (a policy, a connection).
-_T = TypeVar("_T", bound=models.ApiModel)
+_T = TypeVar("_T", bound="models.ApiModel")
 
 
 class NotGiven:
@@ -107,6 +108,8 @@ def _coerce(model: type[_M], value: object, argument: str) -> _M:
     A mapping that does not validate raises :class:`InvalidArgumentError` naming ``argument``
     and the path of each fault (``cache_settings.ttl``); anything else, its type error.
     """
+    import pydantic  # here: only what builds a model pays for importing pydantic
+
     if isinstance(value, model):
         return value
     if not isinstance(value, Mapping):
@@ -129,6 +132,8 @@ def _typed(
     """One of the types of a discriminated family (a policy, a connection): an instance of ``base``
     as is, or a mapping read by ``parse``; refused, naming ``argument``, when it does not validate
     or holds a field its type does not have (each named)."""
+    import pydantic
+
     if isinstance(value, base):
         model = value
     elif isinstance(value, Mapping):
@@ -152,6 +157,8 @@ def _typed(
 def _body(model: type[_M], renames: Mapping[str, str], **fields: Any) -> _M:
     """``model(**fields)`` built from a method's arguments; a fault names the argument it came
     from (``renames`` maps a field to its argument: ``identifier_name`` came from ``name``)."""
+    import pydantic
+
     try:
         return model(**fields)
     except pydantic.ValidationError as exc:

@@ -74,8 +74,8 @@ if TYPE_CHECKING:
         ApiProxyGroupSpec,
         ApiProxyGroupSummary,
     )
-    from ._auth import ApiErrorBody, TokenResponse, token_problem
-    from ._base import ApiModel, Name, PositiveInt, name_problem
+    from ._auth import ApiErrorBody, TokenResponse
+    from ._base import ApiModel, Name, PositiveInt
     from ._cache import CacheSettings, EndpointCacheUpdate
     from ._certificate import (
         Certificate,
@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         CertificateSpec,
         pem_certificate_problem,
     )
+    from ._checks import name_problem, token_problem
     from ._connection import (
         ConnectionBase,
         ConnectionModel,

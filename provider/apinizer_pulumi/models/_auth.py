@@ -5,22 +5,7 @@ from __future__ import annotations
 from pydantic import ConfigDict, Field, field_validator
 
 from ._base import ApiModel
-
-
-def token_problem(token: str, what: str = "token") -> str | None:
-    """Why ``token`` cannot go into an ``Authorization`` header, or None; never showing the token.
-
-    A bearer token is printable ASCII without spaces (RFC 6750's b64token is narrower still). A
-    CR, LF, NUL, space, control or non-ASCII character would be refused by the HTTP library on the
-    way out, and its refusal, token and all, quoted in httpcore's DEBUG log.
-    """
-    for position, char in enumerate(token):
-        if not "\x21" <= char <= "\x7e":
-            return (
-                f"{what} holds U+{ord(char):04X} at position {position}, which an HTTP header cannot "
-                "carry: a token is printable ASCII without spaces (its value is not shown)"
-            )
-    return None
+from ._checks import token_problem
 
 
 class TokenResponse(ApiModel):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import unicodedata
 from typing import Annotated, Any
 
 from pydantic import (
@@ -17,6 +16,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from ._checks import name_problem
 
 
 class ApiModel(BaseModel):
@@ -79,30 +80,6 @@ def _reject_bool(value: Any) -> Any:
 #: A count, length or size: an integer above zero. Integral floats (``5.0``, as Pulumi's numbers
 #: arrive) are accepted; booleans and fractions are not.
 PositiveInt = Annotated[int, Field(gt=0), BeforeValidator(_reject_bool)]
-
-
-#: Unicode categories no name may hold: they are invisible or reorder or break what is shown, so a
-#: name holding one reads as another in a console, a diff or a log (``/pets\u202e`` shows
-#: reversed, ``/pets\u200b`` as ``/pets``). Cc: C0 and C1 controls (NEL U+0085, CSI U+009B);
-#: Cf: format characters (bidi controls U+202E and U+2066, U+200B, U+FEFF); Zl and Zp: the line
-#: and paragraph separators U+2028 and U+2029.
-_REFUSED_CATEGORIES = {
-    "Cc": "control characters",
-    "Cf": "invisible format or bidirectional control characters",
-    "Zl": "line separators",
-    "Zp": "paragraph separators",
-}
-
-
-def name_problem(value: str, what: str = "name") -> str | None:
-    """Why ``value`` cannot be a name (the first refused character, by code point), or None."""
-    for position, char in enumerate(value):
-        kind = _REFUSED_CATEGORIES.get(unicodedata.category(char))
-        if kind is not None:
-            label = unicodedata.name(char, "")
-            shown = f"U+{ord(char):04X}" + (f" {label}" if label else "")
-            return f"{what} must not contain {kind}: {shown} at position {position}"
-    return None
 
 
 def _plain_name(value: str, info: ValidationInfo) -> str:

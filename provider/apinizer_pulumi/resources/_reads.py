@@ -39,16 +39,18 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar, cast
 from urllib.parse import unquote
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import Endpoint, HttpMethod
+from apinizer_pulumi.models import HttpMethod
 
 if TYPE_CHECKING:
     import httpx
 
-    from apinizer_pulumi.models import ApiProxy, Credential, EnvironmentVariable
+    # Models are built by the reads, not by this module: a delete, which reads nothing, never
+    # imports pydantic for them.
+    from apinizer_pulumi.models import ApiProxy, Credential, Endpoint, EnvironmentVariable
 
 T = TypeVar("T")
 
@@ -338,7 +340,7 @@ def forget_every_list() -> None:
         cache.clear()
 
 
-EndpointIndex = Mapping[tuple[str, HttpMethod], Endpoint]
+EndpointIndex: TypeAlias = "Mapping[tuple[str, HttpMethod], Endpoint]"
 """A proxy's endpoints by (name, method): a refresh of N endpoints looks up N times in one list."""
 
 #: The process's shared endpoint lists.
