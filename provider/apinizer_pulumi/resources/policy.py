@@ -39,6 +39,7 @@ from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt
 from ._replace import unchangeable
+from ._secret_inputs import HoldsSecrets
 from ._typed_settings import SettingsFamily, mark_secrets
 from ._types import HttpMethodValue
 
@@ -318,19 +319,20 @@ def revision(props: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
-class PolicyProvider(HandedOver):
+class PolicyProvider(HoldsSecrets, HandedOver):
     """Add, update (in place, moved to its declared order), read and delete one policy of a proxy."""
 
     kind = "Policy"
     inputs_model = lazy_model("apinizer_pulumi.resources._policy_inputs", "PolicyInputs")
     replace_fields = KEYS
     ignored_fields = (CONNECTION, "adopt")
+    secrets = SETTINGS
 
     # -- check -------------------------------------------------------------------------------
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(olds, news)
         news = plain(news)
-        result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
         extra, settings = self._check_settings(news)
         extra.extend(self._check_target(news))
@@ -385,7 +387,6 @@ class PolicyProvider(HandedOver):
     # -- diff --------------------------------------------------------------------------------
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        olds, news = plain(olds), plain(news)
         # The API cannot change a policy's type: a new policy replaces it (names are unique in a proxy).
         return unchangeable(super().diff(id_, olds, news), "policy_type", olds, news)
 
