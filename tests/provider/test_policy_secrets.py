@@ -13,11 +13,12 @@ from pulumi.runtime import rpc
 from apinizer_pulumi.client import ApinizerClient
 from apinizer_pulumi.models._policy_registry import POLICY_TYPES
 from apinizer_pulumi.resources import PolicyProvider
-from apinizer_pulumi.resources.policy import settings_of
-from apinizer_pulumi.resources.testing import Engine, ProviderServer
+from apinizer_pulumi.resources.policy import find_policy, settings_of
+from apinizer_pulumi.resources.testing import Engine, ProviderServer, deserialize
 
 from ._fork_server import ForkedProviderServer
 from .conftest import ADMIN_TOKEN
+from .test_connection_resource import as_kept, checked_as_kept, in_clear, secret_paths
 from .test_key_references_deploy import hold_named_objects
 
 EXAMPLES = Path(__file__).parents[1] / "unit" / "data" / "policy_doc_examples.json"
@@ -39,14 +40,16 @@ def documented_settings(policy_type: str) -> dict[str, Any]:
     raise AssertionError(f"no documented example of {policy_type} validates")
 
 
-def secret_values(settings: dict[str, Any], paths: tuple[str, ...]) -> list[str]:
-    found = []
+def secret_values(settings: Any, paths: tuple[str, ...]) -> list[str]:
+    """The values at the dotted secret ``paths``, through dicts and the items of lists."""
+    found: list[str] = []
     for path in paths:
-        value: Any = settings
+        values: list[Any] = [settings]
         for part in path.split("."):
-            value = value.get(part) if isinstance(value, dict) else None
-        if isinstance(value, str) and value:
-            found.append(value)
+            values = [item for value in values
+                      for item in (value if isinstance(value, list) else [value])]
+            values = [value[part] for value in values if isinstance(value, dict) and part in value]
+        found.extend(value for value in values if isinstance(value, str) and value)
     return found
 
 
@@ -104,3 +107,52 @@ def test_a_password_the_list_clears_is_no_drift(policy_type: str, policies: Engi
     _, read_outs, read_inputs = policies.read(id_, plain_outs, plain)
     assert read_inputs is None  # in sync
     assert rpc.unwrap_rpc_secret(read_outs["settings"]) == plain_outs["settings"]
+
+
+CLIENT_SECRET = "Oidc-Client-S3cret"
+
+
+def test_only_the_secret_fields_are_secret_and_drift_of_another_shows_in_clear(
+        policies: Engine, client: ApinizerClient) -> None:
+    # The engine keeps the marks the provider answers where they are: on the client secret only, so
+    # `preview --diff` and `refresh --diff` show the other fields, and a drift of one, in clear.
+    settings = {**documented_settings("policy-oidc"), "client_secret": CLIENT_SECRET}
+    declared = {"project_name": "Demo", "api_proxy_name": "Orders", "name": "login",
+                "policy_type": "policy-oidc", "pipeline": "REQUEST", "settings": settings}
+    assert secret_paths(as_kept(checked_as_kept(policies, declared))) == {"settings.client_secret"}
+    created = policies.create_future(policies.checked(declared), "r").result()
+    outs = as_kept(created.properties)
+    assert secret_paths(outs) == {"settings.client_secret"}
+    assert outs["settings"]["client_id"] == settings["client_id"] and CLIENT_SECRET not in in_clear(outs)
+    live = find_policy(client.policies.list("Demo", "Orders"), "login")
+    assert live is not None
+    changed = live.policy.model_copy(update={"client_id": "console-edit"})
+    client.policies.update("Demo", "Orders", "login", changed,
+                           {"target_scope": "ALL", "target_pipeline": "REQUEST", "deploy": False})
+    read = policies.read_future(created.id, deserialize(created.properties)).result()
+    assert read.HasField("inputs"), "the drift was not seen"
+    for drifted in (as_kept(read.properties), as_kept(read.inputs)):
+        assert secret_paths(drifted) == {"settings.client_secret"}
+        assert drifted["settings"]["client_id"] == "console-edit"
+        assert CLIENT_SECRET not in in_clear(drifted)
+
+
+@pytest.mark.parametrize("policy_type", SECRET_TYPES)
+def test_every_types_secret_fields_are_secret_alone(policy_type: str, policies: Engine,
+                                                    client: ApinizerClient) -> None:
+    settings = documented_settings(policy_type)
+    hold_named_objects(client, settings)
+    paths = POLICY_TYPES[policy_type].secret_fields()
+    secrets = secret_values(settings, paths)
+    assert secrets, f"the documented {policy_type} example sets no secret field"
+    declared = {"project_name": "Demo", "api_proxy_name": "Orders", "name": "alone",
+                "policy_type": policy_type, "pipeline": "REQUEST", "settings": settings}
+    created = policies.create_future(policies.checked(declared), "r").result()
+    read = policies.read_future(created.id, deserialize(created.properties)).result()
+    assert not read.HasField("inputs"), "the list's masked secrets showed as drift"
+    # A secret field is marked alone; a list that holds one is marked whole (as the engine keeps it).
+    marked = {f"settings.{path.split('.')[0]}" for path in paths if path.split(".")[0] in settings}
+    for answer in (as_kept(checked_as_kept(policies, declared)), as_kept(created.properties),
+                   as_kept(read.properties)):
+        assert secret_paths(answer) == marked, policy_type
+        assert not [value for value in secrets if value in in_clear(answer)]

@@ -23,11 +23,12 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props, typed_statically
 from ._base import CONNECTION, inputs_of, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
+from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import ApinizerResourceError, refuse_if_changed, translated
 from ._named import HandedOver, already_exist, create_or_adopt, identity
 from ._replace import unchangeable
+from ._secret_inputs import HoldsSecrets, SecretInputs
 from ._types import ApiProxySpecTypeName, ApiProxySpecTypeValue, HttpMethodValue, SharingTypeValue
 
 if TYPE_CHECKING:
@@ -360,14 +361,9 @@ def live_blocks(live: LiveProxy) -> dict[str, Any]:
     return blocks
 
 
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the secret inputs unwrapped: secrets arrive as signature-tagged dicts."""
-    return unwrap_secrets(props, SECRET_INPUTS)
-
-
-def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """``inputs`` with the secret inputs marked secret again, for the inputs that the state keeps."""
-    return wrap_secrets(inputs, SECRET_INPUTS)
+SECRETS = SecretInputs(SECRET_INPUTS)
+plain = SECRETS.plain
+secret = SECRETS.secret
 
 
 def _made_by(live: LiveProxy, props: Mapping[str, Any]) -> bool:
@@ -387,13 +383,14 @@ def deployments(live: LiveProxy | None) -> dict[str, dict[str, bool]]:
             for line in live.deployment_list}
 
 
-class ApiProxyProvider(HandedOver):
+class ApiProxyProvider(HoldsSecrets, HandedOver):
     """Create (from a file, a URL or as a reverse proxy), re-parse, configure, read and delete a proxy."""
 
     kind = "ApiProxy"
     inputs_model = lazy_model("apinizer_pulumi.resources._proxy_inputs", "ApiProxyInputs")
     replace_fields = ("project_name", "name")
     ignored_fields = (CONNECTION, "adopt", *SPEC_SOURCE)
+    secrets = SECRETS
 
     @staticmethod
     def probe(inputs: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -403,13 +400,11 @@ class ApiProxyProvider(HandedOver):
         return None
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        olds, news = plain(olds), plain(news)
         recorded = olds.get("spec_hash")
         if isinstance(recorded, str) and recorded == news.get("spec_hash") and \
                 olds.get("spec_type") == news.get("spec_type"):
             _ACCEPTED_SPECS.add((str(news.get("spec_type")), recorded))  # the gateway took it: no parse
-        result = super().check_inputs(olds, news)
-        return dyn.CheckResult(secret(result.inputs), result.failures)
+        return super().check_inputs(olds, news)
 
     def extra_failures(self, model: BaseModel) -> list[dyn.CheckFailure]:
         # Before the connection check: a spec that cannot be read or parsed fails with no request.
@@ -417,7 +412,6 @@ class ApiProxyProvider(HandedOver):
         return [] if problem is None else [dyn.CheckFailure("", f"apinizer: {problem}")]
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        olds, news = plain(olds), plain(news)
         # The creation type cannot change in place; a proxy adopted without a spec that now declares
         # one is re-parsed in place.
         return unchangeable(super().diff(id_, olds, news), "spec_type", olds, news)

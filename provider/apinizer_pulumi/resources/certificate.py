@@ -32,9 +32,10 @@ import pulumi.dynamic as dyn
 from . import _named
 from ._args import connection_props, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model
-from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
+from ._connection import ConnectionArgs
 from ._errors import ApinizerResourceError, refuse_if_changed, translated
 from ._named import NamedObject
+from ._secret_inputs import HoldsSecrets, SecretInputs
 from ._undeployed import UNDEPLOYED, deployed, redeploy_diff, undeployed_outputs
 
 if TYPE_CHECKING:
@@ -54,14 +55,9 @@ COMPUTED = ("certificate_id", *PER_ENVIRONMENT, UNDEPLOYED)
 _ALREADY_EXISTS = re.compile(r"^Certificate \(name: .*\) is already exist", re.DOTALL)
 
 
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the PEM unwrapped: secrets arrive as signature-tagged dicts."""
-    return unwrap_secrets(props, SECRET_INPUTS)
-
-
-def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """``inputs`` with the PEM marked secret again, for the inputs that the state keeps."""
-    return wrap_secrets(inputs, SECRET_INPUTS)
+SECRETS = SecretInputs(SECRET_INPUTS)
+plain = SECRETS.plain
+secret = SECRETS.secret
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
@@ -159,7 +155,7 @@ def _sha1(der: bytes) -> str:
     return hashlib.sha1(der, usedforsecurity=False).hexdigest().upper()
 
 
-class CertificateProvider(NamedObject):
+class CertificateProvider(HoldsSecrets, NamedObject):
     """Create (exactly once) and deploy, update in place (a new PEM too), refresh from the project's
     list, delete and undeploy; with ``adopt``, create takes over a certificate of that name."""
 
@@ -168,18 +164,19 @@ class CertificateProvider(NamedObject):
     #: The content is compared by its ``sha256``; where it comes from (text or a path) is no change,
     #: nor is whether a rotation remakes the JWKs made from the certificate.
     ignored_fields = (CONNECTION, "adopt", "pem", "file", "update_referenced_jwks")
+    secrets = SECRETS
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check_inputs(plain(olds), plain(news))
+        result = super().check_inputs(olds, news)
         inputs = dict(result.inputs)
         digest = content_sha256(plain(news))
         if digest is not None:
             inputs["sha256"] = digest
-        return dyn.CheckResult(secret(inputs), result.failures)
+        return dyn.CheckResult(inputs, result.failures)
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
         """The declared changes; and a change when the last write's deployment failed somewhere."""
-        return redeploy_diff(super().diff(id_, plain(olds), plain(news)), olds)
+        return redeploy_diff(super().diff(id_, olds, news), olds)
 
     @translated(lambda self, props: subject(plain(props)))
     def create(self, props: dict[str, Any]) -> dyn.CreateResult:

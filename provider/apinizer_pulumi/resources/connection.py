@@ -31,6 +31,7 @@ from ._connection import ConnectionArgs
 from ._errors import translated
 from ._named import NamedObject, identity, subject
 from ._replace import unchangeable
+from ._secret_inputs import HoldsSecrets
 from ._typed_settings import SettingsFamily, mark_secrets
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ def _missing(error: APIStatusError) -> bool:
     return connection_not_found(error)
 
 
-class ConnectionProvider(NamedObject):
+class ConnectionProvider(HoldsSecrets, NamedObject):
     """Create (exactly once), update in place, refresh from the shared list of its type, and delete one
     connection; with ``adopt``, create takes over a connection of that name."""
 
@@ -132,6 +133,7 @@ class ConnectionProvider(NamedObject):
                               "ConnectionResourceInputs")
     replace_fields = ("project_name", "name")
     ignored_fields = (CONNECTION, "adopt")
+    secrets = SETTINGS
 
     # -- check -------------------------------------------------------------------------------
 
@@ -148,8 +150,8 @@ class ConnectionProvider(NamedObject):
         return dyn.CheckResult(result.inputs, readable(result.failures, shown))
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(olds, news)
         news = plain(news)
-        result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
         typed, news = self._settings_type(news)
         extra, settings = SETTINGS.check_settings(news, extra={"name": self._name_for_check(news)})
@@ -179,7 +181,6 @@ class ConnectionProvider(NamedObject):
     # -- diff --------------------------------------------------------------------------------
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        olds, news = plain(olds), plain(news)
         # The API cannot change a connection's type (the update page): a new one replaces it.
         return unchangeable(super().diff(id_, olds, news), "connection_type", olds, news)
 

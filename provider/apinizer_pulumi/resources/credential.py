@@ -26,10 +26,11 @@ import pulumi.dynamic as dyn
 from . import _named
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secrets, wrap_secrets
+from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, confirmed
 from ._errors import translated
 from ._named import NamedObject
+from ._secret_inputs import HoldsSecrets, SecretInputs
 from ._types import AccessTypeName, AccessTypeValue
 
 if TYPE_CHECKING:
@@ -48,14 +49,9 @@ Access = tuple[str, str]
 """(type, name) of one access."""
 
 
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the password unwrapped: secrets may arrive as signature-tagged dicts."""
-    return unwrap_secrets(props, SECRET_INPUTS)
-
-
-def secret(inputs: Mapping[str, Any]) -> dict[str, Any]:
-    """``inputs`` with the password marked secret again, for the inputs that the state keeps."""
-    return wrap_secrets(inputs, SECRET_INPUTS)
+SECRETS = SecretInputs(SECRET_INPUTS)
+plain = SECRETS.plain
+secret = SECRETS.secret
 
 
 def subject(props: Mapping[str, Any], id_: str = "") -> str:
@@ -106,17 +102,14 @@ def _missing(error: APIStatusError) -> bool:
     return credential_not_found(error)
 
 
-class CredentialProvider(NamedObject):
+class CredentialProvider(HoldsSecrets, NamedObject):
     """Create (exactly once), update (change password apart), refresh and delete one credential and
     the access it declares; with ``adopt``, create takes over a credential of that username."""
 
     kind = "Credential"
     inputs_model = lazy_model("apinizer_pulumi.resources._credential_inputs", "CredentialInputs")
     replace_fields = ("project_name", "username")
-
-    def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
-        result = super().check_inputs(plain(olds), plain(news))
-        return dyn.CheckResult(secret(result.inputs), result.failures)
+    secrets = SECRETS
 
     def normalize(self, model: Any) -> dict[str, Any]:
         inputs = super().normalize(model)
@@ -131,9 +124,6 @@ class CredentialProvider(NamedObject):
                 failures.append(dyn.CheckFailure(f"access.{index}", f"{kind} {name!r} is declared twice"))
             seen.add((kind, name))
         return failures
-
-    def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        return super().diff(id_, plain(olds), plain(news))
 
     # -- create --------------------------------------------------------------------------------
 

@@ -25,10 +25,11 @@ import pulumi.dynamic as dyn
 
 from ._args import connection_props, one_line_arguments, resource_options, resource_props
 from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
-from ._connection import ConnectionArgs, unwrap_secrets
+from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import translated
 from ._named import NamedObject
+from ._secret_inputs import HoldsSecrets, SecretInputs
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient, APIStatusError, BadRequestError
@@ -56,18 +57,9 @@ _KTY = {"RSA": "RSA", "EC": "EC", "OCT": "oct", "OKP": "OKP"}
 _PUBLIC_MEMBERS = ("n", "e", "crv", "x", "y")
 
 
-def plain(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the secrets unwrapped: they may arrive as signature-tagged dicts."""
-    return unwrap_secrets(props, SECRET_OUTPUTS)
-
-
-def secret(props: Mapping[str, Any]) -> dict[str, Any]:
-    """``props`` with the secrets marked secret again, for what the state keeps."""
-    from pulumi.runtime import rpc
-
-    return {key: rpc.wrap_rpc_secret(value)
-            if key in SECRET_OUTPUTS and value is not None and not is_unknown(value) else value
-            for key, value in props.items()}
+SECRETS = SecretInputs(SECRET_OUTPUTS)
+plain = SECRETS.plain
+secret = SECRETS.secret
 
 
 def _taken(error: BadRequestError) -> bool:
@@ -123,22 +115,23 @@ def _discard(_: object) -> None:
     """A write's deployment answer is checked by the client (a failed environment raises)."""
 
 
-class JwkProvider(NamedObject):
+class JwkProvider(HoldsSecrets, NamedObject):
     """Create (exactly once, from one source), describe in place, refresh and delete one JWK; with
     ``adopt``, create takes over a JWK of that name as it is."""
 
     kind = "Jwk"
     inputs_model = lazy_model("apinizer_pulumi.resources._jwk_inputs", "JwkInputs")
+    secrets = SECRETS
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
         from ._jwk_inputs import NO_SOURCE, SOURCES
 
-        result = super().check_inputs(plain(olds), plain(news))
+        result = super().check_inputs(olds, news)
         failures = result.failures
         if any(is_unknown(news.get(name)) for name in SOURCES):
             # The source is not known yet (an Output during a preview): it is checked at `up`.
             failures = [failure for failure in failures if not failure.reason.startswith(NO_SOURCE)]
-        return dyn.CheckResult(secret(result.inputs), failures)
+        return dyn.CheckResult(result.inputs, failures)
 
     def normalize(self, model: Any) -> dict[str, Any]:
         inputs = super().normalize(model)

@@ -39,7 +39,8 @@ from ._create import ExactlyOnce, after_create, confirmed, read_retried
 from ._errors import ApinizerResourceError, translated
 from ._named import HandedOver, already_exist, create_or_adopt
 from ._replace import unchangeable
-from ._typed_settings import SettingsFamily
+from ._secret_inputs import HoldsSecrets
+from ._typed_settings import SettingsFamily, mark_secrets
 from ._types import HttpMethodValue
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ SETTINGS = SettingsFamily(
     base="apinizer_pulumi.models:PolicyBase",
     args="apinizer_pulumi.resources._policy_args:POLICY_ARGS",
     common=COMMON,
+    secret_fields_alone=True,
 )
 
 
@@ -309,25 +311,28 @@ def _canonical(value: Any) -> Any:
 
 
 def revision(props: Mapping[str, Any]) -> str:
-    """A digest of what the gateway holds for this policy: a deployment's trigger (secret when the
-    type has secret fields, since it is computed from them too)."""
+    """A digest of what the gateway holds for this policy: a deployment's trigger.
+
+    Secret when the type has secret fields: it is a plain digest of them too, and the other fields
+    it covers are in clear, so a guess of a secret could be checked against it."""
     body = _canonical({key: props.get(key) for key in ("policy_type", *PLACEMENT, *COMMON, "settings")})
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
-class PolicyProvider(HandedOver):
+class PolicyProvider(HoldsSecrets, HandedOver):
     """Add, update (in place, moved to its declared order), read and delete one policy of a proxy."""
 
     kind = "Policy"
     inputs_model = lazy_model("apinizer_pulumi.resources._policy_inputs", "PolicyInputs")
     replace_fields = KEYS
     ignored_fields = (CONNECTION, "adopt")
+    secrets = SETTINGS
 
     # -- check -------------------------------------------------------------------------------
 
     def check_inputs(self, olds: dict[str, Any], news: dict[str, Any]) -> dyn.CheckResult:
+        result = super().check_inputs(olds, news)
         news = plain(news)
-        result = super().check_inputs(plain(olds), news)
         inputs = dict(result.inputs)
         extra, settings = self._check_settings(news)
         extra.extend(self._check_target(news))
@@ -382,7 +387,6 @@ class PolicyProvider(HandedOver):
     # -- diff --------------------------------------------------------------------------------
 
     def diff(self, id_: str, olds: dict[str, Any], news: dict[str, Any]) -> dyn.DiffResult:
-        olds, news = plain(olds), plain(news)
         # The API cannot change a policy's type: a new policy replaces it (names are unique in a proxy).
         return unchangeable(super().diff(id_, olds, news), "policy_type", olds, news)
 
@@ -605,7 +609,7 @@ def live_inputs(found: Placed, declared: Mapping[str, Any]) -> dict[str, Any]:
     declared value (a gateway may not return it). ``order`` is the live position when it differs
     from where the declared order puts the policy (beyond the end of its pipeline is last).
     """
-    policy = found.policy
+    policy = _typed(found.policy, declared)
     scope, endpoint, method = found.target
     out: dict[str, Any] = {
         "pipeline": found.pipeline,
@@ -648,6 +652,36 @@ def live_inputs(found: Placed, declared: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _typed(policy: Any, declared: Mapping[str, Any]) -> Any:
+    """A list entry of a known type as its type's model, with the declared secrets put back where the
+    list cleared them (null), when only those stopped it: a rule of the model may need a secret (a
+    WS-Security ``USERNAME_TOKEN`` needs ``un_password``), and the list leaves such an entry untyped,
+    which would show every other field of its settings as gone. Any other entry as it is."""
+    from pydantic import ValidationError
+
+    from apinizer_pulumi.models import PolicyBase
+
+    policy_type = getattr(policy, "type", None)
+    settings = declared.get("settings")
+    if isinstance(policy, PolicyBase) or not isinstance(policy_type, str) \
+            or not isinstance(settings, Mapping) or not hasattr(policy, "model_dump"):
+        return policy
+    try:
+        model = policy_model(policy_type)
+    except ValueError:
+        return policy
+    entry = policy.model_dump(mode="json", by_alias=True)
+    for name in {path.split(".", 1)[0] for path in model.secret_fields()}:
+        field = model.model_fields.get(name)
+        key = (field.alias if field is not None else None) or name
+        if field is not None and entry.get(key, ...) is None and settings.get(name) is not None:
+            entry[key] = settings[name]
+    try:
+        return model.model_validate(entry)
+    except ValidationError:
+        return policy
+
+
 class Policy(dyn.Resource, module="apinizer", name="Policy"):
     """One policy in an API proxy's request, response or error pipeline, of any documented type.
 
@@ -687,7 +721,8 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
     error_messages: pulumi.Output[list[dict[str, Any]] | None]
     """Custom error messages."""
     settings: pulumi.Output[dict[str, Any]]
-    """The type's own fields with the API's defaults filled in (a secret when the type has secret fields)."""
+    """The type's own fields with the API's defaults filled in, each secret field a secret in the state (the
+    program sees the whole output as a secret when the type has secret fields)."""
     deploy_to: pulumi.Output[list[str] | None]
     """Environments each write deploys to."""
     adopt: pulumi.Output[bool]
@@ -696,7 +731,8 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
     """Its 1-based position in its pipeline when last written or read (its neighbours' creates move it
     after; refresh reads it again)."""
     revision: pulumi.Output[str]
-    """A digest of what was written: use it in ``ApiProxyDeployment(triggers=...)`` to redeploy on change."""
+    """A digest of what was written: use it in ``ApiProxyDeployment(triggers=...)`` to redeploy on change
+    (a secret when the type has secret fields)."""
     connection: pulumi.Output[dict[str, Any] | None]
     """The connection input, stored as a secret."""
 
@@ -772,23 +808,25 @@ class Policy(dyn.Resource, module="apinizer", name="Policy"):
             settings = resolve_references(settings, where)
         props["settings"] = to_props(settings) if settings is not None else {}
         props[CONNECTION] = connection_props(connection)
-        secret_outputs = []
-        if _has_secrets(settings, policy_type):
-            props["settings"] = pulumi.Output.secret(props["settings"])
-            secret_outputs = ["settings", "revision"]
+        secrets = _secret_fields(settings, policy_type)
+        if secrets:
+            # Each secret field alone is a secret, so a diff shows the others in clear; the engine carries
+            # the marks over to the outputs (_typed_settings). The revision is a digest of them too.
+            props["settings"] = mark_secrets(props["settings"], secrets, pulumi.Output.secret) \
+                if isinstance(props["settings"], Mapping) else pulumi.Output.secret(props["settings"])
         options = pulumi.ResourceOptions.merge(resource_options(opts), pulumi.ResourceOptions(
-            additional_secret_outputs=secret_outputs))
+            additional_secret_outputs=["revision"] if secrets else []))
         super().__init__(PolicyProvider(), resource_name, props, options)
         from ._literal_names import named_proxies
 
         named_proxies(self, "Policy", resource_name, project_name, api_proxy_name, "api_proxy_name")
 
 
-def _has_secrets(settings: Any, policy_type: Any) -> bool:
-    """Whether the type has secret fields, from the generated settings classes (no models imported)."""
+def _secret_fields(settings: Any, policy_type: Any) -> tuple[str, ...]:
+    """The type's secret fields, from the generated settings classes (no models imported)."""
     fields = getattr(type(settings), "secret_fields", None)
     if fields is None and isinstance(policy_type, str):
         from ._policy_args import POLICY_ARGS
 
         fields = getattr(POLICY_ARGS.get(policy_type), "secret_fields", ())
-    return bool(fields)
+    return tuple(fields or ())
