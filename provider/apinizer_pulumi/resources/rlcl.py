@@ -22,7 +22,6 @@ from apinizer_pulumi.models import Name, RlclSpec
 
 from . import _named
 from ._args import VariableArgs, connection_props, resource_options, resource_props, typed_statically
-from ._base import CONNECTION
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce
 from ._errors import container_gone, translated
@@ -77,27 +76,6 @@ class RlclList(OwnedList):
 
     replace_fields = ("project_name", "rlcl_name")
     parent_gone = staticmethod(rlcl_not_found)
-
-
-@typed_statically
-class RlclListResource(dyn.Resource):
-    """The outputs that an RLCL's lists share, and their registration (replaced delete-first: the
-    list keeps its identity, its RLCL)."""
-
-    project_name: pulumi.Output[str]
-    """The project that holds the RLCL."""
-    rlcl_name: pulumi.Output[str]
-    """The RLCL's name."""
-    connection: pulumi.Output[dict[str, Any] | None]
-    """The connection input, stored as a secret."""
-
-    def _register(self, provider: RlclList, resource_name: str, project_name: pulumi.Input[str],
-                  rlcl_name: pulumi.Input[str], declared: Mapping[str, Any],
-                  connection: ConnectionArgs | Mapping[str, Any] | None,
-                  opts: pulumi.ResourceOptions | None) -> None:
-        props = resource_props(project_name=project_name, rlcl_name=rlcl_name, **declared)
-        props[CONNECTION] = connection_props(connection)
-        dyn.Resource.__init__(self, provider, resource_name, props, resource_options(opts, delete_first=True))
 
 
 class RlclProvider(WrittenOnly):

@@ -16,7 +16,8 @@ import pulumi
 
 from ._base import lazy_model
 from ._connection import ConnectionArgs
-from .rlcl import RlclList, RlclListResource
+from ._rlcl_list import RlclListResource
+from .rlcl import RlclList
 
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerClient

@@ -23,13 +23,14 @@ from ._args import (
     typed_statically,
 )
 from ._connection import ConnectionArgs
+from ._rlcl_list import RlclListResource
 from ._types import (
     CacheErrorHandlingTypeValue,
     HttpMethodValue,
     IntervalWindowTypeValue,
     RateLimitTimeIntervalValue,
 )
-from .rlcl import RlclList, RlclListResource, rlcl_not_found
+from .rlcl import RlclList, rlcl_not_found
 
 
 @dataclasses.dataclass(kw_only=True, frozen=True)
