@@ -138,7 +138,7 @@ case ":$ORIGINAL_PATH:" in
   *) path_hint="  export PATH=\"$cli_dir:\$PATH\"   # the Pulumi CLI this script used (any shell, any project)"$'\n' ;;
 esac
 # The lines below work in a new shell with nothing activated: the built CLI's language host runs on its own
-# Python, and the project's `virtualenv: .venv` runs the program (tests/e2e/test_cli_any_shell.py).
+# Python, and the project's `virtualenv: .venv` runs the program (tests/e2e/test_cli_scripts.py).
 cat <<EOF
 
 The gateway emulator keeps running at $URL. To run Pulumi commands on this stack yourself:

@@ -39,11 +39,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     loadfile sends a module's tests to one worker, in their order, so that its module fixtures (a
     provider server, a seeded gateway) are made once and what it counts across its tests (the fuzzing's
     cases) stays in one process. The e2e modules are the longest: sent first (with
-    ``--no-loadscope-reorder``, which keeps this order), they are not the tail of the run, and the many
-    short modules after them even out the workers' ends.
+    ``--no-loadscope-reorder``, which keeps this order), longest first, they are not the tail of the run,
+    and the many short modules after them even out the workers' ends.
     """
     if hasattr(config, "workerinput"):
-        items.sort(key=lambda item: not item.nodeid.startswith(E2E))
+        items.sort(key=lambda item: (not item.nodeid.startswith(E2E), -e2e_module_seconds(item)))
+
+
+#: The e2e modules' worker time in seconds, the longest (setup and call from ``--durations=0``, one process,
+#: load 2 to 5: test_cli_environments, _root_stack, _generated and _scripts as last measured; the others
+#: from the last quiet run of all of tests/e2e, less what moved out of any_shell since).
+#: loadfile hands the modules out in the order they are collected, so these go first: one long module taken
+#: last would be the run's tail on its worker while the others idle. Only the order matters; a module not
+#: listed (most examples', the short ones) counts as ``E2E_UNLISTED_SECONDS``.
+E2E_MODULE_SECONDS: dict[str, float] = {
+    "test_cli_environments.py": 106.0,
+    "test_cli_any_shell.py": 71.0,
+    "test_cli_secured_api.py": 63.0,
+    "test_cli_many_resources.py": 59.0,
+    "test_example_new_service.py": 45.0,
+    "test_example_secured_api.py": 45.0,
+    "test_cli_root_stack.py": 41.0,
+    "test_cli_generated.py": 40.0,
+    "test_cli_scripts.py": 31.0,
+}
+E2E_UNLISTED_SECONDS = 30.0
+
+
+def e2e_module_seconds(item: pytest.Item) -> float:
+    if not item.nodeid.startswith(E2E):
+        return 0.0
+    return E2E_MODULE_SECONDS.get(item.nodeid.split("::", 1)[0].removeprefix(E2E), E2E_UNLISTED_SECONDS)
 
 
 @pytest.fixture(scope="session")

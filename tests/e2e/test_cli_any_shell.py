@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,14 +21,13 @@ import yaml
 from apinizer_pulumi.client import ApinizerClient
 
 from .conftest import PASSPHRASE, ROOT, PulumiCli, pinned_version, summary
-from .test_cli_scripts import BASH, repository_copy, script_env
+from .test_cli_scripts import BASH, SYSTEM_PATH, bare_python
 
-__all__ = ["repository_copy", "script_env"]  # fixtures shared with test_cli_scripts
+__all__ = ["bare_python"]  # the fixture shared with test_cli_scripts (which runs up.sh in a new shell)
 
 #: `pulumi install` makes a virtual environment and installs this repository and its dependencies.
 INSTALL_TIMEOUT = 900
 COMMAND_TIMEOUT = 300
-SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 ADMIN_TOKEN = "dev-admin-token"
 
 PROGRAM = """
@@ -48,18 +46,6 @@ PROGRAM = """
     )
     pulumi.export("owners_id", owners.endpoint_id)
 """
-
-
-@pytest.fixture(scope="module")
-def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder whose ``python3`` is a virtual environment without a single package installed."""
-    venv = tmp_path_factory.mktemp("bare-python") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    probe = subprocess.run(
-        [str(venv / "bin" / "python3"), "-c", "import grpc"], capture_output=True, check=False
-    )
-    assert probe.returncode != 0, "the bare interpreter must lack grpc"
-    return venv / "bin"
 
 
 def clean_env(cli: PulumiCli, bare_bin: Path, backend: Path) -> dict[str, str]:
@@ -173,49 +159,6 @@ def test_without_a_virtualenv_the_program_runs_on_the_python3_of_path(
     runtime = yaml.safe_load(about.stdout)["runtime"]
     assert runtime["language"] == "python" and runtime["toolchain"] == "pip", about.stdout
     assert Path(runtime["executable"]) == bare_python / "python3", about.stdout
-
-
-def test_the_lines_up_sh_prints_work_in_a_new_shell(
-    repository_copy: Path, script_env: dict[str, str], bare_python: Path
-) -> None:
-    # up.sh run with no `pulumi` on PATH finds the cached build and prints the PATH line for it.
-    env = {**script_env, "PATH": os.pathsep.join([str(bare_python), *SYSTEM_PATH])}
-    up = subprocess.run(
-        [BASH, str(repository_copy / "scripts" / "up.sh")],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    try:
-        assert up.returncode == 0, up.stdout + up.stderr
-        exports = [line.strip() for line in up.stdout.splitlines() if line.strip().startswith("export ")]
-        assert any(line.startswith("export PATH=") for line in exports), up.stdout
-        # A new shell: nothing but HOME, PULUMI_HOME (the tests' own) and a PATH whose python3 has no grpc.
-        new_shell = {
-            "HOME": os.environ["HOME"],
-            "PULUMI_HOME": script_env["PULUMI_HOME"],
-            "PATH": os.pathsep.join([str(bare_python), *SYSTEM_PATH]),
-        }
-        preview = subprocess.run(
-            [BASH, "-c", "\n".join([*exports, "pulumi preview --stack dev"])],
-            cwd=repository_copy,
-            env=new_shell,
-            capture_output=True,
-            text=True,
-            timeout=COMMAND_TIMEOUT,
-        )
-        assert preview.returncode == 0, output(preview)
-        assert summary(preview.stdout).get("unchanged") == 10, output(preview)
-    finally:
-        down = subprocess.run(
-            [BASH, str(repository_copy / "scripts" / "down.sh"), "--destroy"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert down.returncode == 0, down.stdout + down.stderr
 
 
 @pytest.mark.parametrize("how", ["option", "lock file"])

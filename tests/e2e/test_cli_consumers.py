@@ -71,7 +71,7 @@ def test_the_consumers_example_through_its_whole_life(
     assert summary(up.stdout) == {"created": 7}, up.stdout
     assert holds_password(emulator, FIRST_PASSWORD)
     assert sorted(a.name for a in client.credentials.access("Demo", "partner-app")) == ["Orders", "PetStore"]
-    # A second up changing nothing is test_examples_cli.py's (test_example_up_again_and_destroy[consumers]).
+    # A second up changing nothing is test_example_consumers.py's, after the README's up.
     exported = project.export()
     assert FIRST_PASSWORD not in exported and '"ciphertext"' in exported
 

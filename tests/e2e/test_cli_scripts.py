@@ -2,7 +2,10 @@
 
 The scripts run from a copy of the repository's root project (scripts, tools, stack files, program and a
 link to the same .venv), so that the stack file they edit for a non-default port is the copy's. The
-emulator they start listens on a free port and keeps its database in a temporary state folder.
+emulator they start listens on a free port and keeps its database in a temporary state folder. The first
+``up.sh`` runs as in a new user's shell, with no ``pulumi`` on PATH and a ``python3`` without a package
+(``bare_python``, which test_cli_any_shell.py shares): it finds the cached build, and the lines it prints
+work in a new shell.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,9 +22,23 @@ import pytest
 
 from examples.harness import comparable_state
 
-from .conftest import ROOT, PulumiCli, free_port, stop_emulators_started_in
+from .conftest import ROOT, PulumiCli, free_port, stop_emulators_started_in, summary
 
 BASH = shutil.which("bash") or "/bin/bash"
+SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+COMMAND_TIMEOUT = 300
+
+
+@pytest.fixture(scope="module")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder whose ``python3`` is a virtual environment without a single package installed."""
+    venv = tmp_path_factory.mktemp("bare-python") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    probe = subprocess.run(
+        [str(venv / "bin" / "python3"), "-c", "import grpc"], capture_output=True, check=False
+    )
+    assert probe.returncode != 0, "the bare interpreter must lack grpc"
+    return venv / "bin"
 
 
 @pytest.fixture
@@ -57,16 +75,34 @@ def run(script: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedPr
     )
 
 
-def test_up_twice_then_down_destroy(repository_copy: Path, script_env: dict[str, str]) -> None:
+def test_up_twice_then_down_destroy(
+    repository_copy: Path, script_env: dict[str, str], bare_python: Path
+) -> None:
     url = f"http://127.0.0.1:{script_env['APINIZER_EMULATOR_PORT']}"
     up = repository_copy / "scripts" / "up.sh"
 
-    first = run(up, env=script_env)
+    # No `pulumi` on PATH: up.sh finds the cached build and prints the PATH line for it.
+    first = run(up, env={**script_env, "PATH": os.pathsep.join([str(bare_python), *SYSTEM_PATH])})
     assert first.returncode == 0, first.stdout + first.stderr
     assert "+ 10 created" in first.stdout, first.stdout
     assert "endpointIds" in first.stdout  # the outputs are printed
+    exports = [line.strip() for line in first.stdout.splitlines() if line.strip().startswith("export ")]
+    assert any(line.startswith("export PATH=") for line in exports), first.stdout
     with httpx.Client(base_url=url, timeout=10) as inspect:
         assert len(inspect.get("/_emulator/state").json()["projects"][0]["apiProxies"][0]["endpoints"]) > 3
+
+        # A new shell: nothing but HOME, PULUMI_HOME (the tests' own) and a PATH whose python3 has no grpc.
+        new_shell = {
+            "HOME": os.environ["HOME"],
+            "PULUMI_HOME": script_env["PULUMI_HOME"],
+            "PATH": os.pathsep.join([str(bare_python), *SYSTEM_PATH]),
+        }
+        preview = subprocess.run(
+            [BASH, "-c", "\n".join([*exports, "pulumi preview --stack dev"])],
+            cwd=repository_copy, env=new_shell, capture_output=True, text=True, timeout=COMMAND_TIMEOUT,
+        )
+        assert preview.returncode == 0, preview.stdout + preview.stderr
+        assert summary(preview.stdout).get("unchanged") == 10, preview.stdout
         inspect.post("/_emulator/stats/reset", json={}).raise_for_status()
 
         second = run(up, env=script_env)

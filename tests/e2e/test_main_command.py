@@ -4,7 +4,8 @@ These run without the Pulumi CLI: one checks that ``up.sh`` stops at once, befor
 anything, when ``pulumi`` is missing; the other puts a stand-in ``pulumi`` first on PATH that only records
 its calls, so that everything the scripts do themselves (the emulator started in the background and
 found again, the backend, passphrase and stack they hand to Pulumi, the emulator stopped) runs for real.
-The real ``pulumi up`` of the root project is covered by ``test_root_stack_lifecycle.py``.
+The real ``pulumi up`` of the root project is covered by ``test_cli_scripts.py`` (through these scripts)
+and ``test_cli_root_stack.py`` (command by command).
 """
 
 from __future__ import annotations
