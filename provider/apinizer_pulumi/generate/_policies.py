@@ -217,8 +217,3 @@ def adopted_settings(settings_class: str, settings: Mapping[str, Any], secrets: 
         out.append(f"{INDENT}# {key} is settings.{field}:")
         out.append(f"{INDENT}#     pulumi config set --secret {key} <value>")
     return out + adopted_end(retain_option)
-
-
-def needs_pulumi_import(records: Sequence[PolicyRecord]) -> bool:
-    """Whether a policy reads a secret from the stack config (``pulumi.Config``)."""
-    return any(type(record.policy).secret_fields() for record in records)
