@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from ..models._checks import token_problem
+from ..models._checks import DEFAULT_TOKEN_LIFETIME, token_problem
 from ._constants import TOKEN_REFRESH_FRACTION, TOKEN_REFRESH_MARGIN
 from ._parsing import parse_success
 
@@ -71,7 +71,7 @@ def plain_token(body: bytes) -> PlainToken | None:
     if not isinstance(answer, dict):
         return None
     token, kind = answer.get("access_token"), answer.get("token_type", "")
-    lifetime = answer.get("expires_in", 3600)
+    lifetime = answer.get("expires_in", DEFAULT_TOKEN_LIFETIME)
     if type(token) is not str or not token or token_problem(token) is not None:
         return None
     if type(kind) is not str or type(lifetime) is not int:

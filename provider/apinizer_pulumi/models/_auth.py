@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import ConfigDict, Field, field_validator
 
 from ._base import ApiModel
-from ._checks import token_problem
+from ._checks import DEFAULT_TOKEN_LIFETIME, token_problem
 
 
 class TokenResponse(ApiModel):
@@ -22,7 +22,7 @@ class TokenResponse(ApiModel):
 
     access_token: str = Field(min_length=1, repr=False)
     token_type: str = "Bearer"
-    expires_in: int = 3600
+    expires_in: int = DEFAULT_TOKEN_LIFETIME
 
     @field_validator("access_token")
     @classmethod

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import unicodedata
 
+#: A token answer's lifetime, in seconds, when it gives none (RFC 6749 leaves ``expires_in`` optional):
+#: what the token model and the client's model-free reading of a plain answer both assume.
+DEFAULT_TOKEN_LIFETIME = 3600
+
 #: Unicode categories no name may hold: they are invisible or reorder or break what is shown, so a
 #: name holding one reads as another in a console, a diff or a log (``/pets\u202e`` shows
 #: reversed, ``/pets\u200b`` as ``/pets``). Cc: C0 and C1 controls (NEL U+0085, CSI U+009B);
