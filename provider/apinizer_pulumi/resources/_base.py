@@ -12,7 +12,7 @@ import importlib
 import threading
 import types
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, ParamSpec, TypeAlias, TypeVar, Union, get_args, get_origin
 
 import pulumi.dynamic as dyn
 from pulumi.output import Unknown
@@ -24,9 +24,9 @@ from ._connection import (
     client_for,
     connection_check_skipped,
     gateway_url,
+    kept_proof,
     prove_connection,
     provider_stack_config,
-    resolve,
     resolved,
     setting_names,
     unwrap_secret,
@@ -147,14 +147,21 @@ def _mapped_model(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
+#: What :func:`unknown_keys` needs of a field: the model of its mapping's values, the model inside
+#: it and whether that is in a list (see :func:`_mapped_model` and :func:`_nested_model`).
+_FieldShape: TypeAlias = "tuple[type[BaseModel] | None, type[BaseModel] | None, bool]"
+
+
 @functools.cache
-def _annotations_by_key(model: type[BaseModel]) -> dict[str, Any]:
-    """Each field's annotation under its name and its alias: built once per model, not per check."""
-    by_key: dict[str, Any] = {}
+def _field_shapes(model: type[BaseModel]) -> dict[str, _FieldShape]:
+    """Each field's shape under its name and its alias: worked out once per model, not per key of
+    every check (it was a sixth of a check's CPU, docs/performance.md)."""
+    by_key: dict[str, _FieldShape] = {}
     for name, info in model.model_fields.items():
-        by_key[name] = info.annotation
+        shape = (_mapped_model(info.annotation), *_nested_model(info.annotation))
+        by_key[name] = shape
         if info.alias:
-            by_key[info.alias] = info.annotation
+            by_key[info.alias] = shape
     return by_key
 
 
@@ -163,17 +170,17 @@ def unknown_keys(model: type[BaseModel], data: Any, path: Path = ()) -> list[Pat
     if not isinstance(data, Mapping):
         return []
     found: list[Path] = []
-    by_key = _annotations_by_key(model)
+    shapes = _field_shapes(model)
     for key, value in data.items():
-        if key not in by_key:
+        shape = shapes.get(key)
+        if shape is None:
             found.append((*path, str(key)))
             continue
-        mapped = _mapped_model(by_key[key])
+        mapped, nested, in_list = shape
         if mapped is not None and isinstance(value, Mapping):
             for entry, item in value.items():
                 found.extend(unknown_keys(mapped, item, (*path, str(key), str(entry))))
             continue
-        nested, in_list = _nested_model(by_key[key])
         if nested is None:
             continue
         if in_list and isinstance(value, list):
@@ -503,14 +510,22 @@ class ApinizerProvider(dyn.ResourceProvider):
         if connection_check_skipped(stack_config) or given is None:
             return []
         try:
-            settings = resolve(given, stack_config)
+            # Kept per connection input, stack config and environment, as every request's settings are:
+            # every check of a deployment resolves the same few.
+            settings = resolved(given, stack_config)
         except ApinizerResourceError as error:
             return [dyn.CheckFailure("", error.message)]
-        names = setting_names(given, stack_config)
-        problem = url_problem(settings.url)
-        if problem is not None:
-            return [dyn.CheckFailure("", f"apinizer: {names[0]} {settings.url!r} {problem}")]
-        reason = prove_connection(settings, names, self.probe(inputs))
+        kept = kept_proof(settings)
+        if kept is not None:
+            # Proven (or refused) by an earlier check: its URL passed the offline check then, and
+            # naming the settings is only for a new proof's messages.
+            reason = kept[0]
+        else:
+            names = setting_names(given, stack_config)
+            problem = url_problem(settings.url)
+            if problem is not None:
+                return [dyn.CheckFailure("", f"apinizer: {names[0]} {settings.url!r} {problem}")]
+            reason = prove_connection(settings, names, self.probe(inputs))
         return [] if reason is None else [dyn.CheckFailure("", f"apinizer: {reason}")]
 
     def _claim_object(self, inputs: Mapping[str, Any], connection: Any) -> list[dyn.CheckFailure]:

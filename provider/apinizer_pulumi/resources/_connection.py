@@ -371,10 +371,10 @@ def prove_connection(settings: Settings, names: tuple[str, str], probe: tuple[st
     reached, and a 5xx or 429 passes the check unproven; either is kept :data:`RECHECK_AFTER`
     seconds only.
     """
+    already = kept_proof(settings)
+    if already is not None:
+        return already[0]
     key = settings.cache_key
-    kept = _PROVEN.get(key)
-    if kept is not None and kept[1] > time.monotonic():
-        return kept[0]
     if settings.token is not None and probe is None:
         return None
     with _PROVING_LOCK:
@@ -385,6 +385,15 @@ def prove_connection(settings: Settings, names: tuple[str, str], probe: tuple[st
             reason, definite = _send_proof(settings, names, probe)
             kept = _PROVEN[key] = (reason, math.inf if definite else time.monotonic() + RECHECK_AFTER)
         return kept[0]
+
+
+def kept_proof(settings: Settings) -> tuple[str | None] | None:
+    """``(reason,)`` of the proof of these settings that is still kept (None in it: accepted), or None
+    when no proof is kept: the next :func:`prove_connection` sends one."""
+    kept = _PROVEN.get(settings.cache_key)
+    if kept is not None and kept[1] > time.monotonic():
+        return (kept[0],)
+    return None
 
 
 def _send_proof(settings: Settings, names: tuple[str, str],
