@@ -370,3 +370,70 @@ def test_the_emulator_s_answers_come_through_it_on_one_connection(
     finally:
         client.close()
         kept.close()
+
+
+def answering_raw(wire: bytes) -> Handler:
+    """A server that answers every request with ``wire``, as written."""
+    def handler(conn: socket.socket, number: int) -> None:
+        while read_request(conn) is not None:
+            conn.sendall(wire)
+    return handler
+
+
+def test_informational_answers_are_skipped_as_httpx_own_transport_skips_them(
+        transport: KeepAliveTransport) -> None:
+    wire = (b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
+            b"HTTP/1.1 200 OK\r\nContent-Length: 16\r\nContent-Type: application/json\r\n\r\n"
+            b'{"success":true}')
+    answers: dict[str, list[tuple[int, bytes]]] = {}
+    with server(answering_raw(wire)) as (url, _):
+        for name, used in (("ours", transport), ("httpx", httpx.HTTPTransport())):
+            with httpx.Client(base_url=url, transport=used) as http:
+                answers[name] = [(r.status_code, r.content) for r in (http.get("/a/"), http.get("/b/"))]
+                if used is transport:
+                    assert transport.idle_connections() == 1  # nothing left unread on it
+    assert answers["ours"] == answers["httpx"] == [(200, b'{"success":true}')] * 2
+
+
+@pytest.mark.parametrize(("wire", "message"), [
+    (b"HTTP/1.1 200 " + b"x" * 70000 + b"\r\n\r\n",
+     "LineTooLong: got more than 65536 bytes when reading status line"),
+    (b"HTTP/1.1 200 OK\r\nX-A: " + b"x" * 70000 + b"\r\n\r\n",
+     "LineTooLong: got more than 65536 bytes when reading header line"),
+    (b"HTTP/1.1 200 OK\r\n" + b"X-A: 1\r\n" * 101 + b"\r\n", "HTTPException: got more than 100 headers"),
+    (b"ICY 200 OK\r\n\r\n", "BadStatusLine: ICY 200 OK\r\n"),
+    (b"HTTP/2.0 200 OK\r\n\r\n", "UnknownProtocol: HTTP/2.0"),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+     "IncompleteRead: IncompleteRead(0 bytes read)"),
+], ids=["status line too long", "header line too long", "too many headers", "bad status line",
+        "unknown protocol", "bad chunk"])
+def test_a_broken_answer_is_a_protocol_error_that_names_it(
+        transport: KeepAliveTransport, wire: bytes, message: str) -> None:
+    with (server(answering_raw(wire)) as (url, _), httpx.Client(base_url=url, transport=transport) as http,
+          pytest.raises(httpx.RemoteProtocolError) as caught):
+        http.delete("/endpoint/")
+    assert str(caught.value) == message
+    assert transport.idle_connections() == 0
+
+
+def test_an_http_1_0_answer_keeps_the_connection_only_when_it_says_keep_alive(
+        transport: KeepAliveTransport) -> None:
+    closing = b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+    kept = b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n{}"
+    for wire, idle in ((closing, 0), (kept, 1)):
+        with server(answering_raw(wire)) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+            assert http.get("/").content == b"{}"
+            assert transport.idle_connections() == idle
+        transport.close()
+        transport = KeepAliveTransport(max_connections=4)
+
+
+def test_a_close_delimited_answer_is_read_to_the_end_and_its_connection_closed(
+        transport: KeepAliveTransport) -> None:
+    def until_hang_up(conn: socket.socket, number: int) -> None:
+        if read_request(conn) is not None:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it")
+
+    with server(until_hang_up) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        assert http.get("/").text == "all of it"
+        assert transport.idle_connections() == 0

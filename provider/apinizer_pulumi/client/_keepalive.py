@@ -16,6 +16,10 @@ for idempotent requests. A kept-alive connection the server has closed meanwhile
 it is used (its socket reads as ready: end of stream) and replaced, so that an idle expiry on the
 server never turns a create into an ambiguous failure. HTTP/1.1 only, as httpx's default.
 
+An answer's head is read by :class:`_Response`, ``http.client``'s response with its own header
+reading: ``http.client`` hands every head to ``email.parser``, the largest single cost of a
+request here. The limits, the errors and the body's framing stay ``http.client``'s.
+
 Not used where it would change what httpx does (the client then keeps httpx's own transport):
 when a proxy is configured in the environment (``HTTP_PROXY`` and the like, which httpx honours
 only with its own transport), or when a request's body has no known length (a streamed upload).
@@ -23,7 +27,9 @@ only with its own transport), or when a request's body has no known length (a st
 
 from __future__ import annotations
 
+import email.parser
 import http.client
+import re
 import select
 import socket
 import ssl
@@ -38,6 +44,110 @@ __all__ = ["KeepAliveTransport", "environment_proxy_for"]
 _Origin = tuple[str, str, int]
 
 
+#: ``http.client``'s limits on an answer's head: the length of a line, the number of header lines.
+_MAX_LINE = 65536
+_MAX_HEADERS = 100
+#: A header line ``email.parser`` reads as ``(name, value)`` and nothing more: a name of the
+#: characters it accepts, the value's leading blanks dropped, ending CRLF with no other CR. Any
+#: other line (folded, without a colon, a bare CR or LF) is left to ``email.parser`` itself.
+_PLAIN_HEADER = re.compile(rb"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\r\n]*)\r\n")
+_END_OF_HEAD = (b"\r\n", b"\n", b"")
+_SWITCHING_PROTOCOLS = 101
+
+
+def _head_lines(fp: object) -> list[bytes]:
+    """The header lines up to and with the blank line, as ``http.client._read_headers`` reads them."""
+    readline = fp.readline  # type: ignore[attr-defined]
+    lines: list[bytes] = []
+    while True:
+        line: bytes = readline(_MAX_LINE + 1)
+        if len(line) > _MAX_LINE:
+            raise http.client.LineTooLong("header line")
+        lines.append(line)
+        if len(lines) > _MAX_HEADERS:
+            raise http.client.HTTPException(f"got more than {_MAX_HEADERS} headers")
+        if line in _END_OF_HEAD:
+            return lines
+
+
+def _header_pairs(lines: list[bytes]) -> list[tuple[bytes, bytes]] | None:
+    """The ``(name, value)`` of each line, or None when one is not a plain header line."""
+    pairs: list[tuple[bytes, bytes]] = []
+    match = _PLAIN_HEADER.fullmatch
+    for line in lines[:-1]:
+        plain = match(line)
+        if plain is None:
+            return None
+        pairs.append((plain[1], plain[2]))
+    return pairs
+
+
+class _Response(http.client.HTTPResponse):
+    """``http.client``'s response, its head read without ``email.parser`` where that changes nothing.
+
+    ``begin`` is ``http.client``'s, line for line, but for two steps. The header lines are read
+    with the same limits and errors; when every one is a plain ``Name: value`` line, the headers
+    are made from them directly, otherwise ``email.parser`` parses them as ``http.client`` does,
+    so either way ``headers`` holds what ``http.client`` would hold. And every informational
+    (1xx) answer before the final one is skipped, as httpx's own transport skips them, where
+    ``http.client`` skips only ``100 Continue`` (a ``101 Switching Protocols`` is final, and the
+    connection, no longer HTTP's, is closed after it). ``raw_headers`` keeps the pairs as bytes.
+    """
+
+    raw_headers: list[tuple[bytes, bytes]]
+
+    def begin(self) -> None:
+        if self.headers is not None:
+            return
+        while True:
+            version, status, reason = self._read_status()
+            if not 100 <= status < 200 or status == _SWITCHING_PROTOCOLS:
+                break
+            _head_lines(self.fp)
+        self.code = self.status = status
+        self.reason = reason.strip()
+        if version in ("HTTP/1.0", "HTTP/0.9"):
+            self.version = 10
+        elif version.startswith("HTTP/1."):
+            self.version = 11
+        else:
+            raise http.client.UnknownProtocol(version)
+
+        lines = _head_lines(self.fp)
+        pairs = _header_pairs(lines)
+        headers: http.client.HTTPMessage
+        if pairs is None:
+            parser = email.parser.Parser(_class=http.client.HTTPMessage)
+            headers = parser.parsestr(b"".join(lines).decode("iso-8859-1"))
+            pairs = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers.items()]
+        else:
+            headers = http.client.HTTPMessage()
+            for name, value in pairs:
+                headers.set_raw(name.decode("latin-1"), value.decode("latin-1"))
+        self.headers = self.msg = headers
+        self.raw_headers = pairs
+
+        encoding = headers.get("transfer-encoding")
+        self.chunked = bool(encoding and encoding.lower() == "chunked")
+        if self.chunked:
+            self.chunk_left = None
+        self.will_close = self._check_close() or status == _SWITCHING_PROTOCOLS
+        self.length = None
+        length = headers.get("content-length")
+        if length and not self.chunked:
+            try:
+                self.length = int(length)
+            except ValueError:
+                self.length = None
+            else:
+                if self.length < 0:  # ignore nonsensical negative lengths
+                    self.length = None
+        if status in (204, 304) or 100 <= status < 200 or self._method == "HEAD":
+            self.length = 0
+        if not self.will_close and not self.chunked and self.length is None:
+            self.will_close = True
+
+
 class _OneWrite(http.client.HTTPConnection):
     """``http.client``'s connection, writing a request's head and its body in one ``send``.
 
@@ -45,7 +155,10 @@ class _OneWrite(http.client.HTTPConnection):
     and its event loop wakes for, twice (a delete's body is its ``{name, httpMethod}``). Here a
     bytes body joins the head's last line, as ``http.client`` itself joins the head's lines. Any
     other body, or a later ``http.client`` without the head's buffer, is sent as before.
+    Answers are read by :class:`_Response`.
     """
+
+    response_class = _Response
 
     def _send_output(self, message_body: object = None, encode_chunked: bool = False) -> None:
         head: object = getattr(self, "_buffer", None)
@@ -209,8 +322,9 @@ class KeepAliveTransport(httpx.BaseTransport):
             raise httpx.RemoteProtocolError(f"{type(error).__name__}: {error}") from error
         except OSError as error:
             raise httpx.ReadError(str(error)) from error
-        headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in answer.getheaders()
-                   if name.lower() != "transfer-encoding"]  # the body is whole: its chunks were joined
+        # The body is whole: its chunks were joined, so the answer no longer says how it came.
+        headers = [(name, value) for name, value in _raw_headers(answer)
+                   if name.lower() != b"transfer-encoding"]
         response = httpx.Response(
             answer.status,
             headers=headers,
@@ -245,6 +359,12 @@ class KeepAliveTransport(httpx.BaseTransport):
             kept.connection.close()
         if fallback is not None:
             fallback.close()
+
+
+def _raw_headers(answer: http.client.HTTPResponse) -> list[tuple[bytes, bytes]]:
+    if isinstance(answer, _Response):
+        return answer.raw_headers
+    return [(name.encode("latin-1"), value.encode("latin-1")) for name, value in answer.getheaders()]
 
 
 def _readable(sock: socket.socket) -> bool:
