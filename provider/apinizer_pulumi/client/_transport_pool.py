@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import atexit
 import functools
+import logging
 import threading
+import time
 from typing import Any
 
 import httpx
+from httpx._client import BoundSyncStream, ClientState, UseClientDefault
 
 from ._keepalive import KeepAliveTransport, environment_proxy_for
 
-__all__ = ["SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies", "pool_size"]
+__all__ = ["PooledClient", "SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies",
+           "pool_size"]
+
+_httpx_logger = logging.getLogger("httpx")
 
 #: Connections kept per gateway: as many as the provider server runs calls at once
 #: (``resources._server.WORKERS``), so that none of the engine's creates and deletes waits for a
@@ -60,13 +66,98 @@ def get_client(base_url: str) -> httpx.Client:
         if client is None or client.is_closed:
             # The standard library's connections (._keepalive), unless the environment names a proxy:
             # httpx honours those only with its own transport.
-            transport = None if environment_proxy_for(key) else KeepAliveTransport(
-                max_connections=_MAX_CONNECTIONS, keepalive_expiry=_KEEPALIVE_EXPIRY)
-            client = lean_cookies(httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False,
-                                               transport=transport))
+            if environment_proxy_for(key):
+                client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False)
+            else:
+                transport = KeepAliveTransport(max_connections=_MAX_CONNECTIONS,
+                                               keepalive_expiry=_KEEPALIVE_EXPIRY)
+                client = PooledClient(base_url=key, limits=_LIMITS, follow_redirects=False,
+                                      transport=transport)
+            client = lean_cookies(client)
             _clients[key] = client
         _by_given[base_url] = client
         return client
+
+
+class PooledClient(httpx.Client):
+    """The pooled client over :class:`KeepAliveTransport`, whose ``send`` takes httpx's steps minus
+    those it never needs.
+
+    ``httpx.Client.send`` runs a request through a general pipeline: the auth flow, a redirect
+    loop with event hooks, the transport chosen among the mounted ones, then cookies, the
+    response's stream bound to its timing and a log line. This client mounts nothing, has no
+    hooks and follows no redirect, so its ``send`` calls the transport directly and keeps the
+    rest as httpx does it: the same auth flow generator (the 401 re-authentication and the token
+    fetch are unchanged), ``TransportError.request`` naming the request that failed, history,
+    ``next_request`` on a redirect, cookies, ``elapsed``, the ``httpx`` logger's line, the body read
+    and decoded. About a fifth of the CPU httpx spends on a request outside the wire
+    (docs/performance.md). Any other use (a streamed answer, redirects, hooks or mounts added
+    later) goes through ``httpx.Client.send`` itself.
+    """
+
+    def send(self, request: httpx.Request, *, stream: bool = False,
+             auth: httpx._types.AuthTypes | UseClientDefault | None = httpx.USE_CLIENT_DEFAULT,
+             follow_redirects: bool | UseClientDefault = httpx.USE_CLIENT_DEFAULT) -> httpx.Response:
+        transport = self._transport
+        if (stream or follow_redirects is not httpx.USE_CLIENT_DEFAULT or self.follow_redirects
+                or self._mounts or self._event_hooks["request"] or self._event_hooks["response"]
+                or self._state is ClientState.CLOSED or type(transport) is not KeepAliveTransport):
+            return super().send(request, stream=stream, auth=auth, follow_redirects=follow_redirects)
+        self._state = ClientState.OPENED
+        self._set_timeout(request)
+        flow = self._build_request_auth(request, auth).sync_auth_flow(request)
+        history: list[httpx.Response] = []
+        try:
+            request = next(flow)
+            while True:
+                response = self._send_single(transport, request, history)
+                try:
+                    try:
+                        following = flow.send(response)
+                    except StopIteration:
+                        break
+                    response.history = list(history)
+                    response.read()
+                    request = following
+                    history.append(response)
+                except BaseException:
+                    response.close()
+                    raise
+        finally:
+            flow.close()
+        try:
+            response.read()
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+    def _send_single(self, transport: KeepAliveTransport, request: httpx.Request,
+                     history: list[httpx.Response]) -> httpx.Response:
+        """``_send_handling_redirects`` and ``_send_single_request`` of httpx, without redirects or hooks."""
+        if len(history) > self.max_redirects:
+            raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
+        start = time.perf_counter()
+        try:
+            response = transport.handle_request(request)
+        except httpx.RequestError as error:
+            error.request = request  # as httpx's request_context: the retries tell a token fetch by it
+            raise
+        response.request = request
+        response.stream = BoundSyncStream(response.stream, response=response, start=start)  # type: ignore[arg-type]
+        self.cookies.extract_cookies(response)
+        response.default_encoding = self._default_encoding
+        if _httpx_logger.isEnabledFor(logging.INFO):
+            _httpx_logger.info('HTTP Request: %s %s "%s %d %s"', request.method, request.url,
+                               response.http_version, response.status_code, response.reason_phrase)
+        try:
+            response.history = list(history)
+            if response.has_redirect_location:
+                response.next_request = self._build_redirect_request(request, response)
+        except BaseException:
+            response.close()
+            raise
+        return response
 
 
 class SetCookiesOnly(httpx.Cookies):
