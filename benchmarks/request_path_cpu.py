@@ -28,7 +28,7 @@ import httpx
 from request_floor import answering_server
 
 from apinizer_pulumi.client._auth import BearerTokenAuth
-from apinizer_pulumi.client._keepalive import KeepAliveTransport, _OneWrite, _Response
+from apinizer_pulumi.client._keepalive import KeepAliveTransport, _Response
 from apinizer_pulumi.client._transport_pool import PooledClient, build_request
 
 HEADERS = (("Accept", "application/json"), ("Content-Type", "application/json"))
@@ -38,9 +38,11 @@ BODY = b'{"name":"/pets/{id}","httpMethod":"GET"}'
 def sender(client: httpx.Client, url: httpx.URL,
            head: type[http.client.HTTPResponse]) -> Callable[[int], None]:
     auth = BearerTokenAuth("t" * 40)
+    transport = client._transport
+    assert isinstance(transport, KeepAliveTransport)
 
     def send(count: int) -> None:
-        _OneWrite.response_class = head
+        transport.response_class = head
         for _ in range(count):
             request = build_request(client, "DELETE", url, content=BODY, headers=HEADERS, timeout=30.0)
             client.send(request, auth=auth).raise_for_status()
@@ -72,7 +74,6 @@ def main() -> None:
                     spent[name].append((time.process_time() - before) / args.block * 1e6)
                 loads.append(os.getloadavg()[0])
         finally:
-            _OneWrite.response_class = _Response
             plain.close()
             pooled.close()
     print(f"CPU per request, median of {args.rounds} blocks of {args.block} (one thread; "

@@ -1,9 +1,12 @@
-"""The pooled transport's answer head (``client/_keepalive._Response``) against ``http.client``'s own.
+"""The pooled transport's heads against ``http.client``'s own: the answer's (``_keepalive._Response``)
+and the request's (``_keepalive._request_head``).
 
 Each answer is hand-written bytes on one end of a socket pair, read once by ``http.client``'s
 ``HTTPResponse`` and once by ``_Response``: status, reason, version, headers, framing, whether the
 connection closes, the body, or the error and its text must be the same. The one intended
-difference, informational answers other than ``100 Continue``, is tested on its own.
+difference, informational answers other than ``100 Continue``, is tested on its own. Each request
+head is written, or refused, once as ``http.client``'s ``putrequest``/``putheader``/``endheaders``
+write it and once by ``_request_head``: the bytes, or the error and its text, must be the same.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import socket
 
 import pytest
 
-from apinizer_pulumi.client._keepalive import _Response
+from apinizer_pulumi.client._keepalive import _request_head, _Response
 
 LONG = "x" * 70000
 OK = b"HTTP/1.1 200 OK\r\n"
@@ -134,3 +137,70 @@ def test_switching_protocols_is_final_and_closes_the_connection() -> None:
     assert head == (101, "Switching Protocols", 11, [("Upgrade", "x")])
     assert framing == (False, 0, True)
     assert body == b""
+
+
+# -- the request's head, as http.client writes it ------------------------------------------------
+
+class Written:
+    """A socket that keeps what is sent on it."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def sendall(self, data: bytes) -> None:
+        self.data += bytes(data)
+
+
+def written_by_http_client(method: str, target: str, headers: list[tuple[bytes, bytes]],
+                           body: bytes) -> object:
+    """What ``http.client``'s putrequest/putheader/endheaders send, as the transport used them before."""
+    connection = http.client.HTTPConnection("gateway.test")
+    sink = Written()
+    connection.sock = sink  # type: ignore[assignment]
+    try:
+        connection.putrequest(method, target, skip_host=True, skip_accept_encoding=True)
+        for name, value in headers:
+            connection.putheader(name.decode("latin-1"), value.decode("latin-1"))
+        connection.endheaders(body or None)
+    except (ValueError, http.client.HTTPException) as error:
+        return type(error), str(error)
+    return sink.data
+
+
+def written_by_us(method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes) -> object:
+    try:
+        head = _request_head(http.client.HTTPConnection("gateway.test"), method, target, headers)
+    except (ValueError, http.client.HTTPException) as error:
+        return type(error), str(error)
+    return b"\r\n".join([*head, b"", body])
+
+
+HOST = (b"Host", b"127.0.0.1:8080")
+REQUESTS = {
+    "a delete": ("DELETE", "/apiops/projects/Demo/apiProxies/PetStore/endpoints/",
+                 [HOST, (b"Accept", b"application/json"), (b"Content-Type", b"application/json"),
+                  (b"Content-Length", b"35"), (b"Authorization", b"Bearer abc.def")],
+                 b'{"name":"/pets","httpMethod":"GET"}'),
+    "a get without a body": ("GET", "/apiops/projects/Demo/?q=1&r=%20", [HOST, (b"Accept", b"*/*")], b""),
+    "repeated and latin-1 headers": ("POST", "/x", [HOST, (b"X-A", b"1"), (b"X-A", b"caf\xe9"),
+                                                    (b"Content-Length", b"2")], b"{}"),
+    "a folded value": ("GET", "/", [HOST, (b"X-A", b"one\r\n two")], b""),
+    "no header": ("GET", "/", [], b""),
+    "a control character in the method": ("GE\nT", "/", [HOST], b""),
+    "a blank in the target": ("GET", "/a b", [HOST], b""),
+    "a control character in the target": ("GET", "/a\x7f", [HOST], b""),
+    "a colon in a header name": ("GET", "/", [(b"X:A", b"1")], b""),
+    "a blank in a header name": ("GET", "/", [(b"X A", b"1")], b""),
+    "an empty header name": ("GET", "/", [(b"", b"1")], b""),
+    "a non-ASCII header name": ("GET", "/", [(b"X-\xe9", b"1")], b""),
+    "a line break in a header value": ("GET", "/", [(b"X-A", b"1\r\nX-Injected: 2")], b""),
+    "a bare CR in a header value": ("GET", "/", [(b"X-A", b"1\r2")], b""),
+    "a bare LF in a header value": ("GET", "/", [(b"X-A", b"1\n2")], b""),
+}
+
+
+@pytest.mark.parametrize(("method", "target", "headers", "body"), REQUESTS.values(), ids=REQUESTS.keys())
+def test_a_request_head_is_written_and_refused_as_http_client_writes_and_refuses_it(
+        method: str, target: str, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    ours = written_by_us(method, target, headers, body)
+    assert ours == written_by_http_client(method, target, headers, body)

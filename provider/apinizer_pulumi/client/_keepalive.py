@@ -52,6 +52,9 @@ _MAX_HEADERS = 100
 #: other line (folded, without a colon, a bare CR or LF) is left to ``email.parser`` itself.
 _PLAIN_HEADER = re.compile(rb"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\r\n]*)\r\n")
 _END_OF_HEAD = (b"\r\n", b"\n", b"")
+#: ``http.client``'s checks of a header line it sends (``putheader``).
+_legal_header_name = re.compile(rb"[^:\s][^:\r\n]*").fullmatch
+_illegal_header_value = re.compile(rb"\n(?![ \t])|\r(?![ \t\n])").search
 _SWITCHING_PROTOCOLS = 101
 
 
@@ -148,32 +151,23 @@ class _Response(http.client.HTTPResponse):
             self.will_close = True
 
 
-class _OneWrite(http.client.HTTPConnection):
-    """``http.client``'s connection, writing a request's head and its body in one ``send``.
-
-    ``http.client`` sends the head, then the body: two writes, two segments, which the gateway reads,
-    and its event loop wakes for, twice (a delete's body is its ``{name, httpMethod}``). Here a
-    bytes body joins the head's last line, as ``http.client`` itself joins the head's lines. Any
-    other body, or a later ``http.client`` without the head's buffer, is sent as before.
-    Answers are read by :class:`_Response`.
-    """
-
-    response_class = _Response
-
-    def _send_output(self, message_body: object = None, encode_chunked: bool = False) -> None:
-        head: object = getattr(self, "_buffer", None)
-        whole = type(message_body) is bytes and message_body and not encode_chunked
-        if not whole or not isinstance(head, list):
-            super()._send_output(message_body, encode_chunked=encode_chunked)  # type: ignore[misc]
-            return
-        head.extend((b"", message_body))
-        message = b"\r\n".join(head)
-        del head[:]
-        self.send(message)
-
-
-class _OneWriteTls(_OneWrite, http.client.HTTPSConnection):
-    """The same over TLS."""
+def _request_head(connection: http.client.HTTPConnection, method: str, target: str,
+                  headers: list[tuple[bytes, bytes]]) -> list[bytes]:
+    """The lines ``putrequest``, ``putheader`` and ``endheaders`` would write, checked as they check
+    them (``http.client``'s own checks: control characters in the method or the target, a header
+    name or value that would break the head), with the same errors."""
+    connection._validate_method(method)  # type: ignore[attr-defined]
+    connection._validate_path(target)  # type: ignore[attr-defined]
+    lines = [f"{method} {target} HTTP/1.1".encode("ascii")]
+    for name, value in headers:
+        if not name.isascii():
+            name.decode("latin-1").encode("ascii")  # http.client's UnicodeEncodeError
+        if not _legal_header_name(name):
+            raise ValueError(f"Invalid header name {name!r}")
+        if _illegal_header_value(value):
+            raise ValueError(f"Invalid header value {value!r}")
+        lines.append(name + b": " + value)
+    return lines
 
 
 class _Connection:
@@ -206,6 +200,9 @@ def _streamed(request: httpx.Request) -> bool:
 
 class KeepAliveTransport(httpx.BaseTransport):
     """Kept-alive ``http.client`` connections, at most ``max_connections`` per transport."""
+
+    #: What reads an answer (``http.client``'s ``HTTPResponse`` would do the same, at more CPU).
+    response_class: type[http.client.HTTPResponse] = _Response
 
     def __init__(self, *, max_connections: int = 20, keepalive_expiry: float = 30.0,
                  ssl_context: ssl.SSLContext | None = None) -> None:
@@ -251,9 +248,9 @@ class KeepAliveTransport(httpx.BaseTransport):
         scheme, host, port = origin
         connection: http.client.HTTPConnection
         if scheme == "https":
-            connection = _OneWriteTls(host, port, timeout=timeout, context=self._context())
+            connection = http.client.HTTPSConnection(host, port, timeout=timeout, context=self._context())
         else:
-            connection = _OneWrite(host, port, timeout=timeout)
+            connection = http.client.HTTPConnection(host, port, timeout=timeout)
         try:
             connection.connect()
         except TimeoutError as error:
@@ -291,29 +288,36 @@ class KeepAliveTransport(httpx.BaseTransport):
             self._slots.release()
         return response
 
-    @staticmethod
-    def _exchange(connection: http.client.HTTPConnection, request: httpx.Request,
+    def _exchange(self, connection: http.client.HTTPConnection, request: httpx.Request,
                   write: float | None, read: float | None) -> tuple[httpx.Response, bool]:
-        """Send ``request`` on ``connection``; its answer, and whether the server closes the connection."""
+        """Send ``request`` on ``connection``; its answer, and whether the server closes the connection.
+
+        The head is written as ``http.client`` writes it, and with the body in one ``send``: two
+        writes would be two segments, which the gateway reads, and its event loop wakes for,
+        twice (a delete's body is its ``{name, httpMethod}``). The answer is read by
+        :attr:`response_class`.
+        """
         body = request.read()
         sock = connection.sock
         assert sock is not None
-        target = request.url.raw_path.decode("ascii")
+        method = request.method
+        head = _request_head(connection, method, request.url.raw_path.decode("ascii"), request.headers.raw)
+        head.extend((b"", body))
         try:
             sock.settimeout(write)
-            connection.putrequest(request.method, target, skip_host=True, skip_accept_encoding=True)
-            for name, value in request.headers.raw:
-                connection.putheader(name.decode("latin-1"), value.decode("latin-1"))
-            # Head and body in one write (_OneWrite).
-            connection.endheaders(body or None)
+            sock.sendall(b"\r\n".join(head))
         except TimeoutError as error:
             raise httpx.WriteTimeout(str(error) or "timed out while sending") from error
         except OSError as error:
             raise httpx.WriteError(str(error)) from error
         try:
             sock.settimeout(read)
-            answer = connection.getresponse()
-            content = answer.read()
+            answer = self.response_class(sock, method=method)
+            try:
+                answer.begin()
+                content = answer.read()
+            finally:
+                answer.close()
         except TimeoutError as error:
             raise httpx.ReadTimeout(str(error) or "timed out while reading") from error
         except http.client.RemoteDisconnected as error:
