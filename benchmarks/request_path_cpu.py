@@ -29,7 +29,7 @@ from request_floor import answering_server
 
 from apinizer_pulumi.client._auth import BearerTokenAuth
 from apinizer_pulumi.client._keepalive import KeepAliveTransport, _Response
-from apinizer_pulumi.client._transport_pool import PooledClient, build_request
+from apinizer_pulumi.client._transport_pool import PooledClient, build_request, lean_cookies
 
 HEADERS = (("Accept", "application/json"), ("Content-Type", "application/json"))
 BODY = b'{"name":"/pets/{id}","httpMethod":"GET"}'
@@ -56,8 +56,8 @@ def main() -> None:
     args = parser.parse_args()
     with answering_server("fastapi") as (_, base):
         url = httpx.URL(f"{base}/apiops/projects/Demo/apiProxies/PetStore/endpoints/")
-        plain = httpx.Client(transport=KeepAliveTransport(), follow_redirects=False)
-        pooled = PooledClient(transport=KeepAliveTransport(), follow_redirects=False)
+        plain = lean_cookies(httpx.Client(transport=KeepAliveTransport(), follow_redirects=False))
+        pooled = lean_cookies(PooledClient(transport=KeepAliveTransport(), follow_redirects=False))
         variants = {"http.client head, httpx send": sender(plain, url, http.client.HTTPResponse),
                     "own head, httpx send": sender(plain, url, _Response),
                     "own head, pooled send": sender(pooled, url, _Response)}
