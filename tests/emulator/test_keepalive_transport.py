@@ -491,6 +491,8 @@ def run_script(client_class: type[httpx.Client], caplog: pytest.LogCaptureFixtur
                 None if response.next_request is None
                 else str(response.next_request.url).replace(url, "URL"),
                 response.elapsed.total_seconds() >= 0, response.http_version, response.reason_phrase,
+                response.is_stream_consumed, response.num_bytes_downloaded, response.text,
+                b"".join(response.iter_bytes()), response.encoding,
             ))
         cookies = dict(http.cookies)
     logged = [record.getMessage().replace(url, "URL") for record in caplog.records if record.name == "httpx"]

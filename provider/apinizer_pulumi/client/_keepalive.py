@@ -264,8 +264,13 @@ class KeepAliveTransport(httpx.BaseTransport):
     # -- one request ----------------------------------------------------------------------
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return self.send_whole(request)[0]
+
+    def send_whole(self, request: httpx.Request) -> tuple[httpx.Response, bytes | None]:
+        """:meth:`handle_request`'s answer, and its body when the answer is what reading it gives:
+        read whole and without a content coding (None otherwise, and from httpx's own transport)."""
         if _streamed(request):
-            return self._httpx_transport().handle_request(request)
+            return self._httpx_transport().handle_request(request), None
         if self._closed:
             raise httpx.ConnectError("the transport is closed")
         connect, read, write, pool = _timeouts(request)
@@ -276,7 +281,7 @@ class KeepAliveTransport(httpx.BaseTransport):
             origin = (url.scheme, url.host, url.port or (443 if url.scheme == "https" else 80))
             connection = self._take(origin) or self._connect(origin, connect)
             try:
-                response, will_close = self._exchange(connection, request, write, read)
+                response, will_close, whole = self._exchange(connection, request, write, read)
             except BaseException:
                 connection.close()
                 raise
@@ -286,11 +291,12 @@ class KeepAliveTransport(httpx.BaseTransport):
                 self._give_back(origin, connection)
         finally:
             self._slots.release()
-        return response
+        return response, whole
 
-    def _exchange(self, connection: http.client.HTTPConnection, request: httpx.Request,
-                  write: float | None, read: float | None) -> tuple[httpx.Response, bool]:
-        """Send ``request`` on ``connection``; its answer, and whether the server closes the connection.
+    def _exchange(self, connection: http.client.HTTPConnection, request: httpx.Request, write: float | None,
+                  read: float | None) -> tuple[httpx.Response, bool, bytes | None]:
+        """Send ``request`` on ``connection``; its answer, whether the server closes the connection,
+        and the body when it has no content coding.
 
         The head is written as ``http.client`` writes it, and with the body in one ``send``: two
         writes would be two segments, which the gateway reads, and its event loop wakes for,
@@ -327,8 +333,13 @@ class KeepAliveTransport(httpx.BaseTransport):
         except OSError as error:
             raise httpx.ReadError(str(error)) from error
         # The body is whole: its chunks were joined, so the answer no longer says how it came.
-        headers = [(name, value) for name, value in _raw_headers(answer)
-                   if name.lower() != b"transfer-encoding"]
+        headers = []
+        plain = True
+        for name, value in _raw_headers(answer):
+            lowered = name.lower()
+            if lowered != b"transfer-encoding":
+                headers.append((name, value))
+                plain = plain and lowered != b"content-encoding"
         response = httpx.Response(
             answer.status,
             headers=headers,
@@ -337,7 +348,7 @@ class KeepAliveTransport(httpx.BaseTransport):
             extensions={"http_version": b"HTTP/1.1",
                         "reason_phrase": answer.reason.encode("ascii", "replace")},
         )
-        return response, bool(answer.will_close)
+        return response, bool(answer.will_close), content if plain else None
 
     def _httpx_transport(self) -> httpx.HTTPTransport:
         with self._lock:
