@@ -6,7 +6,8 @@ the engine's other calls. httpx's default transport (httpcore and h11) costs abo
 CPU a request on loopback, ``http.client`` about 0.15 ms (docs/performance.md, "The engine's
 floor"); httpcore's pool also serializes 64 threads on one lock. So the pooled client sends
 through this transport: httpx stays the client (requests, auth flows, responses, errors and
-``httpx.MockTransport`` in tests are unchanged), only the wire is ``http.client``'s.
+``httpx.MockTransport`` in tests are unchanged), only the wire is ``http.client``'s: its
+connections, and its checks, limits and errors for what is written and read.
 
 What it keeps of httpcore's behaviour, because the retry rules depend on it
 (:mod:`._retry`): a failure before any byte of the request left is an ``httpx.ConnectError``
@@ -16,9 +17,12 @@ for idempotent requests. A kept-alive connection the server has closed meanwhile
 it is used (its socket reads as ready: end of stream) and replaced, so that an idle expiry on the
 server never turns a create into an ambiguous failure. HTTP/1.1 only, as httpx's default.
 
-An answer's head is read by :class:`_Response`, ``http.client``'s response with its own header
-reading: ``http.client`` hands every head to ``email.parser``, the largest single cost of a
-request here. The limits, the errors and the body's framing stay ``http.client``'s.
+A request's head is written here (:func:`_request_head`, with ``http.client``'s checks) and
+leaves with its body in one write. An answer's head is read by :class:`_Response`,
+``http.client``'s response with its own header reading: ``http.client`` hands every head to
+``email.parser``, the largest single cost of a request here. The limits, the errors and the
+body's framing stay ``http.client``'s. docs/performance.md, "The request floor: the client's wire
+and pipeline", has what each step saves.
 
 Not used where it would change what httpx does (the client then keeps httpx's own transport):
 when a proxy is configured in the environment (``HTTP_PROXY`` and the like, which httpx honours
