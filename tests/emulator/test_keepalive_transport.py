@@ -370,3 +370,209 @@ def test_the_emulator_s_answers_come_through_it_on_one_connection(
     finally:
         client.close()
         kept.close()
+
+
+def answering_raw(wire: bytes) -> Handler:
+    """A server that answers every request with ``wire``, as written."""
+    def handler(conn: socket.socket, number: int) -> None:
+        while read_request(conn) is not None:
+            conn.sendall(wire)
+    return handler
+
+
+def test_informational_answers_are_skipped_as_httpx_own_transport_skips_them(
+        transport: KeepAliveTransport) -> None:
+    wire = (b"HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n"
+            b"HTTP/1.1 200 OK\r\nContent-Length: 16\r\nContent-Type: application/json\r\n\r\n"
+            b'{"success":true}')
+    answers: dict[str, list[tuple[int, bytes]]] = {}
+    with server(answering_raw(wire)) as (url, _):
+        for name, used in (("ours", transport), ("httpx", httpx.HTTPTransport())):
+            with httpx.Client(base_url=url, transport=used) as http:
+                answers[name] = [(r.status_code, r.content) for r in (http.get("/a/"), http.get("/b/"))]
+                if used is transport:
+                    assert transport.idle_connections() == 1  # nothing left unread on it
+    assert answers["ours"] == answers["httpx"] == [(200, b'{"success":true}')] * 2
+
+
+@pytest.mark.parametrize(("wire", "message"), [
+    (b"HTTP/1.1 200 " + b"x" * 70000 + b"\r\n\r\n",
+     "LineTooLong: got more than 65536 bytes when reading status line"),
+    (b"HTTP/1.1 200 OK\r\nX-A: " + b"x" * 70000 + b"\r\n\r\n",
+     "LineTooLong: got more than 65536 bytes when reading header line"),
+    (b"HTTP/1.1 200 OK\r\n" + b"X-A: 1\r\n" * 101 + b"\r\n", "HTTPException: got more than 100 headers"),
+    (b"ICY 200 OK\r\n\r\n", "BadStatusLine: ICY 200 OK\r\n"),
+    (b"HTTP/2.0 200 OK\r\n\r\n", "UnknownProtocol: HTTP/2.0"),
+    (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+     "IncompleteRead: IncompleteRead(0 bytes read)"),
+], ids=["status line too long", "header line too long", "too many headers", "bad status line",
+        "unknown protocol", "bad chunk"])
+def test_a_broken_answer_is_a_protocol_error_that_names_it(
+        transport: KeepAliveTransport, wire: bytes, message: str) -> None:
+    with (server(answering_raw(wire)) as (url, _), httpx.Client(base_url=url, transport=transport) as http,
+          pytest.raises(httpx.RemoteProtocolError) as caught):
+        http.delete("/endpoint/")
+    assert str(caught.value) == message
+    assert transport.idle_connections() == 0
+
+
+def test_an_http_1_0_answer_keeps_the_connection_only_when_it_says_keep_alive(
+        transport: KeepAliveTransport) -> None:
+    closing = b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+    kept = b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\n{}"
+    for wire, idle in ((closing, 0), (kept, 1)):
+        with server(answering_raw(wire)) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+            assert http.get("/").content == b"{}"
+            assert transport.idle_connections() == idle
+        transport.close()
+        transport = KeepAliveTransport(max_connections=4)
+
+
+def test_a_close_delimited_answer_is_read_to_the_end_and_its_connection_closed(
+        transport: KeepAliveTransport) -> None:
+    def until_hang_up(conn: socket.socket, number: int) -> None:
+        if read_request(conn) is not None:
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nall of it")
+
+    with server(until_hang_up) as (url, _), httpx.Client(base_url=url, transport=transport) as http:
+        assert http.get("/").text == "all of it"
+        assert transport.idle_connections() == 0
+
+
+# -- the pooled client's own send (PooledClient.send) against httpx.Client.send ------------------
+
+def scripted_gateway(seen: list[str]) -> Handler:
+    """Answers by path: a token (a new one each time), a cookie, a redirect, gzip, a 401 to the first
+    token."""
+    tokens = iter(["first-token-0123456789", "second-token-0123456789", "third-token-0123456789"])
+
+    def handler(conn: socket.socket, number: int) -> None:
+        while (request := read_request(conn)) is not None:
+            line, headers, body = request
+            path = line.split()[1]
+            seen.append(f"{line} {headers.get('authorization', '-')} {headers.get('cookie', '-')} {body!r}")
+            if path == "/apiops/auth/token":
+                answer(conn, json.dumps({"access_token": next(tokens), "expires_in": 3600}).encode())
+            elif path == "/cookie/":
+                answer(conn, headers=("Content-Type: application/json", "Set-Cookie: sticky=1; Path=/"))
+            elif path == "/redirect/":
+                answer(conn, b"", status="302 Found", headers=("Location: /elsewhere/",))
+            elif path == "/gzip/":
+                answer(conn, gzip.compress(b'{"zipped":true}'),
+                       headers=("Content-Type: application/json", "Content-Encoding: gzip"))
+            elif path == "/fresh-token-only/" and headers.get("authorization", "").startswith("Bearer first"):
+                answer(conn, b'{"error":"expired"}', status="401 Unauthorized")
+            else:
+                answer(conn)
+    return handler
+
+
+def run_script(client_class: type[httpx.Client], caplog: pytest.LogCaptureFixture) -> tuple[object, ...]:
+    """The same requests through ``client_class`` over a KeepAliveTransport; what each side saw."""
+    from apinizer_pulumi.client._auth import ClientCredentialsAuth
+
+    seen: list[str] = []
+    caplog.clear()
+    with server(scripted_gateway(seen)) as (url, _), client_class(
+            base_url=url, transport=KeepAliveTransport(), follow_redirects=False) as http:
+        login = ClientCredentialsAuth(f"{url}/apiops/auth/token", "admin", "s3cret-password")
+        answers = []
+        for method, path, auth in (("GET", "/cookie/", None), ("POST", "/after-cookie/", login),
+                                   ("GET", "/redirect/", login), ("GET", "/gzip/", login),
+                                   ("DELETE", "/fresh-token-only/", login), ("GET", "/plain/", None)):
+            request = http.build_request(method, path, json={"n": 1} if method != "GET" else None)
+            response = http.send(request, auth=auth)
+            answers.append((
+                response.status_code, response.headers.multi_items(), response.content,
+                response.is_closed,
+                response.request is request or response.request.url == request.url,
+                response.request.headers.get("authorization"),
+                [(earlier.status_code, earlier.is_closed) for earlier in response.history],
+                None if response.next_request is None
+                else str(response.next_request.url).replace(url, "URL"),
+                response.elapsed.total_seconds() >= 0, response.http_version, response.reason_phrase,
+                response.is_stream_consumed, response.num_bytes_downloaded, response.text,
+                b"".join(response.iter_bytes()), response.encoding,
+            ))
+        cookies = dict(http.cookies)
+    logged = [record.getMessage().replace(url, "URL") for record in caplog.records if record.name == "httpx"]
+    return answers, seen, cookies, logged
+
+
+def test_the_pooled_client_s_send_answers_as_httpx_send(caplog: pytest.LogCaptureFixture) -> None:
+    from apinizer_pulumi.client._transport_pool import PooledClient
+
+    caplog.set_level("INFO", logger="httpx")
+    ours = run_script(PooledClient, caplog)
+    theirs = run_script(httpx.Client, caplog)
+    assert ours == theirs
+    answers, seen, cookies, logged = ours
+    assert [answer[0] for answer in answers] == [200, 200, 302, 200, 200, 200]
+    assert answers[2][7] == "URL/elsewhere/"  # a redirect not followed names where it leads
+    assert answers[3][2] == b'{"zipped":true}'
+    assert answers[4][6] == [(401, True), (200, True)]  # refused, a new token (its answer), sent again
+    assert sum("/apiops/auth/token" in line for line in seen) == 2
+    assert cookies == {"sticky": "1"}
+    assert seen[2].startswith("POST /after-cookie/") and "sticky=1" in seen[2]
+    assert len(logged) == len(seen) == 9 and logged[0] == 'HTTP Request: GET URL/cookie/ "HTTP/1.1 200 OK"'
+
+
+def test_a_failed_token_fetch_is_told_apart_from_the_request_behind_it_on_the_pooled_path() -> None:
+    from apinizer_pulumi.client._auth import ClientCredentialsAuth, is_token_request
+    from apinizer_pulumi.client._transport_pool import PooledClient
+
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()  # the token URL refuses connections
+    seen: list[str] = []
+    for client_class in (PooledClient, httpx.Client):
+        with server(keep_answering(seen)) as (url, _), client_class(
+                base_url=url, transport=KeepAliveTransport()) as http:
+            login = ClientCredentialsAuth(f"http://127.0.0.1:{port}/apiops/auth/token", "admin", "pw")
+            request = http.build_request("POST", "/create/", json={})
+            with pytest.raises(httpx.ConnectError) as caught:
+                http.send(request, auth=login)
+            assert is_token_request(caught.value.request) and caught.value.request is not request
+            with pytest.raises(httpx.ConnectError) as caught:
+                http.send(http.build_request("POST", f"http://127.0.0.1:{port}/create/", json={}))
+            assert caught.value.request.url.port == port
+    assert seen == []
+
+
+def test_the_pooled_client_keeps_httpx_s_own_send_for_hooks_streams_and_redirects() -> None:
+    from apinizer_pulumi.client._transport_pool import PooledClient
+
+    seen: list[str] = []
+    hooked: list[str] = []
+    with server(scripted_gateway(seen)) as (url, _):
+        with PooledClient(base_url=url, transport=KeepAliveTransport(),
+                          event_hooks={"request": [lambda request: hooked.append(request.url.path)]}) as http:
+            assert http.get("/plain/").status_code == 200
+        assert hooked == ["/plain/"]
+        with PooledClient(base_url=url, transport=KeepAliveTransport(), follow_redirects=True) as http:
+            response = http.get("/redirect/")
+            assert [r.status_code for r in response.history] == [302] and response.url.path == "/elsewhere/"
+            with http.stream("GET", "/gzip/") as streamed:
+                assert not streamed.is_stream_consumed
+                assert streamed.read() == b'{"zipped":true}'
+    with PooledClient(transport=KeepAliveTransport()) as http:
+        pass
+    with pytest.raises(RuntimeError, match="client has been closed"):
+        http.send(httpx.Request("GET", "http://127.0.0.1:9/"))
+
+
+def test_the_pooled_client_is_a_pooled_client_only_on_its_own_transport(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from apinizer_pulumi.client._transport_pool import PooledClient
+
+    close_all()
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    assert type(get_client("http://gateway.test")) is PooledClient
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.test:3128")
+    assert type(get_client("http://other-gateway.test")) is httpx.Client
+    private = ApinizerClient("http://gateway.test", token="t" * 24, transport=KeepAliveTransport())
+    assert type(private._http) is httpx.Client
+    private.close()
+    close_all()

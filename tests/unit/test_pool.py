@@ -124,6 +124,31 @@ def test_a_cookie_the_gateway_sets_is_still_sent_back() -> None:
     assert dict(client._http.cookies) == {"route": "b2"}
 
 
+@pytest.mark.parametrize("method", ["GET", "DELETE", "POST", "PUT", "PATCH", "delete"])
+@pytest.mark.parametrize("content", [None, b"", b'{"name":"/pets","httpMethod":"GET"}'])
+@pytest.mark.parametrize("headers", [
+    (), (("Accept", "application/json"), ("Content-Type", "application/json")),
+    (("Host", "elsewhere.test"),), (("Content-Length", "99"),), (("Transfer-Encoding", "chunked"),),
+    (("X-Caf\u00e9", "caf\u00e9"),)], ids=["none", "json", "host", "length", "chunked", "latin-1"])
+def test_every_request_built_is_httpx_s_own(method: str, content: bytes | None,
+                                            headers: tuple[tuple[str, str], ...]) -> None:
+    from apinizer_pulumi.client._transport_pool import build_request
+
+    http = get_client("http://built.test:8080")
+    url = httpx.URL("http://built.test:8080/apiops/x/?q=1")
+    try:
+        theirs = http.build_request(method, url, content=content, headers=dict(headers), timeout=7.0)
+    except (UnicodeEncodeError, ValueError) as error:
+        with pytest.raises(type(error)):
+            build_request(http, method, url, content=content, headers=headers, timeout=7.0)
+        return
+    ours = build_request(http, method, url, content=content, headers=headers, timeout=7.0)
+    assert ours.headers.raw == theirs.headers.raw
+    assert (ours.method, ours.url, ours.content, ours.extensions, type(ours.stream)) == (
+        theirs.method, theirs.url, theirs.content, theirs.extensions, type(theirs.stream))
+    assert list(ours.stream) == list(theirs.stream)
+
+
 def test_the_request_built_once_per_client_is_httpx_s_own() -> None:
     from apinizer_pulumi.client._transport_pool import build_request
 
@@ -138,4 +163,5 @@ def test_the_request_built_once_per_client_is_httpx_s_own() -> None:
         theirs.method, theirs.url, theirs.read(), theirs.extensions)
     http.cookies.set("route", "b2")
     with_cookie = build_request(http, "GET", url, content=None, headers=(), timeout=7.0)
+    http.cookies.clear()
     assert with_cookie.headers["cookie"] == "route=b2"

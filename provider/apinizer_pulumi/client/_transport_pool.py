@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import atexit
 import functools
+import logging
 import threading
+import time
 from typing import Any
 
 import httpx
+from httpx._client import BoundSyncStream, ClientState, UseClientDefault
 
 from ._keepalive import KeepAliveTransport, environment_proxy_for
 
-__all__ = ["SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies", "pool_size"]
+__all__ = ["PooledClient", "SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies",
+           "pool_size"]
+
+_httpx_logger = logging.getLogger("httpx")
 
 #: Connections kept per gateway: as many as the provider server runs calls at once
 #: (``resources._server.WORKERS``), so that none of the engine's creates and deletes waits for a
@@ -60,13 +66,112 @@ def get_client(base_url: str) -> httpx.Client:
         if client is None or client.is_closed:
             # The standard library's connections (._keepalive), unless the environment names a proxy:
             # httpx honours those only with its own transport.
-            transport = None if environment_proxy_for(key) else KeepAliveTransport(
-                max_connections=_MAX_CONNECTIONS, keepalive_expiry=_KEEPALIVE_EXPIRY)
-            client = lean_cookies(httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False,
-                                               transport=transport))
+            if environment_proxy_for(key):
+                client = httpx.Client(base_url=key, limits=_LIMITS, follow_redirects=False)
+            else:
+                transport = KeepAliveTransport(max_connections=_MAX_CONNECTIONS,
+                                               keepalive_expiry=_KEEPALIVE_EXPIRY)
+                client = PooledClient(base_url=key, limits=_LIMITS, follow_redirects=False,
+                                      transport=transport)
+            client = lean_cookies(client)
             _clients[key] = client
         _by_given[base_url] = client
         return client
+
+
+class PooledClient(httpx.Client):
+    """The pooled client over :class:`KeepAliveTransport`, whose ``send`` takes httpx's steps minus
+    those it never needs.
+
+    ``httpx.Client.send`` runs a request through a general pipeline: the auth flow, a redirect
+    loop with event hooks, the transport chosen among the mounted ones, then cookies, the
+    response's stream bound to its timing and a log line. This client mounts nothing, has no
+    hooks and follows no redirect, so its ``send`` calls the transport directly and keeps the
+    rest as httpx does it: the same auth flow generator (the 401 re-authentication and the token
+    fetch are unchanged), ``TransportError.request`` naming the request that failed, history,
+    ``next_request`` on a redirect, cookies, ``elapsed``, the ``httpx`` logger's line, the body read
+    and decoded (a body without a content coding is taken as the transport read it,
+    :func:`_read_whole`): 24 µs of CPU less a request, of 193 (``benchmarks/request_path_cpu.py``,
+    docs/performance.md). Any other use (a streamed answer, redirects, hooks or mounts added
+    later) goes through ``httpx.Client.send`` itself.
+    """
+
+    def send(self, request: httpx.Request, *, stream: bool = False,
+             auth: httpx._types.AuthTypes | UseClientDefault | None = httpx.USE_CLIENT_DEFAULT,
+             follow_redirects: bool | UseClientDefault = httpx.USE_CLIENT_DEFAULT) -> httpx.Response:
+        transport = self._transport
+        if (stream or follow_redirects is not httpx.USE_CLIENT_DEFAULT or self.follow_redirects
+                or self._mounts or self._event_hooks["request"] or self._event_hooks["response"]
+                or self._state is ClientState.CLOSED or type(transport) is not KeepAliveTransport):
+            return super().send(request, stream=stream, auth=auth, follow_redirects=follow_redirects)
+        self._state = ClientState.OPENED
+        self._set_timeout(request)
+        flow = self._build_request_auth(request, auth).sync_auth_flow(request)
+        history: list[httpx.Response] = []
+        try:
+            request = next(flow)
+            while True:
+                response = self._send_single(transport, request, history)
+                try:
+                    try:
+                        following = flow.send(response)
+                    except StopIteration:
+                        break
+                    response.history = list(history)
+                    response.read()
+                    request = following
+                    history.append(response)
+                except BaseException:
+                    response.close()
+                    raise
+        finally:
+            flow.close()
+        try:
+            response.read()
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+    def _send_single(self, transport: KeepAliveTransport, request: httpx.Request,
+                     history: list[httpx.Response]) -> httpx.Response:
+        """``_send_handling_redirects`` and ``_send_single_request`` of httpx, without redirects or hooks."""
+        if len(history) > self.max_redirects:
+            raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.", request=request)
+        start = time.perf_counter()
+        try:
+            response, whole = transport.send_whole(request)
+        except httpx.RequestError as error:
+            error.request = request  # as httpx's request_context: the retries tell a token fetch by it
+            raise
+        response.request = request
+        response.stream = BoundSyncStream(response.stream, response=response, start=start)  # type: ignore[arg-type]
+        if whole is not None:
+            _read_whole(response, whole)
+        self.cookies.extract_cookies(response)
+        response.default_encoding = self._default_encoding
+        if _httpx_logger.isEnabledFor(logging.INFO):
+            _httpx_logger.info('HTTP Request: %s %s "%s %d %s"', request.method, request.url,
+                               response.http_version, response.status_code, response.reason_phrase)
+        try:
+            response.history = list(history)
+            if response.has_redirect_location:
+                response.next_request = self._build_redirect_request(request, response)
+        except BaseException:
+            response.close()
+            raise
+        return response
+
+
+def _read_whole(response: httpx.Response, body: bytes) -> None:
+    """``response.read()`` for a ``body`` the transport read whole and that has no content coding:
+    what httpx's read leaves (the content, the stream consumed and closed, ``elapsed`` set), without
+    its decoder, chunkers and contexts (``benchmarks/request_steps_cpu.py``: with the response's
+    making, 6.5 µs of CPU where ``read()`` takes 16.9)."""
+    response._content = body
+    response.is_stream_consumed = True
+    response._num_bytes_downloaded = len(body)
+    response.close()
 
 
 class SetCookiesOnly(httpx.Cookies):
@@ -93,10 +198,12 @@ def lean_cookies(client: httpx.Client) -> httpx.Client:
 
 
 @functools.lru_cache(maxsize=64)
-def _defaults(client: httpx.Client, headers: tuple[tuple[str, str], ...]) -> httpx.Headers:
+def _defaults(client: httpx.Client, headers: tuple[tuple[str, str], ...]) -> tuple[
+        tuple[tuple[bytes, bytes], ...], frozenset[bytes]]:
+    """The client's default headers merged with ``headers``, as raw pairs, and their names."""
     merged = httpx.Headers(client.headers)
     merged.update(dict(headers))
-    return merged
+    return tuple(merged.raw), frozenset(name.lower() for name, _ in merged.raw)
 
 
 @functools.lru_cache(maxsize=64)
@@ -104,18 +211,38 @@ def _timeout(seconds: float) -> dict[str, Any]:
     return httpx.Timeout(seconds).as_dict()
 
 
+_BODY_EXPECTED = ("POST", "PUT", "PATCH")
+
+
 def build_request(client: httpx.Client, method: str, url: httpx.URL, *, content: bytes | None,
                   headers: tuple[tuple[str, str], ...], timeout: float) -> httpx.Request:
     """``client.build_request(method, url, content=..., headers=..., timeout=...)`` for an absolute URL.
 
-    The same request, with the client's default headers merged with ``headers`` once per client
-    rather than for every request (a tenth of the provider's CPU per delete). A client that holds
-    cookies or query parameters gets them merged by httpx itself.
+    The same request, headers in the same order, with the client's default headers merged with
+    ``headers`` once per client rather than for every request (a tenth of the provider's CPU per
+    delete), and the headers httpx adds for a body (``Host``, ``Content-Length``) added here, where
+    ``httpx.Request`` would look each up in its headers one by one. A client that holds cookies or
+    query parameters gets them merged by httpx itself.
     """
     if client.cookies or client.params:
         return client.build_request(method, url, content=content, headers=dict(headers), timeout=timeout)
-    return httpx.Request(method, url, content=content, headers=_defaults(client, headers),
-                         extensions={"timeout": _timeout(timeout)})
+    merged, names = _defaults(client, headers)
+    method = method.upper()
+    # What httpx.Request's _prepare adds: the host and an empty body's length first, a body's length last.
+    first: list[tuple[bytes, bytes]] = []
+    last: list[tuple[bytes, bytes]] = []
+    if b"host" not in names and url.host:
+        first.append((b"Host", url.netloc))
+    if content and b"content-length" not in names:
+        last.append((b"Content-Length", str(len(content)).encode("ascii")))
+    elif (not content and method in _BODY_EXPECTED
+          and b"content-length" not in names and b"transfer-encoding" not in names):
+        first.append((b"Content-Length", b"0"))
+    request = httpx.Request(method, url, headers=[*first, *merged, *last],
+                            stream=httpx.ByteStream(content or b""),
+                            extensions={"timeout": _timeout(timeout)})
+    request.read()
+    return request
 
 
 def pool_size() -> int:
