@@ -351,6 +351,36 @@ def test_delete_on_a_soap_proxy_is_400(api: Api):
     assert api.list("Calculator").json()["resultCount"] == 2
 
 
+def test_delete_names_its_errors_in_the_order_of_the_checks(api: Api):
+    # The delete is one statement that finds its REST proxy itself; when it deletes nothing, the
+    # error is the first that applies: a missing proxy, then a SOAP one, then a missing endpoint.
+    delete = endpoints_path("delete")
+    assert_error(
+        api.request("POST", endpoints_path("delete", proxy="Ghost"), {"name": "/nope", "httpMethod": "GET"}),
+        404,
+        "not_found",
+        "ApiProxy (name: Ghost) was not found!",
+    )
+    assert_error(
+        api.request(
+            "POST", endpoints_path("delete", proxy="Calculator"), {"name": "/nope", "httpMethod": "GET"}
+        ),
+        400,
+        "bad_request",
+        "Endpoint can only be deleted from REST API Proxies!",
+    )
+    # Same name, other method: only the pair identifies an endpoint.
+    assert_error(
+        api.request("POST", delete, {"name": "/pets", "httpMethod": "DELETE"}),
+        400,
+        "bad_request",
+        not_found("/pets", "DELETE"),
+    )
+    before = api.list("PetStore").json()["resultCount"]
+    assert_success(api.request("POST", delete, {"name": "/pets", "httpMethod": "GET"}))
+    assert api.list("PetStore").json()["resultCount"] == before - 1
+
+
 # -- 4.9 status -------------------------------------------------------------------------------
 
 
