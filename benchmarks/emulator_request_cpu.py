@@ -7,7 +7,7 @@ the provider's own (see ``ApinizerClient.endpoints``). Prints the server's CPU p
 kind, beside the bare FastAPI app of ``_answering_server.py fastapi`` (which answers ``200 {}``
 without any work) under the same load. ``--rounds`` alternates the two servers; ``--emulator-src``
 serves the emulator from another checkout's ``emulator/`` folder (to measure a change against its
-parent in one sitting); ``--profile DIR`` records each of the emulator's phases with py-spy.
+parent in one sitting); ``--profile DIR`` records each phase of each server with py-spy.
 
     .venv/bin/python benchmarks/emulator_request_cpu.py [--count 2000] [--threads 64] [--rounds 2]
 """
@@ -181,7 +181,7 @@ def main() -> None:
     parser.add_argument("--sides", default="emulator,fastapi",
                         help="emulator, fastapi, and/or other (the emulator of --emulator-src)")
     parser.add_argument("--emulator-src", type=Path, help="the emulator/ folder of another checkout")
-    parser.add_argument("--profile", type=Path, help="record each of the emulator's phases with py-spy here")
+    parser.add_argument("--profile", type=Path, help="record each phase of each server with py-spy here")
     args = parser.parse_args()
     kinds = [kind for kind in args.kinds.split(",") if kind]
     sides = [side for side in args.sides.split(",") if side]
@@ -191,8 +191,7 @@ def main() -> None:
             server = bare_fastapi() if side == "fastapi" else emulator_from(
                 args.emulator_src if side == "other" else None)
             with server as (proc, url):
-                profile = args.profile if side != "fastapi" else None
-                figures = phases(proc.pid, url, args.count, args.threads, kinds, profile,
+                figures = phases(proc.pid, url, args.count, args.threads, kinds, args.profile,
                                  f"{side}{round_index}")
             for kind, value in figures.items():
                 results[side][kind].append(value)
