@@ -119,7 +119,7 @@ def _serve(args: argparse.Namespace) -> int:
     )
     # Closing the last connection checkpoints the WAL into the database file and removes the -wal
     # and -shm files, so a stopped emulator leaves one self-contained file behind.
-    server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level, one_write=True),
+    server = ReadyServer(uvicorn_config(app, args.host, args.port, args.log_level),
                          on_shutdown=backend.store.close)
 
     def announce_when_ready() -> None:

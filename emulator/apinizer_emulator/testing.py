@@ -59,7 +59,7 @@ class EmulatorServer:
         if self._server is not None:
             raise RuntimeError("the emulator is already started")
         self.backend, app = build(self.db, self.fixtures, self.clock, [self.host])
-        server = ReadyServer(uvicorn_config(app, self.host, self.port, one_write=True))
+        server = ReadyServer(uvicorn_config(app, self.host, self.port))
         thread = threading.Thread(target=server.run, name="apinizer-emulator", daemon=True)
         self._server, self._thread = server, thread
         thread.start()
