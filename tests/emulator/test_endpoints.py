@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -379,6 +380,28 @@ def test_delete_names_its_errors_in_the_order_of_the_checks(api: Api):
     before = api.list("PetStore").json()["resultCount"]
     assert_success(api.request("POST", delete, {"name": "/pets", "httpMethod": "GET"}))
     assert api.list("PetStore").json()["resultCount"] == before - 1
+
+
+
+def test_concurrent_deletes_that_fail_undo_none_of_those_committed_beside_them(api: Api):
+    # Deletes that arrive together commit together (the writer's groups); a one-statement delete that
+    # finds nothing raises after deleting nothing, so it has no savepoint and needs none.
+    names = [f"/together-{index}" for index in range(40)]
+    for name in names:
+        assert_success(api.create(new_endpoint(name, "GET")))
+    before = api.list("PetStore").json()["resultCount"]
+    delete = endpoints_path("delete")
+    bodies = [{"name": name, "httpMethod": method} for name in names for method in ("GET", "PUT")]
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(lambda body: api.request("POST", delete, body), bodies))
+    for body, answer in zip(bodies, answers, strict=True):
+        if body["httpMethod"] == "GET":
+            assert_success(answer)
+        else:
+            assert_error(answer, 400, "bad_request", not_found(body["name"], "PUT"))
+    remaining = api.list("PetStore").json()
+    assert remaining["resultCount"] == before - len(names)
+    assert {e["endpoint"] for e in remaining["resultList"]}.isdisjoint(names)
 
 
 # -- 4.9 status -------------------------------------------------------------------------------
