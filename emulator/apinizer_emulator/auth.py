@@ -242,18 +242,35 @@ class Tokens:
         self._key = bytes.fromhex(key_hex)
         #: token digest -> (tokens_version, principal, expires_at); see :meth:`authenticate`.
         self._principals: dict[str, tuple[Any, Principal, float | None]] = {}
+        #: username -> (the stored hash, the digest of the password found right against it), keyed
+        #: by a key of this process alone (in memory, never in the database file).
+        self._verified: dict[str, tuple[str, str]] = {}
+        self._process_key = secrets.token_bytes(32)
 
     def digest(self, value: str) -> str:
         return token_digest(self._key, value)
 
     def check_credentials(self, username: str, password: str) -> None:
         """``Bad credentials`` unless the password is the user's (slow on purpose: see
-        :data:`PASSWORD_HASHING`, where the handler runs it)."""
+        :data:`PASSWORD_HASHING`, where the handler runs it).
+
+        A password found right is remembered per user, as a digest keyed by this process's own
+        random key, beside the stored hash it matched: the same password against the same stored
+        hash skips the hash (each provider process asks for a token with it). A changed password
+        (another stored hash), a removed user, a wrong password and an unknown user always take
+        the slow way.
+        """
         with self.store.read() as db:
             row = db.execute("SELECT password_hash FROM users WHERE username = ?", (username,)).fetchone()
         stored = row["password_hash"] if row else DUMMY_PASSWORD_HASH
+        proof = token_digest(self._process_key, f"{username}\0{password}")
+        if row is not None and self._verified.get(username) == (stored, proof):
+            return
         if not verify_password(password, stored) or row is None:
             raise BadCredentialsError()
+        if len(self._verified) >= _MAX_CACHED_TOKENS:
+            self._verified.clear()
+        self._verified[username] = (stored, proof)
 
     def issue_access_token(self, username: str) -> TokenResponse:
         """The client-credentials grant of spec 4.1, once :meth:`check_credentials` passed: a token

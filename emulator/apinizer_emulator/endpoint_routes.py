@@ -97,7 +97,14 @@ async def endpoint_policies(request: Request) -> Response:
 
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
-    await write(request, endpoints.delete_endpoint, *_proxy_ref(request), target.name, target.http_method)
+    await write(
+        request,
+        endpoints.delete_endpoint,
+        *_proxy_ref(request),
+        target.name,
+        target.http_method,
+        one_statement=True,
+    )
     return success()
 
 

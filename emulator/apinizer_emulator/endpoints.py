@@ -62,6 +62,11 @@ _INSERT_INTO_REST_PROXY = (
     " backend_resource_url, backend_http_method)"
     " SELECT ?, id, ?, ?, ?, 1, ?, ? FROM proxies WHERE project = ? AND name = ? AND type = 'REST'"
 )
+#: The delete's one statement: it finds its REST proxy itself, as the insert does.
+_DELETE_FROM_REST_PROXY = (
+    "DELETE FROM endpoints WHERE name = ? AND http_method = ? AND proxy_id ="
+    " (SELECT id FROM proxies WHERE project = ? AND name = ? AND type = 'REST')"
+)
 #: One proxy's endpoints as the list's ``resultList``, built by SQLite's JSON functions: one
 #: string for the whole list instead of a record, a model and a dict per endpoint. The keys and
 #: their order are those of ``models.Endpoint`` dumped by alias (the get's answer).
@@ -250,12 +255,18 @@ def update_endpoint(
 def delete_endpoint(
     db: sqlite3.Connection, project: str, proxy_name: str, name: str, method: HttpMethod
 ) -> None:
-    """Permanent; the endpoint's policies go with it (foreign-key cascade)."""
+    """Permanent; the endpoint's policies go with it (foreign-key cascade).
+
+    One statement (``one_statement=True``), as a create: only when it deletes nothing are the
+    proxy and the endpoint looked up, to tell which error it is, in the order of the checks
+    (a missing proxy, a SOAP one, a missing endpoint).
+    """
+    if db.execute(_DELETE_FROM_REST_PROXY, (name, method.value, project, proxy_name)).rowcount:
+        return
     proxy = _proxy(db, project, proxy_name)
     if not proxy.is_rest:
         raise NotRestProxyError("delete")
-    record = _endpoint(db, proxy, name, method.value)
-    db.execute("DELETE FROM endpoints WHERE id = ?", (record.id,))
+    raise EndpointNotFoundError(name, method.value)
 
 
 def set_status(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -349,6 +350,58 @@ def test_delete_on_a_soap_proxy_is_400(api: Api):
         "Endpoint can only be deleted from REST API Proxies!",
     )
     assert api.list("Calculator").json()["resultCount"] == 2
+
+
+def test_delete_names_its_errors_in_the_order_of_the_checks(api: Api):
+    # The delete is one statement that finds its REST proxy itself; when it deletes nothing, the
+    # error is the first that applies: a missing proxy, then a SOAP one, then a missing endpoint.
+    delete = endpoints_path("delete")
+    assert_error(
+        api.request("POST", endpoints_path("delete", proxy="Ghost"), {"name": "/nope", "httpMethod": "GET"}),
+        404,
+        "not_found",
+        "ApiProxy (name: Ghost) was not found!",
+    )
+    assert_error(
+        api.request(
+            "POST", endpoints_path("delete", proxy="Calculator"), {"name": "/nope", "httpMethod": "GET"}
+        ),
+        400,
+        "bad_request",
+        "Endpoint can only be deleted from REST API Proxies!",
+    )
+    # Same name, other method: only the pair identifies an endpoint.
+    assert_error(
+        api.request("POST", delete, {"name": "/pets", "httpMethod": "DELETE"}),
+        400,
+        "bad_request",
+        not_found("/pets", "DELETE"),
+    )
+    before = api.list("PetStore").json()["resultCount"]
+    assert_success(api.request("POST", delete, {"name": "/pets", "httpMethod": "GET"}))
+    assert api.list("PetStore").json()["resultCount"] == before - 1
+
+
+
+def test_concurrent_deletes_that_fail_undo_none_of_those_committed_beside_them(api: Api):
+    # Deletes that arrive together commit together (the writer's groups); a one-statement delete that
+    # finds nothing raises after deleting nothing, so it has no savepoint and needs none.
+    names = [f"/together-{index}" for index in range(40)]
+    for name in names:
+        assert_success(api.create(new_endpoint(name, "GET")))
+    before = api.list("PetStore").json()["resultCount"]
+    delete = endpoints_path("delete")
+    bodies = [{"name": name, "httpMethod": method} for name in names for method in ("GET", "PUT")]
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(lambda body: api.request("POST", delete, body), bodies))
+    for body, answer in zip(bodies, answers, strict=True):
+        if body["httpMethod"] == "GET":
+            assert_success(answer)
+        else:
+            assert_error(answer, 400, "bad_request", not_found(body["name"], "PUT"))
+    remaining = api.list("PetStore").json()
+    assert remaining["resultCount"] == before - len(names)
+    assert {e["endpoint"] for e in remaining["resultList"]}.isdisjoint(names)
 
 
 # -- 4.9 status -------------------------------------------------------------------------------
