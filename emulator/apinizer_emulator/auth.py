@@ -264,7 +264,9 @@ class Tokens:
             row = db.execute("SELECT password_hash FROM users WHERE username = ?", (username,)).fetchone()
         stored = row["password_hash"] if row else DUMMY_PASSWORD_HASH
         proof = token_digest(self._process_key, f"{username}\0{password}")
-        if row is not None and self._verified.get(username) == (stored, proof):
+        remembered = self._verified.get(username)
+        if row is not None and remembered is not None and remembered[0] == stored \
+                and hmac.compare_digest(remembered[1], proof):
             return
         if not verify_password(password, stored) or row is None:
             raise BadCredentialsError()
