@@ -2,8 +2,9 @@
 # The whole test suite on a fresh machine: venv, install, lint, type-check, pytest.
 # Extra arguments go to pytest (for example: scripts/test.sh tests/unit -x).
 # --fast (first argument): everything but the end-to-end tests under the Pulumi CLI, the loop to run
-# before a commit. pytest runs on APINIZER_TEST_WORKERS pytest-xdist workers (default 3, `0` for one
-# process); arguments that choose workers themselves (-n, -p no:xdist) are left alone.
+# before a commit; it fuzzes fewer cases than CI (TESTS_FAST_LOOP=1, tests/fuzz/_budget.py). pytest
+# runs on APINIZER_TEST_WORKERS pytest-xdist workers (default 3, `0` for one process); arguments that
+# choose workers themselves (-n, -p no:xdist) are left alone.
 set -euo pipefail
 suite_started=$SECONDS
 fast=0
@@ -13,12 +14,41 @@ if [ "${1:-}" = "--fast" ]; then
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
-echo "==> ruff"
-ruff check provider emulator tests benchmarks examples infra
-echo "==> mypy (strict) on provider/ and emulator/"
-mypy
-echo "==> import-linter: the layers' contracts in pyproject.toml"
-lint-imports --no-cache
+# ruff, mypy and lint-imports run beside pytest, not before it: mypy alone is 6 to 8 s of one core, and
+# pytest's start leaves the other core idle (docs/performance.md, "The test suite"). Their output is
+# kept and shown after pytest's, and any of them failing fails the script as it did before.
+checks_dir="$(mktemp -d)"
+run_check() {
+  # run_check NAME HEADING COMMAND...: the command's output, under its heading, in NAME.out; its exit
+  # code in NAME.code.
+  local name=$1 heading=$2 code=0
+  shift 2
+  { echo "==> $heading"; "$@"; } >"$checks_dir/$name.out" 2>&1 || code=$?
+  echo "$code" >"$checks_dir/$name.code"
+}
+{
+  run_check ruff "ruff" ruff check provider emulator tests benchmarks examples infra
+  run_check mypy "mypy (strict) on provider/ and emulator/" mypy
+  run_check lint-imports "import-linter: the layers' contracts in pyproject.toml" lint-imports --no-cache
+} &
+checks_pid=$!
+# On any way out (a failed CLI build included), the checks end before their folder goes.
+trap 'wait "$checks_pid" 2>/dev/null; rm -rf "$checks_dir"' EXIT
+show_checks() {
+  # After pytest: waits for the checks, shows each one's output, and fails the script for any that failed.
+  local name code
+  wait "$checks_pid" || true
+  for name in ruff mypy lint-imports; do
+    cat "$checks_dir/$name.out"
+    code="$(cat "$checks_dir/$name.code" 2>/dev/null || echo 1)"
+    if [ "$code" -ne 0 ]; then
+      echo "error: $name failed (exit code $code)" >&2
+      if [ "$status" -eq 0 ]; then
+        status=$code
+      fi
+    fi
+  done
+}
 # The e2e tests run the real Pulumi CLI. Where `pulumi` or `go` exists they must run, not skip: find or
 # build the CLI now (a cold build takes minutes and prints progress) and tell the tests to fail, rather
 # than skip, if it is missing. A run of other test folders leaves it to the e2e fixture to build on demand.
@@ -42,6 +72,9 @@ if [[ " $* " != *" -n"* && " $* " != *"--numprocesses"* && "$*" != *"no:xdist"* 
 fi
 if [ "$fast" -eq 1 ]; then
   set -- --ignore=tests/e2e "$@"
+  export TESTS_FAST_LOOP=1
+else
+  unset TESTS_FAST_LOOP  # CI's number of fuzzing cases, whatever the shell had
 fi
 pytest_started=$SECONDS
 status=0
@@ -62,6 +95,7 @@ set +e
 # One run, the e2e tests included: tests/conftest.py sends their modules to the workers first, so the
 # many short modules after them even out the workers' ends (docs/performance.md, "The test suite").
 run_pytest "${workers[@]}" "$@"
+show_checks
 set -e
 echo "==> time: pytest $(( (SECONDS - pytest_started) / 60 ))m$(printf '%02d' $(( (SECONDS - pytest_started) % 60 )))s," \
   "whole script $(( (SECONDS - suite_started) / 60 ))m$(printf '%02d' $(( (SECONDS - suite_started) % 60 )))s"
