@@ -562,6 +562,35 @@ def test_the_pooled_client_keeps_httpx_s_own_send_for_hooks_streams_and_redirect
         http.send(httpx.Request("GET", "http://127.0.0.1:9/"))
 
 
+@pytest.mark.parametrize("missing", ["BoundSyncStream", "_build_redirect_request"])
+def test_a_later_httpx_without_what_the_lean_send_takes_leaves_requests_on_its_own_send(
+        missing: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from apinizer_pulumi.client import _transport_pool
+    from apinizer_pulumi.client._transport_pool import PooledClient
+
+    own_sends: list[str] = []
+    httpx_send = httpx.Client.send
+
+    def counted(self: httpx.Client, request: httpx.Request, **kwargs: object) -> httpx.Response:
+        own_sends.append(request.url.path)
+        return httpx_send(self, request, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(httpx.Client, "send", counted)
+    seen: list[str] = []
+    with server(scripted_gateway(seen)) as (url, _):
+        with PooledClient(base_url=url, transport=KeepAliveTransport()) as http:
+            assert http.get("/plain/").status_code == 200
+        assert own_sends == []  # today's httpx: the lean send
+        if missing == "BoundSyncStream":
+            monkeypatch.setattr(_transport_pool, "_BoundSyncStream", None)
+        else:
+            monkeypatch.delattr(httpx._client.BaseClient, missing)
+        with PooledClient(base_url=url, transport=KeepAliveTransport()) as http:
+            response = http.get("/plain/")
+        assert response.status_code == 200 and response.json() == {"success": True}
+        assert own_sends == ["/plain/"]
+
+
 def test_the_pooled_client_is_a_pooled_client_only_on_its_own_transport(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from apinizer_pulumi.client._transport_pool import PooledClient

@@ -17,12 +17,15 @@ import functools
 import logging
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from httpx._client import BoundSyncStream, ClientState, UseClientDefault
+import httpx._client as _httpx_client
 
 from ._keepalive import KeepAliveTransport, environment_proxy_for
+
+if TYPE_CHECKING:
+    from httpx._client import UseClientDefault
 
 __all__ = ["PooledClient", "SetCookiesOnly", "build_request", "close_all", "get_client", "lean_cookies",
            "pool_size"]
@@ -53,6 +56,16 @@ def _key(base_url: str) -> str:
 #: ``base_url`` as given -> its pooled client: every request looks its client up, and parsing the
 #: URL and taking the lock each time cost more than the rest of building the request.
 _by_given: dict[str, httpx.Client] = {}
+
+
+#: What :meth:`PooledClient.send` takes of httpx beyond its public interface: the client's own steps
+#: and state (``_LEAN_CLIENT_NAMES``, looked for on each new client) and two of its module's names.
+#: A later httpx without one of them leaves every request on ``httpx.Client.send``, slower but the same.
+_LEAN_CLIENT_NAMES = ("_transport", "_mounts", "_event_hooks", "_state", "_set_timeout",
+                      "_build_request_auth", "_build_redirect_request", "_default_encoding", "max_redirects",
+                      "cookies")
+_BoundSyncStream: Any = getattr(_httpx_client, "BoundSyncStream", None)
+_ClientState: Any = getattr(_httpx_client, "ClientState", None)
 
 
 def get_client(base_url: str) -> httpx.Client:
@@ -96,15 +109,21 @@ class PooledClient(httpx.Client):
     later) goes through ``httpx.Client.send`` itself.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lean = (_BoundSyncStream is not None and _ClientState is not None
+                      and all(hasattr(self, name) for name in _LEAN_CLIENT_NAMES))
+
     def send(self, request: httpx.Request, *, stream: bool = False,
              auth: httpx._types.AuthTypes | UseClientDefault | None = httpx.USE_CLIENT_DEFAULT,
              follow_redirects: bool | UseClientDefault = httpx.USE_CLIENT_DEFAULT) -> httpx.Response:
         transport = self._transport
-        if (stream or follow_redirects is not httpx.USE_CLIENT_DEFAULT or self.follow_redirects
-                or self._mounts or self._event_hooks["request"] or self._event_hooks["response"]
-                or self._state is ClientState.CLOSED or type(transport) is not KeepAliveTransport):
+        if (not self._lean or stream or follow_redirects is not httpx.USE_CLIENT_DEFAULT
+                or self.follow_redirects or self._mounts
+                or self._event_hooks["request"] or self._event_hooks["response"]
+                or self._state is _ClientState.CLOSED or type(transport) is not KeepAliveTransport):
             return super().send(request, stream=stream, auth=auth, follow_redirects=follow_redirects)
-        self._state = ClientState.OPENED
+        self._state = _ClientState.OPENED
         self._set_timeout(request)
         flow = self._build_request_auth(request, auth).sync_auth_flow(request)
         history: list[httpx.Response] = []
@@ -145,7 +164,7 @@ class PooledClient(httpx.Client):
             error.request = request  # as httpx's request_context: the retries tell a token fetch by it
             raise
         response.request = request
-        response.stream = BoundSyncStream(response.stream, response=response, start=start)  # type: ignore[arg-type]
+        response.stream = _BoundSyncStream(response.stream, response=response, start=start)
         if whole is not None:
             _read_whole(response, whole)
         self.cookies.extract_cookies(response)
