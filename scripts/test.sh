@@ -14,9 +14,11 @@ if [ "${1:-}" = "--fast" ]; then
 fi
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
-# ruff, mypy and lint-imports run beside pytest, not before it: mypy alone is 6 to 8 s of one core, and
-# pytest's start leaves the other core idle (docs/performance.md, "The test suite"). Their output is
-# kept and shown after pytest's, and any of them failing fails the script as it did before.
+# ruff, mypy and lint-imports: in the fast loop they run beside pytest, not before it (mypy alone is 6 to
+# 8 s of one core, and pytest's start leaves the other core idle); in the whole suite they run first, as
+# a cold mypy beside the e2e modules' CLI processes slowed those by more than it saved
+# (docs/performance.md, "The test suite"). Their output is shown after pytest's either way, and any of
+# them failing fails the script.
 checks_dir="$(mktemp -d)"
 run_check() {
   # run_check NAME HEADING COMMAND...: the command's output, under its heading, in NAME.out; its exit
@@ -26,18 +28,26 @@ run_check() {
   { echo "==> $heading"; "$@"; } >"$checks_dir/$name.out" 2>&1 || code=$?
   echo "$code" >"$checks_dir/$name.code"
 }
-{
+run_checks() {
   run_check ruff "ruff" ruff check provider emulator tests benchmarks examples infra
   run_check mypy "mypy (strict) on provider/ and emulator/" mypy
   run_check lint-imports "import-linter: the layers' contracts in pyproject.toml" lint-imports --no-cache
-} &
-checks_pid=$!
+}
+checks_pid=""
+if [ "$fast" -eq 1 ]; then
+  run_checks &
+  checks_pid=$!
+else
+  run_checks
+fi
 # On any way out (a failed CLI build included), the checks end before their folder goes.
-trap 'wait "$checks_pid" 2>/dev/null; rm -rf "$checks_dir"' EXIT
+trap 'if [ -n "$checks_pid" ]; then wait "$checks_pid" 2>/dev/null; fi; rm -rf "$checks_dir"' EXIT
 show_checks() {
   # After pytest: waits for the checks, shows each one's output, and fails the script for any that failed.
   local name code
-  wait "$checks_pid" || true
+  if [ -n "$checks_pid" ]; then
+    wait "$checks_pid" || true
+  fi
   for name in ruff mypy lint-imports; do
     cat "$checks_dir/$name.out"
     code="$(cat "$checks_dir/$name.code" 2>/dev/null || echo 1)"
