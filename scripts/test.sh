@@ -15,10 +15,10 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$ROOT"
 # ruff, mypy and lint-imports: in the fast loop they run beside pytest, not before it (mypy alone is 6 to
-# 8 s of one core, and pytest's start leaves the other core idle); in the whole suite they run first, as
-# a cold mypy beside the e2e modules' CLI processes slowed those by more than it saved
-# (docs/performance.md, "The test suite"). Their output is shown after pytest's either way, and any of
-# them failing fails the script.
+# 8 s of one core, and pytest's start leaves the other core idle); in the whole suite, where a cold mypy
+# takes a minute of a core beside the e2e modules' CLI processes and two clean-clone runs showed no gain
+# either way, they run first (docs/performance.md, "The test suite"). Their output is shown after
+# pytest's either way, and any of them failing fails the script.
 checks_dir="$(mktemp -d)"
 run_check() {
   # run_check NAME HEADING COMMAND...: the command's output, under its heading, in NAME.out; its exit
