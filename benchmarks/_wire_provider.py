@@ -27,13 +27,22 @@ _local = threading.local()
 
 def _send(method: str, path: str, body: bytes | None = None) -> None:
     connection: http.client.HTTPConnection | None = getattr(_local, "connection", None)
+    kept = connection is not None
     if connection is None:
         address = urlsplit(os.environ["WIRE_URL"])
         connection = http.client.HTTPConnection(address.hostname or "127.0.0.1", address.port)
         _local.connection = connection
     headers = {"Content-Type": "application/json"} if body is not None else {}
-    connection.request(method, path, body=body, headers=headers)
-    answer = connection.getresponse()
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        answer = connection.getresponse()
+    except (http.client.RemoteDisconnected, ConnectionError):
+        if not kept:
+            raise
+        # A kept-alive connection the server closed while idle (server_delete_cpu.py's pauses): once more.
+        connection.close()
+        connection.request(method, path, body=body, headers=headers)
+        answer = connection.getresponse()
     answer.read()
     if answer.status != 200:
         raise RuntimeError(f"{method} {path}: {answer.status}")

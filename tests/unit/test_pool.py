@@ -144,6 +144,10 @@ def test_every_request_built_is_httpx_s_own(method: str, content: bytes | None,
         return
     ours = build_request(http, method, url, content=content, headers=headers, timeout=7.0)
     assert ours.headers.raw == theirs.headers.raw
+    # The headers are made of normalized items (_keepalive.made_headers): the same as httpx's.
+    assert ours.headers._list == theirs.headers._list
+    assert ours.headers.encoding == theirs.headers.encoding
+    assert ours.headers.get("content-length") == theirs.headers.get("content-length")
     assert (ours.method, ours.url, ours.content, ours.extensions, type(ours.stream)) == (
         theirs.method, theirs.url, theirs.content, theirs.extensions, type(theirs.stream))
     assert list(ours.stream) == list(theirs.stream)
@@ -165,3 +169,30 @@ def test_the_request_built_once_per_client_is_httpx_s_own() -> None:
     with_cookie = build_request(http, "GET", url, content=None, headers=(), timeout=7.0)
     http.cookies.clear()
     assert with_cookie.headers["cookie"] == "route=b2"
+
+
+def test_a_later_httpx_keeping_headers_otherwise_gets_the_raw_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from apinizer_pulumi.client import _keepalive, _transport_pool
+
+    monkeypatch.setattr(_keepalive, "HEADER_TRIPLES", False)
+    http = get_client("http://built.test:8080")
+    url = httpx.URL("http://built.test:8080/apiops/x/")
+    accept = (("Accept", "application/json"),)
+    ours = _transport_pool.build_request(http, "POST", url, content=b"{}", headers=accept, timeout=7.0)
+    theirs = http.build_request("POST", url, content=b"{}", headers=dict(accept), timeout=7.0)
+    assert ours.headers._list == theirs.headers._list
+
+
+def test_each_request_has_headers_of_its_own() -> None:
+    """A request's headers change (the auth flow sets Authorization) without reaching another's."""
+    from apinizer_pulumi.client._transport_pool import build_request
+
+    http = get_client("http://built.test:8080")
+    url = httpx.URL("http://built.test:8080/apiops/x/")
+    accept = (("Accept", "application/json"),)
+    first, second = (build_request(http, "POST", url, content=b"{}", headers=accept, timeout=7.0)
+                     for _ in range(2))
+    first.headers["Authorization"] = "Bearer one"
+    assert "authorization" not in second.headers
+    again = build_request(http, "POST", url, content=b"{}", headers=accept, timeout=7.0)
+    assert "authorization" not in again.headers

@@ -53,7 +53,7 @@ from ._exceptions import (
 from ._geolocation import Geolocation
 from ._ip_groups import IpGroups
 from ._keys import Certificates, CryptoKeys, Jwks, Keystores
-from ._parsing import expect_success, parse_success
+from ._parsing import expect_success, may_say_failure, parse_success
 from ._policies import Policies
 from ._projects import Environments, Projects
 from ._resources import Endpoints, Rlcl, _segment
@@ -431,7 +431,8 @@ class ApinizerClient:
 
     def _expect_success(self, response: httpx.Response, method: str, path: str) -> None:
         """Accept a write's ``{success: true}``; ``success: false`` under a 2xx status is an error."""
-        expect_success(response, method, path, redact=self._secrets())
+        if may_say_failure(response):  # the secrets to redact are gathered only for an error's text
+            expect_success(response, method, path, redact=self._secrets())
 
     # -- operations on the client itself -----------------------------------------------------
 

@@ -18,7 +18,7 @@ from ._exceptions import APIResponseValidationError, redact_secrets, snippet
 if TYPE_CHECKING:
     import pydantic
 
-__all__ = ["expect_success", "parse_success"]
+__all__ = ["expect_success", "may_say_failure", "parse_success"]
 
 _M = TypeVar("_M", bound="pydantic.BaseModel")
 
@@ -87,11 +87,20 @@ def parse_success(
     return parsed
 
 
+def may_say_failure(response: httpx.Response) -> bool:
+    """Whether a write's answer can say ``success: false``: only a body holding JSON's literal
+    ``false`` can (a value has no other spelling of it), in UTF-8, or in UTF-16 or UTF-32 (which
+    ``json.loads`` reads too, and whose ASCII characters each hold a zero byte). Every other answer
+    (the gateway's ``{"success":true}``) is accepted without parsing it (docs/performance.md)."""
+    content = response.content
+    return b"false" in content or b"\x00" in content
+
+
 def expect_success(
     response: httpx.Response, method: str, path: str, *, redact: tuple[str, ...] = ()
 ) -> None:
     """Accept a write's answer unless its JSON says ``success: false``."""
-    if _says_failure(_json(response)):
+    if may_say_failure(response) and _says_failure(_json(response)):
         raise _failure(
             response, method, path, "the gateway answered success: false", redact=redact, quote_body=True
         )

@@ -61,6 +61,14 @@ class NotGiven:
 NOT_GIVEN: Final = NotGiven()
 
 
+def _name_problem(value: str, argument: str = "name") -> str | None:
+    """``models.name_problem``, which walks the name a character at a time through ``unicodedata``,
+    asked only of a name that ``str.isprintable`` refuses: a printable string holds no character of
+    a category it refuses (controls, format characters, line and paragraph separators), and every
+    path segment and delete body has its names checked (docs/performance.md)."""
+    return None if value.isprintable() else models.name_problem(value, argument)
+
+
 def _segment(value: str, argument: str) -> str:
     """A path parameter, percent-encoded so that ``/``, ``?``, ``#`` and spaces stay inside it.
 
@@ -71,7 +79,7 @@ def _segment(value: str, argument: str) -> str:
         raise InvalidArgumentTypeError(argument, f"must be a string, got {type(value).__name__}")
     if not value:
         raise InvalidArgumentError(argument, "must be a non-empty string, got ''")
-    problem = models.name_problem(value, argument)
+    problem = _name_problem(value, argument)
     if problem is not None:
         raise InvalidArgumentError(argument, problem.removeprefix(f"{argument} "))
     return quote(value, safe="")
@@ -207,7 +215,7 @@ class Endpoints(_Resource):
     @staticmethod
     def _identifier(name: str, http_method: models.HttpMethod | str) -> dict[str, Any]:
         method = _method(http_method)
-        if isinstance(name, str) and name and models.name_problem(name) is None:
+        if isinstance(name, str) and name and _name_problem(name) is None:
             # What the model gives for a name it accepts, without building it: every delete sends one.
             return {"name": name, "httpMethod": method.value}
         return _body(models.EndpointIdentifier, {}, name=name, http_method=method).to_api()

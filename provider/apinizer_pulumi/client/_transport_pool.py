@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import httpx._client as _httpx_client
 
-from ._keepalive import KeepAliveTransport, environment_proxy_for
+from . import _keepalive
+from ._keepalive import KeepAliveTransport, environment_proxy_for, made_headers
 
 if TYPE_CHECKING:
     from httpx._client import UseClientDefault
@@ -218,11 +219,13 @@ def lean_cookies(client: httpx.Client) -> httpx.Client:
 
 @functools.lru_cache(maxsize=64)
 def _defaults(client: httpx.Client, headers: tuple[tuple[str, str], ...]) -> tuple[
-        tuple[tuple[bytes, bytes], ...], frozenset[bytes]]:
-    """The client's default headers merged with ``headers``, as raw pairs, and their names."""
+        tuple[tuple[bytes, bytes, bytes], ...], frozenset[bytes]]:
+    """The client's default headers merged with ``headers``, as (name, lowered name, value), and the
+    lowered names."""
     merged = httpx.Headers(client.headers)
     merged.update(dict(headers))
-    return tuple(merged.raw), frozenset(name.lower() for name, _ in merged.raw)
+    items = tuple((name, name.lower(), value) for name, value in merged.raw)
+    return items, frozenset(lowered for _, lowered, _ in items)
 
 
 @functools.lru_cache(maxsize=64)
@@ -248,16 +251,19 @@ def build_request(client: httpx.Client, method: str, url: httpx.URL, *, content:
     merged, names = _defaults(client, headers)
     method = method.upper()
     # What httpx.Request's _prepare adds: the host and an empty body's length first, a body's length last.
-    first: list[tuple[bytes, bytes]] = []
-    last: list[tuple[bytes, bytes]] = []
+    first: list[tuple[bytes, bytes, bytes]] = []
+    last: list[tuple[bytes, bytes, bytes]] = []
     if b"host" not in names and url.host:
-        first.append((b"Host", url.netloc))
+        first.append((b"Host", b"host", url.netloc))
     if content and b"content-length" not in names:
-        last.append((b"Content-Length", str(len(content)).encode("ascii")))
+        last.append((b"Content-Length", b"content-length", str(len(content)).encode("ascii")))
     elif (not content and method in _BODY_EXPECTED
           and b"content-length" not in names and b"transfer-encoding" not in names):
-        first.append((b"Content-Length", b"0"))
-    request = httpx.Request(method, url, headers=[*first, *merged, *last],
+        first.append((b"Content-Length", b"content-length", b"0"))
+    items = [*first, *merged, *last]
+    made: httpx.Headers | list[tuple[bytes, bytes]] = (
+        made_headers(items) if _keepalive.HEADER_TRIPLES else [(name, value) for name, _, value in items])
+    request = httpx.Request(method, url, headers=made,
                             stream=httpx.ByteStream(content or b""),
                             extensions={"timeout": _timeout(timeout)})
     request.read()

@@ -53,6 +53,8 @@ def claim(kind: str, fields: Sequence[str], props: Mapping[str, Any]) -> None:
 
 def claimed(kind: str, fields: Sequence[str], props: Mapping[str, Any]) -> bool:
     """Whether the object of ``props`` belongs to a resource created in this operation."""
+    if not _claimed:  # a destroy creates nothing: its Deletes need not work out their identities
+        return False
     key = identity_key(fields, props)
     with _lock:
         return key is not None and (kind, key) in _claimed
