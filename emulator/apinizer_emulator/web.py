@@ -293,9 +293,9 @@ def _confirm(request: Request) -> None:
         return
     with store_of(request).read(snapshot=False) as db:
         current = caller.tokens.is_current(db, caller.version)
+    caller.confirmed = True
     if not current:
         _look_up_again(request, caller)
-    caller.confirmed = True
 
 
 def _look_up_again(request: Request, caller: _Unconfirmed) -> None:
@@ -348,8 +348,8 @@ async def write(request: Request, call: Callable[..., R], *args: Any, one_statem
     try:
         return await in_writer(request, _transaction, store, one_statement, caller, call, *args)
     except _CallerChangedError:
+        caller.confirmed = True  # by the lookup: what it answers stands for the whole request
         _look_up_again(request, caller)
-        caller.confirmed = True
     return await in_writer(request, _transaction, store, one_statement, None, call, *args)
 
 
