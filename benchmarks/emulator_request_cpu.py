@@ -8,8 +8,11 @@ kind, beside the bare FastAPI app of ``_answering_server.py fastapi`` (which ans
 without any work) under the same load. ``--rounds`` alternates the two servers; ``--emulator-src``
 serves the emulator from another checkout's ``emulator/`` folder (to measure a change against its
 parent in one sitting); ``--profile DIR`` records each phase of each server with py-spy.
+``--by-thread`` splits the server's CPU per request by thread (``/proc/<pid>/task``, named by
+``py-spy dump``): the event loop's thread, the writer's, the rest.
 
     .venv/bin/python benchmarks/emulator_request_cpu.py [--count 2000] [--threads 64] [--rounds 2]
+    .venv/bin/python benchmarks/emulator_request_cpu.py --threads 4 --kinds create,delete --by-thread
 """
 
 from __future__ import annotations
@@ -115,9 +118,44 @@ def recording(pid: int, profile: Path | None, name: str) -> Iterator[None]:
         spy.wait(timeout=30)
 
 
-def phases(pid: int, url: str, count: int, threads: int, kinds: list[str],
-           profile: Path | None, side: str) -> dict[str, float]:
-    """CPU ms per request of each kind, the server's, sent by ``threads`` threads."""
+def threads_cpu(pid: int) -> dict[int, float]:
+    """Each thread's user + system CPU time so far, by its OS thread id (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            seconds[int(task.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
+def thread_names(pid: int) -> dict[int, str]:
+    """The Python name of each thread of ``pid``, by OS thread id, from ``py-spy dump``."""
+    py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    dump = subprocess.run([py_spy, "dump", "--pid", str(pid)], capture_output=True, text=True, check=True)
+    names: dict[int, str] = {}
+    for line in dump.stdout.splitlines():
+        if line.startswith("Thread "):
+            tid, _, rest = line[len("Thread "):].partition(" ")
+            names[int(tid, 0)] = rest.split('"')[1] if '"' in rest else rest
+    return names
+
+
+def by_thread(pid: int, before: dict[int, float], total: int) -> dict[str, float]:
+    """µs of CPU a request by thread since ``before``: the loop's, the writer's, the rest's."""
+    names = thread_names(pid)
+    split = {"loop": 0.0, "writer": 0.0, "other": 0.0}
+    for tid, seconds in threads_cpu(pid).items():
+        name = names.get(tid, "")
+        where = "loop" if tid == pid else "writer" if name == "apinizer-writer" else "other"
+        split[where] += (seconds - before.get(tid, 0.0)) / total * 1e6
+    return split
+
+
+def phases(pid: int, url: str, count: int, threads: int, kinds: list[str], profile: Path | None,
+           side: str, split: dict[str, dict[str, float]] | None = None) -> dict[str, float]:
+    """CPU ms per request of each kind, the server's, sent by ``threads`` threads; with ``split``,
+    also its µs a request by thread, per kind."""
     connections = Connections(url, token_of(url))
     figures: dict[str, float] = {}
     try:
@@ -131,10 +169,12 @@ def phases(pid: int, url: str, count: int, threads: int, kinds: list[str],
                 sent: Callable[[int], int] = functools.partial(send_one, connections, kind)
                 statuses: dict[int, int] = {}
                 with recording(pid, profile, f"{side}-{kind}"):
-                    before = cpu_seconds(pid)
+                    before, before_threads = cpu_seconds(pid), threads_cpu(pid)
                     for status in pool.map(sent, range(total)):
                         statuses[status] = statuses.get(status, 0) + 1
                     figures[kind] = (cpu_seconds(pid) - before) / total * 1000
+                    if split is not None:
+                        split[kind] = by_thread(pid, before_threads, total)
                 if set(statuses) != {200}:
                     raise SystemExit(f"{side} {kind}: statuses {statuses}")
     finally:
@@ -182,6 +222,8 @@ def main() -> None:
                         help="emulator, fastapi, and/or other (the emulator of --emulator-src)")
     parser.add_argument("--emulator-src", type=Path, help="the emulator/ folder of another checkout")
     parser.add_argument("--profile", type=Path, help="record each phase of each server with py-spy here")
+    parser.add_argument("--by-thread", action="store_true",
+                        help="split the server's CPU by thread: the event loop's, the writer's, the rest")
     args = parser.parse_args()
     kinds = [kind for kind in args.kinds.split(",") if kind]
     sides = [side for side in args.sides.split(",") if side]
@@ -190,14 +232,18 @@ def main() -> None:
         for side in sides:
             server = bare_fastapi() if side == "fastapi" else emulator_from(
                 args.emulator_src if side == "other" else None)
+            split: dict[str, dict[str, float]] | None = {} if args.by_thread else None
             with server as (proc, url):
                 figures = phases(proc.pid, url, args.count, args.threads, kinds, args.profile,
-                                 f"{side}{round_index}")
+                                 f"{side}{round_index}", split)
             for kind, value in figures.items():
                 results[side][kind].append(value)
             print(f"round {round_index + 1}, {side}: "
                   + ", ".join(f"{kind} {value:.3f} ms" for kind, value in figures.items())
                   + f" (load {os.getloadavg()[0]:.1f})", flush=True)
+            for kind, threads in (split or {}).items():
+                print(f"    {kind}, µs a request by thread: "
+                      + ", ".join(f"{name} {value:.0f}" for name, value in threads.items()), flush=True)
     print(f"\nThe server's CPU per request, ms: {args.count} requests a kind"
           f" ({args.count // 20} tokens and lists), {args.threads} threads,"
           f" {args.rounds} round(s); medians, then each round")

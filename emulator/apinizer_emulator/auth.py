@@ -320,6 +320,30 @@ class Tokens:
             raise InvalidTokenError()
         return principal
 
+    def remembered(self, authorization: str | None) -> tuple[Principal, Any] | None:
+        """The user this process last found behind the header's token, and the tokens version it
+        was found at, without reading the store; None for a token not remembered (or expired, or a
+        header without a token), which :meth:`authenticate` then settles.
+
+        What it returns stands only once :meth:`is_current` finds that version still current, before
+        anything is done or answered on the user's authority (:func:`web.confirmed_at_write`).
+        """
+        value = bearer_value(authorization)
+        if value is None:
+            return None
+        cached = self._principals.get(self.digest(value))
+        if cached is None:
+            return None
+        version, principal, expires_at = cached
+        if expires_at is not None and self._now() >= expires_at:
+            return None
+        return principal, version
+
+    @staticmethod
+    def is_current(db: sqlite3.Connection, version: Any) -> bool:
+        """No token or user has changed since ``version`` was read, in any process."""
+        return bool(_tokens_version(db) == version)
+
     def create_personal_token(
         self, username: str, name: str, expires_at: float | None
     ) -> tuple[str, TokenInfo]:

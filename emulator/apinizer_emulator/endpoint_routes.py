@@ -29,6 +29,7 @@ from .models import endpoint_json
 from .web import (
     JSON_CONTENT_TYPE,
     Route,
+    confirmed_at_write,
     json_response,
     parse_model,
     principal,
@@ -58,6 +59,7 @@ async def list_endpoints(request: Request) -> Response:
     return Response(body.encode(), media_type=JSON_CONTENT_TYPE)
 
 
+@confirmed_at_write
 async def create_endpoint(request: Request) -> Response:
     principal(request, ENDPOINT_OPERATIONS_ROLE)
     spec = parse_model(EndpointSpec, without_nulls(await read_object(request)))
@@ -95,6 +97,7 @@ async def endpoint_policies(request: Request) -> Response:
     return json_response(policies.model_dump(mode="json", by_alias=True))
 
 
+@confirmed_at_write
 async def delete_endpoint(request: Request) -> Response:
     target = await _identified(request)
     await write(

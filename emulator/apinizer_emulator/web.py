@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+import sqlite3
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -30,7 +32,13 @@ from starlette.responses import Response
 
 from . import specs
 from .auth import ROLE_DEPLOY_UNDEPLOY_PROXIES, ROLE_MANAGE_PROXIES, Principal
-from .errors import BadRequestError, FieldRequiredError, IdentifierMissingError, InvalidFieldError
+from .errors import (
+    BadRequestError,
+    EmulatorError,
+    FieldRequiredError,
+    IdentifierMissingError,
+    InvalidFieldError,
+)
 from .rules import validation_message
 from .store import Store, WriteQueue
 
@@ -55,9 +63,15 @@ Route = tuple[str, str, Handler, str, type[BaseModel] | None, type[BaseModel] | 
 
 
 class Authenticator(Protocol):
-    """What tells the user behind a request's ``Authorization`` header (the app's ``state.tokens``)."""
+    """What tells the user behind a request's ``Authorization`` header (the app's ``state.tokens``):
+    :meth:`auth.Tokens.authenticate`, or what the process remembers of it and the check that it
+    still holds (:meth:`auth.Tokens.remembered`, :meth:`auth.Tokens.is_current`)."""
 
     def authenticate(self, authorization: str | None) -> Principal: ...
+
+    def remembered(self, authorization: str | None) -> tuple[Principal, Any] | None: ...
+
+    def is_current(self, db: sqlite3.Connection, version: Any) -> bool: ...
 
 
 # -- answers ------------------------------------------------------------------------------------
@@ -203,13 +217,91 @@ def project_name(request: Request) -> str:
 # -- the caller ---------------------------------------------------------------------------------
 
 
+#: Set on the requests of the handlers of :func:`confirmed_at_write`.
+_CONFIRMED_AT_WRITE = "apinizer.caller_confirmed_at_write"
+#: The request's caller as the process remembers it (an :class:`_Unconfirmed`).
+_UNCONFIRMED = "apinizer.unconfirmed_caller"
+
+
+@dataclass
+class _Unconfirmed:
+    """A caller taken from what the process remembers of its token, at tokens ``version``: it stands
+    once that version is found current (``confirmed``), else its token is looked up again."""
+
+    tokens: Authenticator
+    version: Any
+    role: str | None
+    confirmed: bool = False
+
+
+class _CallerChangedError(Exception):
+    """A token or a user changed since the caller was remembered: its token is looked up again."""
+
+
 def principal(request: Request, role: str | None = None) -> Principal:
-    """The caller, from its token (401 without a valid one), holding ``role`` when one is named (403)."""
+    """The caller, from its token (401 without a valid one), holding ``role`` when one is named (403).
+
+    In a handler of :func:`confirmed_at_write`, a caller the process remembers, holding ``role``, is
+    taken without reading the store; its write confirms it.
+    """
     tokens: Authenticator = request.app.state.tokens
-    caller = tokens.authenticate(request.headers.get("authorization"))
+    authorization = request.headers.get("authorization")
+    if request.scope.get(_CONFIRMED_AT_WRITE) and _UNCONFIRMED not in request.scope:
+        remembered = tokens.remembered(authorization)
+        if remembered is not None and (role is None or remembered[0].has_role(role)):
+            request.scope[_UNCONFIRMED] = _Unconfirmed(tokens, remembered[1], role)
+            return remembered[0]
+    caller = tokens.authenticate(authorization)
     if role is not None:
         caller.require_role(role)
     return caller
+
+
+def confirmed_at_write(handler: Handler) -> Handler:
+    """A handler whose caller, when the process remembers its token, is confirmed by its write
+    instead of by a read on the event loop: the tokens version is read on the writer's connection
+    just before the write, inside its transaction when it has one (:func:`write`). A token revoked
+    or a role taken away since, in any process, is then answered 401 or 403 as before, and nothing
+    is written: the write finds the version changed, the token is looked up again, and the write
+    goes ahead only if the caller still stands.
+
+    An answer that leaves before a write (a bad body, say: the token comes first) or without one
+    has its caller confirmed on the loop first. Only for handlers that authorize with one
+    :func:`principal` call and do nothing on the caller's authority but through :func:`write`.
+    Why: on the loop that one-statement read cost far more than its SQL, the interpreter lock
+    passing to the writer thread at each of its SQLite calls (docs/performance.md).
+    """
+
+    @functools.wraps(handler)
+    async def handle(request: Request) -> Response:
+        request.scope[_CONFIRMED_AT_WRITE] = True
+        try:
+            response = await handler(request)
+        except EmulatorError:
+            _confirm(request)
+            raise
+        _confirm(request)
+        return response
+
+    return handle
+
+
+def _confirm(request: Request) -> None:
+    """The request's remembered caller checked on the loop: 401 or 403 when its token or user changed."""
+    caller: _Unconfirmed | None = request.scope.get(_UNCONFIRMED)
+    if caller is None or caller.confirmed:
+        return
+    with store_of(request).read(snapshot=False) as db:
+        current = caller.tokens.is_current(db, caller.version)
+    caller.confirmed = True
+    if not current:
+        _look_up_again(request, caller)
+
+
+def _look_up_again(request: Request, caller: _Unconfirmed) -> None:
+    found = caller.tokens.authenticate(request.headers.get("authorization"))
+    if caller.role is not None:
+        found.require_role(caller.role)
 
 
 def proxy_manager(request: Request, *, deploys: bool = False) -> Principal:
@@ -234,15 +326,31 @@ async def in_writer(request: Request, call: Callable[..., R], *args: Any) -> R:
     return await writer.run(functools.partial(call, *args))
 
 
-def _transaction(store: Store, one_statement: bool, call: Callable[..., R], *args: Any) -> R:
+def _transaction(
+    store: Store, one_statement: bool, caller: _Unconfirmed | None, call: Callable[..., R], *args: Any
+) -> R:
     with store.write(one_statement=one_statement) as db:
+        if caller is not None:
+            if not caller.tokens.is_current(db, caller.version):
+                raise _CallerChangedError()
+            caller.confirmed = True
         return call(db, *args)
 
 
 async def write(request: Request, call: Callable[..., R], *args: Any, one_statement: bool = False) -> R:
     """``call(db, *args)`` in one write transaction, on the writer thread (see :meth:`Store.write`
-    for ``one_statement``)."""
-    return await in_writer(request, _transaction, store_of(request), one_statement, call, *args)
+    for ``one_statement``), after confirming the request's caller when it is not yet
+    (:func:`confirmed_at_write`)."""
+    store = store_of(request)
+    caller: _Unconfirmed | None = request.scope.get(_UNCONFIRMED)
+    if caller is None or caller.confirmed:
+        return await in_writer(request, _transaction, store, one_statement, None, call, *args)
+    try:
+        return await in_writer(request, _transaction, store, one_statement, caller, call, *args)
+    except _CallerChangedError:
+        caller.confirmed = True  # by the lookup: what it answers stands for the whole request
+        _look_up_again(request, caller)
+    return await in_writer(request, _transaction, store, one_statement, None, call, *args)
 
 
 def read(request: Request, call: Callable[..., R], *args: Any, snapshot: bool = True) -> R:
