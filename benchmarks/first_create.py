@@ -4,14 +4,15 @@
 Each run here is a fresh interpreter that first imports what the SDK's provider server has already
 imported (pulumi, dill, gRPC), then checks and creates one endpoint through ``EndpointProvider``
 as the server would (password credentials from the environment, as ``request_floor.py``'s stacks
-have), then a second one. It prints the CPU time of each (the first minus the second is mostly the
-imports) and how many modules the first imported. ``--importtime`` also prints the modules that
-took the most time of their own among those the first create imported (``-X importtime``'s
-self column, the runs' median),
-and ``--provider`` runs another checkout's source (``/path/to/checkout/provider``) for an
-alternated comparison. Run alone:
+have), then a second one. Its ``__main__`` is named as the server's is, since the provider does
+some things there only (``apinizer_pulumi._heap``). It prints the CPU time of the first and of the
+second (the difference is mostly imports) and how many modules the first imported.
+``--base DIR`` alternates each run with one on another checkout's source (``DIR`` is its
+``provider/`` directory, put first on ``sys.path``), in one sitting. ``--importtime TOP`` prints
+the TOP modules by time of their own (``-X importtime``'s self column, median of the runs) among
+those the first create imported. Run alone:
 
-    .venv/bin/python benchmarks/first_create.py [--runs 7] [--importtime 25] [--provider DIR]
+    .venv/bin/python benchmarks/first_create.py [--runs 7] [--base DIR] [--importtime 25]
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ import statistics
 import subprocess
 import sys
 from collections import defaultdict
+from typing import Any
 
 from _common import Row, emulator, table
 from first_delete import SERVER_IMPORTS
 
 RUN = f"""
-import json, sys, time
+import importlib.machinery, json, sys, time
 {SERVER_IMPORTS}
+# The provider tells the server's process by its __main__ (apinizer_pulumi._heap): look like it.
+sys.modules["__main__"].__spec__ = importlib.machinery.ModuleSpec("pulumi.dynamic.__main__", None)
 before = set(sys.modules)  # what the server had imported: not counted
 started = time.process_time()
 from apinizer_pulumi.resources.endpoint import EndpointProvider
@@ -64,36 +68,47 @@ def self_times(stderr: str) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--base", default=None, help="another checkout's provider/ directory, alternated")
     parser.add_argument("--importtime", type=int, default=0, metavar="TOP",
                         help="print the TOP modules by self import time (-X importtime)")
-    parser.add_argument("--provider", default=None,
-                        help="another checkout's provider/ directory, put first on sys.path")
     args = parser.parse_args()
-    results = []
+    sides: dict[str, str | None] = {"ours": None, **({"base": args.base} if args.base else {})}
+    results: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     own_times: dict[str, list[int]] = defaultdict(list)
+    loads = [os.getloadavg()[0]]
     with emulator() as url:
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("APINIZER_")},
                "APINIZER_URL": url, "APINIZER_USERNAME": "admin", "APINIZER_PASSWORD": "admin",
                "APINIZER_SKIP_CONNECTION_CHECK": "1"}
-        if args.provider:
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [args.provider, env.get("PYTHONPATH")]))
         flags = ["-X", "importtime"] if args.importtime else []
         for run in range(args.runs):
-            done = subprocess.run([sys.executable, *flags, "-c", RUN, f"/first-create-{run}-a",
-                                   f"/first-create-{run}-b"],
-                                  capture_output=True, text=True, check=True, env=env)
-            results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-            loaded = set(results[-1]["loaded"])
-            for module, own in self_times(done.stderr).items():
-                if module in loaded:  # not what the server had imported before
-                    own_times[module].append(own)
-    first = statistics.median(result["first"] for result in results) * 1000
-    second = statistics.median(result["second"] for result in results) * 1000
-    modules = statistics.median(result["modules"] for result in results)
-    note = (f"{modules:.0f} modules imported; source {results[0]['source']}; "
-            f"load {os.getloadavg()[0]:.1f}")
-    print(table([Row(f"first check+create of a fresh process, CPU (median of {len(results)})", first,
-                     second, "ms", "the next check+create's CPU is the baseline", note)]))
+            for side, source in sides.items():
+                side_env = {**env, **({"PYTHONPATH": source} if source else {})}
+                done = subprocess.run([sys.executable, *flags, "-c", RUN, f"/first-create-{side}-{run}-a",
+                                       f"/first-create-{side}-{run}-b"],
+                                      capture_output=True, text=True, check=True, env=side_env)
+                results[side].append(json.loads(done.stdout.strip().splitlines()[-1]))
+                loaded = set(results[side][-1]["loaded"])
+                for module, own in self_times(done.stderr).items():
+                    if side == "ours" and module in loaded:  # not what the server had imported before
+                        own_times[module].append(own)
+            loads.append(os.getloadavg()[0])
+    load = f"load {min(loads):.1f}-{max(loads):.1f}"
+    rows = []
+    base_first = statistics.median(r["first"] for r in results["base"]) * 1000 if args.base else None
+    for side, measured in results.items():
+        first = statistics.median(result["first"] for result in measured) * 1000
+        second = statistics.median(result["second"] for result in measured) * 1000
+        modules = statistics.median(result["modules"] for result in measured)
+        firsts = [result["first"] * 1000 for result in measured]
+        spread = f"{min(firsts):.0f}-{max(firsts):.0f} ms"
+        note = (f"{side}: {modules:.0f} modules imported; first {spread}; next {second:.1f} ms; "
+                f"source {measured[0]['source']}; {load}")
+        rows.append(Row(f"first check+create of a fresh process, {side}, CPU (median of {len(measured)})",
+                        first, base_first if base_first is not None else second, "ms",
+                        "baseline: the base side's first" if args.base else "baseline: the next check+create",
+                        note))
+    print(table(rows))
     if args.importtime:
         ranked = sorted(own_times.items(), key=lambda item: -statistics.median(item[1]))
         for module, times in ranked[:args.importtime]:
