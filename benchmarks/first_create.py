@@ -6,13 +6,14 @@ imported (pulumi, dill, gRPC), then checks and creates one endpoint through ``En
 as the server would (password credentials from the environment, as ``request_floor.py``'s stacks
 have), then a second one. Its ``__main__`` is named as the server's is, since the provider does
 some things there only (``apinizer_pulumi._heap``). It prints the CPU time of the first and of the
-second (the difference is mostly imports) and how many modules the first imported.
+second (the difference is mostly imports) and how many modules the first imported; ``--next N``
+also times N more creates, and the garbage collector's share of them (``gc.callbacks``).
 ``--base DIR`` alternates each run with one on another checkout's source (``DIR`` is its
 ``provider/`` directory, put first on ``sys.path``), in one sitting. ``--importtime TOP`` prints
 the TOP modules by time of their own (``-X importtime``'s self column, median of the runs) among
 those the first create imported. Run alone:
 
-    .venv/bin/python benchmarks/first_create.py [--runs 7] [--base DIR] [--importtime 25]
+    .venv/bin/python benchmarks/first_create.py [--runs 7] [--base DIR] [--next 300] [--importtime 25]
 """
 
 from __future__ import annotations
@@ -48,8 +49,20 @@ create(sys.argv[1])
 first = time.process_time()
 create(sys.argv[2])
 second = time.process_time()
+import gc
+collecting = [0.0, 0.0]
+def collector(phase, info):
+    if phase == "start":
+        collecting[1] = time.perf_counter()
+    else:
+        collecting[0] += time.perf_counter() - collecting[1]
+gc.callbacks.append(collector)
+for index in range(int(sys.argv[3])):
+    create(sys.argv[2] + "-" + str(index))
+nexts = time.process_time()
 loaded = set(sys.modules) - before
 print(json.dumps({{"first": first - started, "second": second - first, "modules": len(loaded),
+                  "next": nexts - second, "collecting": collecting[0],
                   "loaded": sorted(loaded), "source": sys.modules["apinizer_pulumi"].__file__}}))
 """
 
@@ -68,6 +81,8 @@ def self_times(stderr: str) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--next", type=int, default=0,
+                        help="creates after the second, whose CPU and collector's time are printed too")
     parser.add_argument("--base", default=None, help="another checkout's provider/ directory, alternated")
     parser.add_argument("--importtime", type=int, default=0, metavar="TOP",
                         help="print the TOP modules by self import time (-X importtime)")
@@ -85,7 +100,7 @@ def main() -> None:
             for side, source in sides.items():
                 side_env = {**env, **({"PYTHONPATH": source} if source else {})}
                 done = subprocess.run([sys.executable, *flags, "-c", RUN, f"/first-create-{side}-{run}-a",
-                                       f"/first-create-{side}-{run}-b"],
+                                       f"/first-create-{side}-{run}-b", str(args.next)],
                                       capture_output=True, text=True, check=True, env=side_env)
                 results[side].append(json.loads(done.stdout.strip().splitlines()[-1]))
                 loaded = set(results[side][-1]["loaded"])
@@ -102,7 +117,12 @@ def main() -> None:
         modules = statistics.median(result["modules"] for result in measured)
         firsts = [result["first"] * 1000 for result in measured]
         spread = f"{min(firsts):.0f}-{max(firsts):.0f} ms"
-        note = (f"{side}: {modules:.0f} modules imported; first {spread}; next {second:.1f} ms; "
+        after = ""
+        if args.next:
+            nexts = statistics.median(result["next"] for result in measured) * 1000
+            collecting = statistics.median(result["collecting"] for result in measured) * 1000
+            after = f"{args.next} more creates {nexts:.0f} ms, of it the collector's {collecting:.0f} ms; "
+        note = (f"{side}: {modules:.0f} modules imported; first {spread}; second {second:.1f} ms; {after}"
                 f"source {measured[0]['source']}; {load}")
         rows.append(Row(f"first check+create of a fresh process, {side}, CPU (median of {len(measured)})",
                         first, base_first if base_first is not None else second, "ms",

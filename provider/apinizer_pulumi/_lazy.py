@@ -11,7 +11,9 @@ one list of names to keep, not two.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,9 +56,12 @@ def declared_imports(source: str) -> dict[str, str]:
 
 
 def lazy_names(
-    package: str, init_file: str, namespace: dict[str, Any]
+    package: str, init_file: str, namespace: dict[str, Any], loaded: Callable[[], object] | None = None
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The ``__getattr__`` and ``__dir__`` of a package whose names load on first use."""
+    """The ``__getattr__`` and ``__dir__`` of a package whose names load on first use.
+
+    ``loaded`` is called after each first import of one of the package's modules.
+    """
     where: dict[str, str] = {}
 
     def declared() -> dict[str, str]:
@@ -68,8 +73,11 @@ def lazy_names(
         module = declared().get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        fresh = importlib.util.resolve_name(module, package) not in sys.modules
         value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value
+        if fresh and loaded is not None:
+            loaded()
         return value
 
     def names() -> list[str]:

@@ -1,4 +1,4 @@
-"""A fresh provider process freezes the server's heap before its first check builds models (``apinizer_pulumi._heap``).
+"""A fresh provider freezes the heap before its first check builds models (``apinizer_pulumi._heap``).
 
 The first check of a fresh provider imports pydantic, httpx and the models; CPython then ran a full
 collection over the ~40,000 objects the provider server had made, 28-38 ms of the ~190 ms a fresh
@@ -28,12 +28,12 @@ ENDPOINT = {"project_name": "Demo", "api_proxy_name": "PetStore", "name": "/heap
 
 
 def heap_after_a_check(emulator_url: str, env: dict[str, str]) -> dict[str, object]:
-    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN},
-                        env={"PYTHONPATH": str(TESTS), "APINIZER_SKIP_CONNECTION_CHECK": "1", **env}) as server:
+    env = {"PYTHONPATH": str(TESTS), "APINIZER_SKIP_CONNECTION_CHECK": "1", **env}
+    with ProviderServer({"apinizer:url": emulator_url, "apinizer:token": ADMIN_TOKEN}, env=env) as server:
         before = Engine(server, HeapProvider(), "Heap").read("heap", {})[1]
         assert not Engine(server, EndpointProvider(), "Endpoint").check(ENDPOINT).failures
         after = Engine(server, HeapProvider(), "Heap").read("heap", {})[1]
-    assert before == {"frozen": 0, "pydantic": False}  # nothing frozen before the first model
+    assert before == {"frozen": 0, "pydantic": False, "spec": "absent"}  # nothing before the first model
     assert after["pydantic"] is True
     return after
 
@@ -42,10 +42,14 @@ def test_the_provider_server_freezes_its_heap_at_the_first_check(emulator_url: s
     after = heap_after_a_check(emulator_url, {})
 
     assert isinstance(after["frozen"], float) and after["frozen"] > 10_000  # a number on the wire
+    assert after["spec"] == "frozen"  # the models loaded by the check are frozen too
 
 
 def test_apinizer_gc_freeze_0_turns_it_off(emulator_url: str) -> None:
-    assert heap_after_a_check(emulator_url, {"APINIZER_GC_FREEZE": "0"})["frozen"] == 0
+    after = heap_after_a_check(emulator_url, {"APINIZER_GC_FREEZE": "0"})
+
+    assert after["frozen"] == 0
+    assert after["spec"] == "collected"
 
 
 @pytest.mark.parametrize("module", ["apinizer_pulumi.models", "apinizer_pulumi.resources.endpoint"])

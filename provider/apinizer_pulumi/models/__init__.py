@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._heap import freeze_provider_heap  # in the provider server, freezes its heap (_heap.py)
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
@@ -828,4 +829,5 @@ __all__ += [
 ]
 
 
-__getattr__, __dir__ = lazy_names(__name__, __file__, globals())
+# In the provider server, each family's models, once built, leave the collector's full passes too.
+__getattr__, __dir__ = lazy_names(__name__, __file__, globals(), loaded=freeze_provider_heap)

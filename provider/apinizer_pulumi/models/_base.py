@@ -5,8 +5,6 @@ from __future__ import annotations
 import inspect
 from typing import Annotated, Any
 
-# Before pydantic's import: in the provider server, what it made so far leaves the collector's full passes.
-from .. import _heap  # noqa: F401  # isort: skip
 from pydantic import (
     AfterValidator,
     BaseModel,
