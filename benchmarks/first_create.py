@@ -24,10 +24,12 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
-from _common import Row, emulator, table
+from _common import Row, emulator, proxies_fixture, table
 from first_delete import SERVER_IMPORTS
 
 RUN = f"""
@@ -40,7 +42,7 @@ started = time.process_time()
 from apinizer_pulumi.resources.endpoint import EndpointProvider
 provider = EndpointProvider()
 def create(name):
-    news = {{"project_name": "Demo", "api_proxy_name": "PetStore", "http_method": "GET",
+    news = {{"project_name": "Bench", "api_proxy_name": sys.argv[4], "http_method": "GET",
              "backend_resource_url": "/b", "backend_http_method": "GET", "name": name}}
     checked = provider.check({{}}, news)
     assert not checked.failures, checked.failures
@@ -53,9 +55,9 @@ import gc
 collecting = [0.0, 0.0]
 def collector(phase, info):
     if phase == "start":
-        collecting[1] = time.perf_counter()
+        collecting[1] = time.process_time()
     else:
-        collecting[0] += time.perf_counter() - collecting[1]
+        collecting[0] += time.process_time() - collecting[1]
 gc.callbacks.append(collector)
 for index in range(int(sys.argv[3])):
     create(sys.argv[2] + "-" + str(index))
@@ -91,16 +93,19 @@ def main() -> None:
     results: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     own_times: dict[str, list[int]] = defaultdict(list)
     loads = [os.getloadavg()[0]]
-    with emulator() as url:
+    # Each run creates on a proxy of its own, so that every run's read-back lists are alike.
+    with tempfile.TemporaryDirectory() as tmp, \
+            emulator(proxies_fixture(Path(tmp), args.runs * len(sides))) as url:
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("APINIZER_")},
                "APINIZER_URL": url, "APINIZER_USERNAME": "admin", "APINIZER_PASSWORD": "admin",
                "APINIZER_SKIP_CONNECTION_CHECK": "1"}
         flags = ["-X", "importtime"] if args.importtime else []
         for run in range(args.runs):
             for side, source in sides.items():
+                proxy = f"P{len(sides) * run + list(sides).index(side)}"
                 side_env = {**env, **({"PYTHONPATH": source} if source else {})}
                 done = subprocess.run([sys.executable, *flags, "-c", RUN, f"/first-create-{side}-{run}-a",
-                                       f"/first-create-{side}-{run}-b", str(args.next)],
+                                       f"/first-create-{side}-{run}-b", str(args.next), proxy],
                                       capture_output=True, text=True, check=True, env=side_env)
                 results[side].append(json.loads(done.stdout.strip().splitlines()[-1]))
                 loaded = set(results[side][-1]["loaded"])

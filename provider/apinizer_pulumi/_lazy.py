@@ -11,9 +11,7 @@ one list of names to keep, not two.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -56,12 +54,9 @@ def declared_imports(source: str) -> dict[str, str]:
 
 
 def lazy_names(
-    package: str, init_file: str, namespace: dict[str, Any], loaded: Callable[[], object] | None = None
+    package: str, init_file: str, namespace: dict[str, Any]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """The ``__getattr__`` and ``__dir__`` of a package whose names load on first use.
-
-    ``loaded`` is called after each first import of one of the package's modules.
-    """
+    """The ``__getattr__`` and ``__dir__`` of a package whose names load on first use."""
     where: dict[str, str] = {}
 
     def declared() -> dict[str, str]:
@@ -73,11 +68,8 @@ def lazy_names(
         module = declared().get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        fresh = importlib.util.resolve_name(module, package) not in sys.modules
         value = getattr(importlib.import_module(module, package), name)
         namespace[name] = value
-        if fresh and loaded is not None:
-            loaded()
         return value
 
     def names() -> list[str]:

@@ -42,14 +42,13 @@ def test_the_provider_server_freezes_its_heap_at_the_first_check(emulator_url: s
     after = heap_after_a_check(emulator_url, {})
 
     assert isinstance(after["frozen"], float) and after["frozen"] > 10_000  # a number on the wire
-    assert after["spec"] == "frozen"  # the models loaded by the check are frozen too
+    assert after["spec"] == "collected"  # what the check made after the freeze is collected as before
 
 
 def test_apinizer_gc_freeze_0_turns_it_off(emulator_url: str) -> None:
     after = heap_after_a_check(emulator_url, {"APINIZER_GC_FREEZE": "0"})
 
     assert after["frozen"] == 0
-    assert after["spec"] == "collected"
 
 
 @pytest.mark.parametrize("module", ["apinizer_pulumi.models", "apinizer_pulumi.resources.endpoint"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._heap import freeze_provider_heap  # in the provider server, freezes its heap (_heap.py)
+from .. import _heap  # noqa: F401  (in the provider server, freezes its heap before any model: _heap.py)
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
@@ -829,5 +829,4 @@ __all__ += [
 ]
 
 
-# In the provider server, each family's models, once built, leave the collector's full passes too.
-__getattr__, __dir__ = lazy_names(__name__, __file__, globals(), loaded=freeze_provider_heap)
+__getattr__, __dir__ = lazy_names(__name__, __file__, globals())
