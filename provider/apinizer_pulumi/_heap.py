@@ -27,13 +27,16 @@ import sys
 #: which imports pulumi: this module must not).
 PROVIDER_SERVER = "pulumi.dynamic.__main__"
 
-FREEZE = os.environ.get("APINIZER_GC_FREEZE", "1").strip() != "0"
 
 
 def freeze_provider_heap() -> bool:
     """Freeze what the heap holds now, in the provider server only; whether this call froze it."""
     main = sys.modules.get("__main__")
-    if not FREEZE or getattr(getattr(main, "__spec__", None), "name", None) != PROVIDER_SERVER:
+    if getattr(getattr(main, "__spec__", None), "name", None) != PROVIDER_SERVER:
+        return False
+    # Read here, and only in the provider server: the tests' fork server imports the models once for
+    # every environment and refuses a package whose import reads a setting (tests/provider/_fork_server.py).
+    if os.environ.get("APINIZER_GC_FREEZE", "1").strip() == "0":
         return False
     gc.freeze()
     return True
