@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import _heap  # noqa: F401  (in the provider server, freezes its heap before any model: _heap.py)
 from .._lazy import lazy_names
 
 if TYPE_CHECKING:
