@@ -6,10 +6,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
-from _emulator_http import emulator_client
 from _suite_clock import register as register_suite_clock
 from apinizer_emulator.testing import EmulatorServer
 from apinizer_pulumi.client import ApinizerClient
@@ -100,18 +98,14 @@ def emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmulatorServe
         yield server
 
 
-@pytest.fixture(scope="session")
-def emulator_resetter(emulator: EmulatorServer) -> Iterator[httpx.Client]:
-    """The worker's one client for the resets between tests (a client per test cost more than a reset)."""
-    with emulator_client(emulator.base_url) as client:
-        yield client
-
-
 @pytest.fixture
-def emulator_url(emulator: EmulatorServer, emulator_resetter: httpx.Client) -> str:
-    """The emulator's base URL, reset to the default fixture with zeroed counters and no faults."""
-    emulator_resetter.post("/_emulator/reset", json={}).raise_for_status()
-    emulator_resetter.post("/_emulator/stats/reset", json={}).raise_for_status()
+def emulator_url(emulator: EmulatorServer) -> str:
+    """The emulator's base URL, reset to the default fixture with zeroed counters and no faults.
+
+    Reset in the process (``EmulatorServer.reset``, what the two reset requests do): the two requests
+    were 3.3 to 3.8 ms of CPU per test, the reset alone 0.6 ms, before each of about 4,000 tests.
+    """
+    emulator.reset()
     return emulator.base_url
 
 

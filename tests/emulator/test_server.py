@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 
 import _emulator_http as emulator_http
 from apinizer_emulator.testing import EmulatorServer
@@ -164,3 +165,31 @@ def test_openapi_error_statuses_are_those_each_operation_can_answer(emulator_url
     # the list has no body, so no 400
     assert statuses(base, "get") == ["200", "401", "403", "404"]
     assert statuses(base, "post") == ["200", "400", "401", "403", "404"]
+
+
+def test_the_test_servers_own_reset_does_what_both_reset_requests_do():
+    """``EmulatorServer.reset`` (the fixtures' reset between tests, in the process, without a request):
+    the fixture's objects back, no faults, the clock's offset gone and the counters at zero, as
+    ``POST /_emulator/reset`` and ``POST /_emulator/stats/reset`` leave them."""
+    with EmulatorServer() as server, emulator_http.emulator_client(server.base_url) as http:
+        auth = {"Authorization": "Bearer dev-admin-token"}
+        pets = "/apiops/projects/Demo/apiProxies/PetStore/endpoints/"
+        fixture_endpoints = http.get(pets, headers=auth).json()["resultList"]
+        body = {"name": "/toys", "httpMethod": "GET", "backendResourceUrl": "/toys"}
+        assert http.post(pets, headers=auth, json={**body, "backendHttpMethod": "GET"}).status_code == 200
+        http.post("/_emulator/clock", json={"advance": 3600}).raise_for_status()
+        fault = {"status": 503, "path": "/apiops/test/healthcheck"}
+        http.post("/_emulator/faults", json=fault).raise_for_status()
+        clock_before = http.get("/_emulator/clock").json()["now"]
+
+        server.reset()
+
+        assert http.get("/_emulator/faults").json()["faults"] == []
+        assert http.get("/_emulator/stats").json() == {"total": 0, "requests": {}}
+        assert http.get(pets, headers=auth).json()["resultList"] == fixture_endpoints
+        assert http.get("/_emulator/clock").json()["now"] < clock_before - 3000
+
+
+def test_reset_of_a_server_not_started_says_so():
+    with pytest.raises(RuntimeError, match="the emulator is not started"):
+        EmulatorServer().reset()
