@@ -7,8 +7,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from apinizer_pulumi.client._constants import ENV_PASSWORD, ENV_TOKEN, ENV_URL, ENV_USERNAME
 
 _FIELDS = (("url", ENV_URL), ("token", ENV_TOKEN), ("username", ENV_USERNAME), ("password", ENV_PASSWORD))
@@ -36,6 +34,8 @@ def stack_settings(project_dir: Path, stack: str) -> dict[str, str]:
     An encrypted value (``secure:``) needs the stack's secrets provider to read, which this command
     does not have: it says so and names the variable to set instead.
     """
+    import yaml  # only with --stack: a run without one, and --help, never load it
+
     path = project_dir / f"Pulumi.{stack}.yaml"
     if not path.is_file():
         raise ConnectionSettingsError(f"--stack {stack}: {path} does not exist")

@@ -16,8 +16,9 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+# Named lazily by the package: the connection types are built when they are read, not at import.
+from apinizer_pulumi import models
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import CONNECTION_TYPES, ConnectionBase
 
 from ._lines import INDENT, declaration_head, every, slug
 from ._policies import _with_secrets, adopted_settings, own_settings
@@ -34,7 +35,7 @@ class ConnectionRecord:
     """One connection as the gateway holds it; its secret fields are only known to be set or not."""
 
     project: str
-    connection: ConnectionBase
+    connection: models.ConnectionBase
 
     @property
     def resource_name(self) -> str:
@@ -44,7 +45,7 @@ class ConnectionRecord:
     def settings(self) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         """The type's own fields that differ from their defaults, each set secret a config key, and
         (config key, field) of each."""
-        return _with_secrets(own_settings(self.connection, ConnectionBase),
+        return _with_secrets(own_settings(self.connection, models.ConnectionBase),
                              self.connection.secret_fields(), self.resource_name)
 
 
@@ -56,7 +57,7 @@ def read_connections(client: ApinizerClient, project: str,
     or the gateway has no such list."""
     records: list[ConnectionRecord] = []
     skipped: list[str] = []
-    for connection_type, model in CONNECTION_TYPES.items():
+    for connection_type, model in models.CONNECTION_TYPES.items():
         listed = listed_or_none(functools.partial(client.connections.list, project, connection_type),
                                 f"connections of {project}", progress, unread, "Connection")
         if listed is None:
@@ -64,7 +65,7 @@ def read_connections(client: ApinizerClient, project: str,
         for item in listed:
             if model.secret_fields():
                 item = client.connections.get(project, str(item.name))
-            if isinstance(item, ConnectionBase):
+            if isinstance(item, models.ConnectionBase):
                 records.append(ConnectionRecord(project, item))
             else:
                 skipped.append(f"{item.name} ({connection_type})")

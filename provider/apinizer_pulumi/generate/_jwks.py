@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from apinizer_pulumi.client import ApinizerClient, NotFoundError, PermissionDeniedError
-from apinizer_pulumi.resources.jwk import key_parts
+from apinizer_pulumi.resources._jwk_parts import key_parts
 
 from ._lines import adopted_end, declaration_head, every, slug
 from ._snapshot import not_read

@@ -11,13 +11,16 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
-from apinizer_pulumi.models import PolicyBase
+# The package names its models lazily: ``models.PolicyBase`` builds the policy types on first use,
+# when a proxy's policies are read, not when generate is imported (docs/performance.md, "Import time").
+from apinizer_pulumi import models
 
 from ._lines import INDENT, adopted_end, every, slug
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 #: The indent of a resource's arguments in the generated dicts.
 WIDTH = 100
@@ -34,7 +37,7 @@ class PolicyRecord:
     name: str
     pipeline: str
     order: int
-    policy: PolicyBase
+    policy: models.PolicyBase
     endpoint: str | None = None
     http_method: str | None = None
 
@@ -63,7 +66,7 @@ def read_policies(project: str, proxy: str, live: Any) -> ReadPolicies:
             others: list[str] = []
             for index, entry in enumerate(getattr(holder, attribute) or [], start=1):
                 name = str(getattr(entry, "name", None) or "")
-                if isinstance(entry, PolicyBase) and name:
+                if isinstance(entry, models.PolicyBase) and name:
                     records.append(PolicyRecord(project, proxy, name, pipeline, index, entry,
                                                 endpoint, method))
                 else:
@@ -157,7 +160,7 @@ def own_settings(model: Any, base: type[BaseModel]) -> dict[str, Any]:
 
 def _settings(record: PolicyRecord) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The type's own fields that differ from their defaults, secrets replaced."""
-    settings = own_settings(record.policy, PolicyBase)
+    settings = own_settings(record.policy, models.PolicyBase)
     return _with_secrets(settings, type(record.policy).secret_fields(), record.resource_name)
 
 

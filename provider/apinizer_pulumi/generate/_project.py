@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import yaml
-
 #: Config keys that hold credentials: never written in clear text by this module.
 _SECRET_KEYS = frozenset({"apinizer:token", "apinizer:password"})
 
@@ -27,6 +25,8 @@ def write_project(
     ``virtualenv`` (a path) makes the Pulumi CLI run the program in that environment.
     Returns ``directory``.
     """
+    import yaml  # here, not at import: the command that writes a program never lays out a project
+
     given = dict(config or {})
     secret = sorted(_SECRET_KEYS & set(given))
     if secret:

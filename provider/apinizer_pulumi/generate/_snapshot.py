@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from apinizer_pulumi.client import (
     ApinizerClient,
@@ -13,19 +13,23 @@ from apinizer_pulumi.client import (
     NotFoundError,
     PermissionDeniedError,
 )
-from apinizer_pulumi.models import (
-    ApiProxy,
-    ClientRoute,
-    Credential,
-    Endpoint,
-    EndpointPolicies,
-    PolicyBase,
-    PolicyEntry,
-    PolicySummary,
-    RoutingInfo,
-)
 
 from ._policies import PolicyRecord, ReadPolicies, read_policies
+
+if TYPE_CHECKING:
+    # Annotations only: the client builds these models as it reads, so a command that reads nothing
+    # (``--help``, a usage error) never builds them (docs/performance.md, "Import time").
+    from apinizer_pulumi.models import (
+        ApiProxy,
+        ClientRoute,
+        Credential,
+        Endpoint,
+        EndpointPolicies,
+        PolicyBase,
+        PolicyEntry,
+        PolicySummary,
+        RoutingInfo,
+    )
 
 #: Called with one line of progress at a time (the CLI prints them on stderr).
 Progress = Callable[[str], None]

@@ -15,12 +15,15 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from apinizer_pulumi.client import ApinizerClient
-from apinizer_pulumi.models import EnvironmentVariable
 
 from ._lines import INDENT, adopted_end, declaration_head, slug
 from ._snapshot import listed_or_none
+
+if TYPE_CHECKING:
+    from apinizer_pulumi.models import EnvironmentVariable
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,6 +28,7 @@ from ._base import CONNECTION, inputs_of, is_unknown, lazy_model, same
 from ._connection import ConnectionArgs
 from ._create import ExactlyOnce, after_create, read_retried
 from ._errors import translated
+from ._jwk_parts import key_parts
 from ._named import NamedObject
 from ._secret_inputs import HoldsSecrets, SecretInputs
 
@@ -51,10 +52,6 @@ SOURCE_INPUTS = ("url", "kid", "jwk_json", "generate", "certificate_name", "key_
                  "keystore_name", "alias_name", "environment_name", "use_type", "algorithm")
 #: The documented answer of a create of a taken name: "JWK (name: my-jwk) is already exist! ...".
 _ALREADY_EXISTS = re.compile(r"^JWK \(name: .*\) is already exist", re.DOTALL)
-#: JOSE's ``kty`` of each type (RFC 7518 spells the symmetric one ``oct``).
-_KTY = {"RSA": "RSA", "EC": "EC", "OCT": "oct", "OKP": "OKP"}
-#: The members a JWK may publish (RFC 7518 6.2.1, 6.3.1; RFC 8037 2); every other member is private.
-_PUBLIC_MEMBERS = ("n", "e", "crv", "x", "y")
 
 
 SECRETS = SecretInputs(SECRET_OUTPUTS)
@@ -75,26 +72,6 @@ def _missing(error: APIStatusError) -> bool:
     if isinstance(error, NotFoundError) and container_gone(error):
         return True
     return key_object_not_found(error, "JWK")
-
-
-def key_parts(live: LiveJwk) -> dict[str, Any]:
-    """The computed outputs of a JWK read with its key material (get): its id, type and source, its
-    public part as a JWK (None for a symmetric key, which has none) and its private part as a JWK
-    (None where the gateway answers no private member)."""
-    kind = live.type.value if live.type is not None else None
-    part = getattr(live, kind.lower()) if kind is not None else None
-    members: dict[str, Any] = part.model_dump(exclude_none=True) if part is not None else {}
-    head = {"kty": _KTY[kind], **({"kid": live.kid} if live.kid else {})} if kind is not None else {}
-    public = {**head, **{name: value for name, value in members.items() if name in _PUBLIC_MEMBERS}}
-    private = any(name not in _PUBLIC_MEMBERS for name in members)
-    return {
-        "jwk_id": live.id,
-        "kid": live.kid,
-        "key_type": kind,
-        "source_type": live.source_type.value if live.source_type is not None else None,
-        "public_jwk": public if kind not in (None, "OCT") and members else None,
-        "private_jwk": {**head, **members} if private else None,
-    }
 
 
 def _made_by(live: LiveJwk, declared: JwkInputs) -> bool:
