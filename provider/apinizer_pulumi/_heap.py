@@ -21,18 +21,13 @@ from __future__ import annotations
 
 import gc
 import os
-import sys
 
-#: The SDK's provider server, as ``python -m`` names its ``__main__`` (``resources._errors`` too,
-#: which imports pulumi: this module must not).
-PROVIDER_SERVER = "pulumi.dynamic.__main__"
-
+from ._provider_server import in_provider_server
 
 
 def freeze_provider_heap() -> bool:
     """Freeze what the heap holds now, in the provider server only; whether this call froze it."""
-    main = sys.modules.get("__main__")
-    if getattr(getattr(main, "__spec__", None), "name", None) != PROVIDER_SERVER:
+    if not in_provider_server():
         return False
     # Read here, and only in the provider server: the tests' fork server imports the models once for
     # every environment and refuses a package whose import reads a setting (tests/provider/_fork_server.py).

@@ -13,8 +13,9 @@ import types
 
 import pytest
 
+from apinizer_pulumi._provider_server import PROVIDER_SERVER
 from apinizer_pulumi.resources import ApinizerResourceError
-from apinizer_pulumi.resources._errors import PROVIDER_SERVER, quiet_provider_server
+from apinizer_pulumi.resources._errors import quiet_provider_server
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
+from .._provider_server import in_provider_server
+
 if TYPE_CHECKING:
     from apinizer_pulumi.client import ApinizerError, NotFoundError
 
@@ -62,8 +64,6 @@ def refuse_if_changed(content: bytes, expected: object, what: str, read_by: str 
 ApinizerResourceError.__module__ = "apinizer_pulumi"
 
 
-#: The module name of the SDK's dynamic provider server when it runs as ``python -m pulumi.dynamic``.
-PROVIDER_SERVER = "pulumi.dynamic.__main__"
 
 
 class _ServerTraceback:
@@ -92,10 +92,9 @@ def quiet_provider_server() -> None:
     a traceback. Outside that server (a program, a test calling a provider directly) this does nothing,
     and if a later SDK formats its errors another way, the traceback comes back ending with the same line.
     """
-    server = sys.modules.get("__main__")
-    spec = getattr(server, "__spec__", None)
-    if server is None or getattr(spec, "name", None) != PROVIDER_SERVER:
+    if not in_provider_server():
         return
+    server = sys.modules["__main__"]
     if getattr(server, "traceback", None) is traceback:
         server.traceback = _ServerTraceback(traceback)  # type: ignore[attr-defined]
 

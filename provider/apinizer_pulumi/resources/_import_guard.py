@@ -25,7 +25,7 @@ import os
 import sys
 from typing import Any
 
-from ._errors import PROVIDER_SERVER
+from .._provider_server import in_provider_server
 
 PROVIDER_KEY = "__provider"
 
@@ -84,9 +84,8 @@ def install() -> None:
         return  # site-packages seen twice (lib and lib64): once is enough
 
     def add_servicer(servicer: Any, server: Any) -> Any:
-        main = sys.modules.get("__main__")
         read = getattr(servicer, "Read", None)
-        if getattr(getattr(main, "__spec__", None), "name", None) == PROVIDER_SERVER and callable(read):
+        if in_provider_server() and callable(read):
             servicer.Read = guarded_read(read)
         return register(servicer, server)
 

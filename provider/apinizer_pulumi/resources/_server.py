@@ -37,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import thread as pool_threads
 from typing import Any
 
-from ._errors import PROVIDER_SERVER
+from .._provider_server import PROVIDER_SERVER, in_provider_server
 
 #: The most calls the server runs at once once widened. The engine bounds what it sends
 #: (``pulumi up --parallel``); above this, calls queue as before.
@@ -46,8 +46,7 @@ WORKERS = int(os.environ.get("APINIZER_PROVIDER_THREADS", "64"))
 
 def serving_pool() -> ThreadPoolExecutor | None:
     """The pool whose thread runs this call, when it is the SDK's provider server's; else None."""
-    server = sys.modules.get("__main__")
-    if getattr(getattr(server, "__spec__", None), "name", None) != PROVIDER_SERVER:
+    if not in_provider_server():
         return None
     current = threading.current_thread()
     if getattr(current, "_target", None) is not pool_threads._worker:
