@@ -251,6 +251,11 @@ def principal(request: Request, role: str | None = None) -> Principal:
         if remembered is not None and (role is None or remembered[0].has_role(role)):
             request.scope[_UNCONFIRMED] = _Unconfirmed(tokens, remembered[1], role)
             return remembered[0]
+    return _authenticated(tokens, authorization, role)
+
+
+def _authenticated(tokens: Authenticator, authorization: str | None, role: str | None) -> Principal:
+    """The caller looked up from the store: 401 without a valid token, 403 without ``role``."""
     caller = tokens.authenticate(authorization)
     if role is not None:
         caller.require_role(role)
@@ -299,9 +304,7 @@ def _confirm(request: Request) -> None:
 
 
 def _look_up_again(request: Request, caller: _Unconfirmed) -> None:
-    found = caller.tokens.authenticate(request.headers.get("authorization"))
-    if caller.role is not None:
-        found.require_role(caller.role)
+    _authenticated(caller.tokens, request.headers.get("authorization"), caller.role)
 
 
 def proxy_manager(request: Request, *, deploys: bool = False) -> Principal:
